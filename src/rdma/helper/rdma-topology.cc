@@ -1,0 +1,449 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/rdma-topology.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/pointer.h"
+#include "ns3/ecmp-load-balancer.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/rdma-channel.h"
+#include "ns3/rdma-wire.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <limits>
+#include <queue>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaTopology");
+
+namespace
+{
+constexpr uint32_t kUnreachable = std::numeric_limits<uint32_t>::max();
+
+Time
+WireTime(uint64_t bytes, uint64_t bitRate)
+{
+    return PicoSeconds(SerializationClock::Picoseconds(bytes, bitRate));
+}
+} // namespace
+
+RdmaTopology::RdmaTopology()
+    : m_ecnScale(true),
+      m_saltPerSwitch(true),
+      m_saltSeed(0),
+      m_finalized(false),
+      m_firstId(0)
+{
+    m_deviceFactory.SetTypeId(RdmaNetDevice::GetTypeId());
+    m_nicFactory.SetTypeId(RdmaNic::GetTypeId());
+    m_switchFactory.SetTypeId(RdmaSwitch::GetTypeId());
+    m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
+    m_lbFactory.SetTypeId(EcmpLoadBalancer::GetTypeId());
+}
+
+void
+RdmaTopology::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+RdmaTopology::SetNicAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_nicFactory.Set(name, value);
+}
+
+void
+RdmaTopology::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_switchFactory.Set(name, value);
+}
+
+void
+RdmaTopology::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_mmuFactory.Set(name, value);
+}
+
+void
+RdmaTopology::SetLoadBalancer(const ObjectFactory& factory)
+{
+    m_lbFactory = factory;
+}
+
+void
+RdmaTopology::SetCongestionControl(const ObjectFactory& factory)
+{
+    m_ccFactory = factory;
+}
+
+void
+RdmaTopology::SetEcnScaleWithRate(bool scale)
+{
+    m_ecnScale = scale;
+}
+
+void
+RdmaTopology::SetEcmpSaltPerSwitch(bool perSwitch, uint32_t seed)
+{
+    m_saltPerSwitch = perSwitch;
+    m_saltSeed = seed;
+}
+
+uint32_t
+RdmaTopology::Local(uint32_t node) const
+{
+    return node - m_firstId;
+}
+
+uint32_t
+RdmaTopology::AddHost()
+{
+    NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: AddHost after Finalize");
+    Ptr<Node> node = CreateObject<Node>();
+    if (m_nodes.GetN() == 0)
+    {
+        m_firstId = node->GetId();
+    }
+    NS_ABORT_MSG_IF(node->GetId() != m_firstId + m_nodes.GetN(),
+                    "RdmaTopology: nodes must be created by one topology at a time");
+    m_nodes.Add(node);
+    m_isHost.push_back(true);
+    m_hosts.push_back(node->GetId());
+    Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
+    node->AggregateObject(nic);
+    if (m_ccFactory.GetTypeId() != TypeId())
+    {
+        nic->SetCongestionControl(m_ccFactory);
+    }
+    m_nics.push_back(nic);
+    m_switchObjs.push_back(nullptr);
+    m_portLinks.emplace_back();
+    return node->GetId();
+}
+
+uint32_t
+RdmaTopology::AddSwitch()
+{
+    NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: AddSwitch after Finalize");
+    Ptr<Node> node = CreateObject<Node>();
+    if (m_nodes.GetN() == 0)
+    {
+        m_firstId = node->GetId();
+    }
+    NS_ABORT_MSG_IF(node->GetId() != m_firstId + m_nodes.GetN(),
+                    "RdmaTopology: nodes must be created by one topology at a time");
+    m_nodes.Add(node);
+    m_isHost.push_back(false);
+    m_switches.push_back(node->GetId());
+    Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
+    sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SwitchMmu>()));
+    node->AggregateObject(sw);
+    m_switchObjs.push_back(sw);
+    m_nics.push_back(nullptr);
+    m_portLinks.emplace_back();
+    return node->GetId();
+}
+
+void
+RdmaTopology::AddLink(uint32_t a, uint32_t b, DataRate rate, Time delay)
+{
+    NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: AddLink after Finalize");
+    NS_ABORT_MSG_IF(a == b, "RdmaTopology: a link needs two different nodes");
+    Ptr<RdmaChannel> channel = CreateObject<RdmaChannel>();
+    channel->SetAttribute("Delay", TimeValue(delay));
+    Link link{a, b, 0, 0, rate.GetBitRate(), delay};
+    for (uint32_t end = 0; end < 2; ++end)
+    {
+        const uint32_t id = end == 0 ? a : b;
+        const uint32_t local = Local(id);
+        Ptr<Node> node = m_nodes.Get(local);
+        Ptr<RdmaNetDevice> dev = m_deviceFactory.Create<RdmaNetDevice>();
+        dev->SetDataRate(rate);
+        node->AddDevice(dev);
+        dev->Attach(channel);
+        uint32_t port;
+        if (m_isHost[local])
+        {
+            NS_ABORT_MSG_IF(m_nics[local]->GetDevice(),
+                            "RdmaTopology: host " << id << " already has a link");
+            m_nics[local]->SetDevice(dev);
+            port = 0;
+        }
+        else
+        {
+            port = m_switchObjs[local]->AddPort(dev);
+        }
+        (end == 0 ? link.portA : link.portB) = port;
+        m_portLinks[local].push_back(m_links.size());
+    }
+    m_links.push_back(link);
+}
+
+void
+RdmaTopology::Finalize()
+{
+    NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: Finalize called twice");
+    for (uint32_t h : m_hosts)
+    {
+        NS_ABORT_MSG_IF(!m_nics[Local(h)]->GetDevice(), "RdmaTopology: host " << h << " has no link");
+    }
+    ComputeRoutes();
+    ConfigureSwitchPorts();
+    m_finalized = true;
+}
+
+void
+RdmaTopology::ComputeRoutes()
+{
+    const uint32_t n = m_nodes.GetN();
+    m_dist.assign(m_hosts.size(), {});
+    for (uint32_t hi = 0; hi < m_hosts.size(); ++hi)
+    {
+        // BFS from the destination host; hosts other than it do not forward.
+        const uint32_t dst = Local(m_hosts[hi]);
+        std::vector<uint32_t>& dist = m_dist[hi];
+        dist.assign(n, kUnreachable);
+        dist[dst] = 0;
+        std::queue<uint32_t> frontier;
+        frontier.push(dst);
+        while (!frontier.empty())
+        {
+            const uint32_t u = frontier.front();
+            frontier.pop();
+            if (m_isHost[u] && u != dst)
+            {
+                continue;
+            }
+            for (uint32_t li : m_portLinks[u])
+            {
+                const Link& l = m_links[li];
+                const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
+                if (dist[v] == kUnreachable)
+                {
+                    dist[v] = dist[u] + 1;
+                    frontier.push(v);
+                }
+            }
+        }
+        for (uint32_t s = 0; s < n; ++s)
+        {
+            if (m_isHost[s] || dist[s] == kUnreachable)
+            {
+                continue;
+            }
+            std::vector<uint32_t> ports;
+            for (uint32_t li : m_portLinks[s])
+            {
+                const Link& l = m_links[li];
+                const bool sIsA = Local(l.a) == s;
+                const uint32_t v = sIsA ? Local(l.b) : Local(l.a);
+                if (dist[v] + 1 == dist[s] && (!m_isHost[v] || v == dst))
+                {
+                    ports.push_back(sIsA ? l.portA : l.portB);
+                }
+            }
+            m_switchObjs[s]->SetRoute(m_hosts[hi], ports);
+        }
+    }
+}
+
+void
+RdmaTopology::ConfigureSwitchPorts()
+{
+    const uint32_t mtu = GetMtu();
+    const uint64_t mtuWire = rdmawire::WireBytes(RdmaPacketType::DATA, mtu);
+    const uint64_t pfcWire = rdmawire::WireBytes(RdmaPacketType::PFC, 0);
+    for (uint32_t sid : m_switches)
+    {
+        const uint32_t s = Local(sid);
+        Ptr<RdmaSwitch> sw = m_switchObjs[s];
+        Ptr<SwitchMmu> mmu = sw->GetMmu();
+        UintegerValue kmin;
+        UintegerValue kmax;
+        DoubleValue pmax;
+        mmu->GetAttribute("Kmin", kmin);
+        mmu->GetAttribute("Kmax", kmax);
+        mmu->GetAttribute("Pmax", pmax);
+        for (uint32_t li : m_portLinks[s])
+        {
+            const Link& l = m_links[li];
+            const uint32_t port = Local(l.a) == s ? l.portA : l.portB;
+            // Headroom: what still arrives after the pause decision: the frame the
+            // switch is sending on that link, the pause frame itself, a round trip of
+            // propagation at line rate, and the frame the upstream has started (plus one
+            // frame of margin for the one being received).
+            const uint64_t roundTrip = l.bitRate / 8 * 2 * l.delay.GetPicoSeconds() / 1000000000000ULL;
+            mmu->SetHeadroom(port, roundTrip + 3 * mtuWire + pfcWire);
+            const double scale = m_ecnScale ? double(l.bitRate) / 100e9 : 1.0;
+            mmu->SetEcnThresholds(port,
+                                  static_cast<uint64_t>(kmin.Get() * scale),
+                                  static_cast<uint64_t>(kmax.Get() * scale),
+                                  pmax.Get());
+        }
+        Ptr<LoadBalancer> lb = m_lbFactory.Create<LoadBalancer>();
+        if (Ptr<EcmpLoadBalancer> ecmp = DynamicCast<EcmpLoadBalancer>(lb))
+        {
+            const uint32_t salt =
+                m_saltPerSwitch ? (sid + 1) * 2654435761U ^ (m_saltSeed * 40503U) : m_saltSeed;
+            ecmp->SetAttribute("Salt", UintegerValue(salt));
+        }
+        sw->SetLoadBalancer(lb);
+    }
+}
+
+const std::vector<uint32_t>&
+RdmaTopology::GetHosts() const
+{
+    return m_hosts;
+}
+
+const std::vector<uint32_t>&
+RdmaTopology::GetSwitches() const
+{
+    return m_switches;
+}
+
+bool
+RdmaTopology::IsHost(uint32_t node) const
+{
+    const uint32_t local = Local(node);
+    return local < m_isHost.size() && m_isHost[local];
+}
+
+Ptr<Node>
+RdmaTopology::GetNode(uint32_t node) const
+{
+    return m_nodes.Get(Local(node));
+}
+
+Ptr<RdmaNic>
+RdmaTopology::GetNic(uint32_t host) const
+{
+    return m_nics.at(Local(host));
+}
+
+Ptr<RdmaSwitch>
+RdmaTopology::GetSwitch(uint32_t sw) const
+{
+    return m_switchObjs.at(Local(sw));
+}
+
+uint32_t
+RdmaTopology::GetNLinks() const
+{
+    return m_links.size();
+}
+
+uint32_t
+RdmaTopology::GetMtu() const
+{
+    if (!m_hosts.empty())
+    {
+        return m_nics[Local(m_hosts[0])]->GetMtu();
+    }
+    return 1024;
+}
+
+std::vector<RdmaTopology::Hop>
+RdmaTopology::GetPath(uint32_t src, uint32_t dst) const
+{
+    NS_ABORT_MSG_IF(!m_finalized, "RdmaTopology: Finalize before asking for paths");
+    const auto it = std::find(m_hosts.begin(), m_hosts.end(), dst);
+    NS_ABORT_MSG_IF(it == m_hosts.end() || !IsHost(src), "RdmaTopology: not a host pair");
+    const std::vector<uint32_t>& dist = m_dist[it - m_hosts.begin()];
+    std::vector<Hop> path;
+    uint32_t u = Local(src);
+    NS_ABORT_MSG_IF(dist[u] == kUnreachable, "RdmaTopology: no path " << src << "->" << dst);
+    while (u != Local(dst))
+    {
+        for (uint32_t li : m_portLinks[u])
+        {
+            const Link& l = m_links[li];
+            const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
+            if (dist[v] + 1 == dist[u] && (!m_isHost[v] || v == Local(dst)))
+            {
+                path.push_back(Hop{l.bitRate, l.delay});
+                u = v;
+                break;
+            }
+        }
+    }
+    return path;
+}
+
+Time
+RdmaTopology::GetBaseRtt(uint32_t src, uint32_t dst) const
+{
+    const uint64_t data = rdmawire::WireBytes(RdmaPacketType::DATA, GetMtu());
+    const uint64_t ack = rdmawire::WireBytes(RdmaPacketType::ACK, 0);
+    Time rtt;
+    for (const Hop& h : GetPath(src, dst))
+    {
+        rtt += WireTime(data, h.bitRate) + WireTime(ack, h.bitRate) + h.delay * 2;
+    }
+    return rtt;
+}
+
+Time
+RdmaTopology::GetMaxBaseRtt() const
+{
+    Time worst;
+    for (uint32_t s : m_hosts)
+    {
+        for (uint32_t d : m_hosts)
+        {
+            if (s != d)
+            {
+                worst = std::max(worst, GetBaseRtt(s, d));
+            }
+        }
+    }
+    return worst;
+}
+
+uint64_t
+RdmaTopology::GetBdp(uint32_t src, uint32_t dst) const
+{
+    const uint64_t rate = GetPath(src, dst).front().bitRate;
+    return static_cast<uint64_t>(double(rate) / 8 * GetBaseRtt(src, dst).GetSeconds());
+}
+
+Time
+RdmaTopology::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
+{
+    const uint32_t mtu = GetMtu();
+    const uint64_t full = bytes / mtu;
+    const uint32_t rest = bytes % mtu;
+    const uint64_t mtuWire = rdmawire::WireBytes(RdmaPacketType::DATA, mtu);
+    const uint64_t lastWire = rest ? rdmawire::WireBytes(RdmaPacketType::DATA, rest) : mtuWire;
+    const uint64_t totalWire = full * mtuWire + (rest ? lastWire : 0);
+    const uint64_t ack = rdmawire::WireBytes(RdmaPacketType::ACK, 0);
+    const std::vector<Hop> path = GetPath(src, dst);
+    size_t bottleneck = 0;
+    for (size_t i = 1; i < path.size(); ++i)
+    {
+        if (path[i].bitRate < path[bottleneck].bitRate)
+        {
+            bottleneck = i;
+        }
+    }
+    Time t = WireTime(totalWire, path[bottleneck].bitRate);
+    for (size_t i = 0; i < path.size(); ++i)
+    {
+        if (i != bottleneck)
+        {
+            t += WireTime(lastWire, path[i].bitRate);
+        }
+        t += path[i].delay * 2 + WireTime(ack, path[i].bitRate);
+    }
+    return t;
+}
+
+} // namespace ns3

@@ -1,0 +1,129 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_TOPOLOGY_H
+#define RDMA_TOPOLOGY_H
+
+#include "ns3/data-rate.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-switch.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * A fabric of RDMA hosts (one NIC port each) and switches joined by point-to-point
+ * links of any rate and delay, with the quantities derived from it: shortest-path ECMP
+ * routes on every switch, PFC headroom of every switch port (from its link's rate and
+ * delay), ECN thresholds per port, and per host pair the path, base RTT, BDP and the
+ * ideal completion time of a message.
+ *
+ * Usage: set attributes (Set*Attribute, SetCongestionControl), AddHost / AddSwitch /
+ * AddLink (or a builder such as LeafSpineHelper), then Finalize().
+ */
+class RdmaTopology
+{
+  public:
+    /// One link of a path, in the direction of travel.
+    struct Hop
+    {
+        uint64_t bitRate;
+        Time delay;
+    };
+
+    RdmaTopology();
+
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    void SetNicAttribute(const std::string& name, const AttributeValue& value);
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+    void SetMmuAttribute(const std::string& name, const AttributeValue& value);
+    void SetLoadBalancer(const ObjectFactory& factory);
+    void SetCongestionControl(const ObjectFactory& factory);
+    /// Scale each port's ECN Kmin/Kmax by its rate / 100 Gb/s (HPCC-paper practice).
+    void SetEcnScaleWithRate(bool scale);
+    /// Give every switch its own ECMP salt (derived from \p seed); false: all equal.
+    void SetEcmpSaltPerSwitch(bool perSwitch, uint32_t seed);
+
+    /// Create a host; returns its node id.
+    uint32_t AddHost();
+    /// Create a switch; returns its node id.
+    uint32_t AddSwitch();
+    /// Join two nodes with a full-duplex link. A host takes exactly one link.
+    void AddLink(uint32_t a, uint32_t b, DataRate rate, Time delay);
+    /// Compute routes, headroom and ECN thresholds. Call once, after the last link.
+    void Finalize();
+
+    const std::vector<uint32_t>& GetHosts() const;
+    const std::vector<uint32_t>& GetSwitches() const;
+    bool IsHost(uint32_t node) const;
+    Ptr<Node> GetNode(uint32_t node) const;
+    Ptr<RdmaNic> GetNic(uint32_t host) const;
+    Ptr<RdmaSwitch> GetSwitch(uint32_t sw) const;
+    uint32_t GetNLinks() const;
+
+    /// Links from host \p src to host \p dst along one shortest path.
+    std::vector<Hop> GetPath(uint32_t src, uint32_t dst) const;
+    /// Round trip of one MTU data packet and its ACK on the unloaded path.
+    Time GetBaseRtt(uint32_t src, uint32_t dst) const;
+    /// Largest base RTT over all host pairs.
+    Time GetMaxBaseRtt() const;
+    /// Bandwidth-delay product of the path (bytes): source rate x base RTT.
+    uint64_t GetBdp(uint32_t src, uint32_t dst) const;
+    /**
+     * Completion time of a \p bytes message alone on the path: its wire bytes at the
+     * bottleneck rate, the last packet store-and-forwarded through the other links, the
+     * propagation delays, and the ACK's way back.
+     */
+    Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const;
+    /// Payload bytes per packet of the NICs.
+    uint32_t GetMtu() const;
+
+  private:
+    struct Link
+    {
+        uint32_t a;
+        uint32_t b;
+        uint32_t portA; ///< device index on a (switch port index if a switch)
+        uint32_t portB;
+        uint64_t bitRate;
+        Time delay;
+    };
+
+    uint32_t Local(uint32_t node) const;
+    /// Neighbour node and link index of each port of each node.
+    void ComputeRoutes();
+    void ConfigureSwitchPorts();
+
+    ObjectFactory m_deviceFactory;
+    ObjectFactory m_nicFactory;
+    ObjectFactory m_switchFactory;
+    ObjectFactory m_mmuFactory;
+    ObjectFactory m_lbFactory;
+    ObjectFactory m_ccFactory;
+    bool m_ecnScale;
+    bool m_saltPerSwitch;
+    uint32_t m_saltSeed;
+    bool m_finalized;
+
+    NodeContainer m_nodes;
+    uint32_t m_firstId;
+    std::vector<bool> m_isHost;
+    std::vector<uint32_t> m_hosts;
+    std::vector<uint32_t> m_switches;
+    std::vector<Ptr<RdmaNic>> m_nics;        ///< by local index
+    std::vector<Ptr<RdmaSwitch>> m_switchObjs; ///< by local index
+    std::vector<Link> m_links;
+    /// Per local node: per port, the link index.
+    std::vector<std::vector<uint32_t>> m_portLinks;
+    /// Per destination host (local index): hop distance of every node (local index).
+    std::vector<std::vector<uint32_t>> m_dist;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_TOPOLOGY_H */

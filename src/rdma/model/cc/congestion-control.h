@@ -1,0 +1,106 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_CONGESTION_CONTROL_H
+#define RDMA_CONGESTION_CONTROL_H
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-value.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * Where a congestion controller reads the time. The NIC gives it the simulator's clock;
+ * unit tests give it a fake one, so every rule can be tested without a simulation.
+ */
+class CcClock
+{
+  public:
+    virtual ~CcClock() = default;
+    virtual Time Now() const = 0;
+};
+
+/// The simulator's clock.
+class SimulatorCcClock : public CcClock
+{
+  public:
+    Time Now() const override;
+    /// One shared instance (stateless).
+    static const CcClock* Get();
+};
+
+/// What a controller knows about its QP's path when it starts.
+struct CcContext
+{
+    uint64_t lineRate = 0;    ///< NIC port rate (bit/s)
+    Time baseRtt;             ///< round trip of an MTU packet and its ACK, unloaded path
+    uint32_t mtu = 1024;      ///< payload bytes per packet
+    uint32_t hops = 1;        ///< links on the path (one way)
+    const CcClock* clock = nullptr;
+};
+
+/// An acknowledgement as the sender sees it.
+struct CcAck
+{
+    uint64_t ackedBytes = 0; ///< newly acknowledged payload bytes
+    Time rtt;                ///< RTT sample if the ACK carries one, else zero
+    bool ecnEcho = false;    ///< the acknowledged data was CE-marked
+};
+
+/**
+ * \ingroup rdma
+ * Per-QP congestion control, in the style of ns-3's TcpCongestionOps: the NIC creates
+ * one instance per QP through an ObjectFactory (parameters are Attributes), feeds it
+ * events and reads its decision (rate, optional window, probe wish). It never touches a
+ * device or a packet.
+ *
+ * Controllers should keep timers lazy: the NIC asks GetRate() when it is about to send,
+ * so a periodic rule (DCQCN's rate-increase timer, alpha decay) can be applied for all
+ * the periods that elapsed since the last call, instead of one simulator event per
+ * period per QP. Idle QPs then cost nothing.
+ */
+class CongestionControl : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    CongestionControl();
+
+    /// Called once before the first packet.
+    virtual void Init(const CcContext& ctx);
+    virtual void OnAck(const CcAck& ack);
+    /// A congestion notification packet arrived for this QP.
+    virtual void OnCnp();
+    /// The receiver reported a sequence gap (a loss).
+    virtual void OnNack();
+    /// The retransmission timer expired.
+    virtual void OnTimeout();
+    /// A data packet with \p payloadBytes is being sent.
+    virtual void OnSend(uint32_t payloadBytes);
+    /// Sending rate now (bit/s); may advance lazy timers.
+    virtual uint64_t GetRate() = 0;
+    /// In-flight limit (bytes); 0 means no window.
+    virtual uint64_t GetWindow() const;
+    /// Short name used in scenarios and outputs ("dcqcn", "none", ...).
+    virtual std::string GetName() const = 0;
+
+    const CcContext& GetContext() const;
+
+  protected:
+    Time Now() const;
+    /// Clamp to [minRate, line rate].
+    uint64_t ClampRate(double rate, uint64_t minRate) const;
+
+    CcContext m_ctx;
+    /// The rate decided last (bit/s), for tracing; subclasses update it.
+    TracedValue<uint64_t> m_rate;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_CONGESTION_CONTROL_H */

@@ -1,0 +1,33 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/no-congestion-control.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(NoCongestionControl);
+
+TypeId
+NoCongestionControl::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::NoCongestionControl")
+                            .SetParent<CongestionControl>()
+                            .SetGroupName("Rdma")
+                            .AddConstructor<NoCongestionControl>();
+    return tid;
+}
+
+uint64_t
+NoCongestionControl::GetRate()
+{
+    return m_ctx.lineRate;
+}
+
+std::string
+NoCongestionControl::GetName() const
+{
+    return "none";
+}
+
+} // namespace ns3

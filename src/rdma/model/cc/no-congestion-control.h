@@ -1,0 +1,27 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef NO_CONGESTION_CONTROL_H
+#define NO_CONGESTION_CONTROL_H
+
+#include "ns3/congestion-control.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * No congestion control: every QP sends at line rate ("none"); the fabric relies on PFC
+ * (or drops). The baseline every CC study compares against.
+ */
+class NoCongestionControl : public CongestionControl
+{
+  public:
+    static TypeId GetTypeId();
+    uint64_t GetRate() override;
+    std::string GetName() const override;
+};
+
+} // namespace ns3
+
+#endif /* NO_CONGESTION_CONTROL_H */

@@ -1,0 +1,161 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_NET_DEVICE_H
+#define RDMA_NET_DEVICE_H
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/rdma-header.h"
+#include "ns3/serialization-clock.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+
+namespace ns3
+{
+
+class RdmaChannel;
+
+/**
+ * \ingroup rdma
+ * An Ethernet port with 8 priority classes and IEEE 802.1Qbb PFC, used by switches and
+ * NICs alike.
+ *
+ * Transmit order: PFC frames first (MAC control, never paused), then the strict class
+ * (control packets: ACK, NACK, CNP), then round robin over the other classes, then, if
+ * all queues are empty, the pull source (a NIC hands over its next data packet only when
+ * the port is free, so thousands of QPs never sit in a port queue). A class paused by a
+ * received PFC frame is skipped until its pause expires or a resume arrives.
+ *
+ * There is one transmit event per busy port. Serialization times come from a
+ * SerializationClock, so the long-run rate is exact.
+ */
+class RdmaNetDevice : public NetDevice
+{
+  public:
+    /// Called for every received non-PFC frame, with its already-parsed header.
+    using RxCallback = Callback<void, Ptr<RdmaNetDevice>, Ptr<Packet>, const RdmaHeader&>;
+    /// Called when a queued frame leaves its queue for the wire (meta as given to Enqueue).
+    using DequeueCallback = Callback<void, Ptr<Packet>, uint8_t, uint32_t>;
+    /// Asked for the next data frame when the queues are empty; argument: paused classes.
+    using PullCallback = Callback<Ptr<Packet>, uint8_t>;
+
+    static TypeId GetTypeId();
+    RdmaNetDevice();
+
+    void Attach(Ptr<RdmaChannel> channel);
+    void SetRdmaReceiveCallback(RxCallback cb);
+    void SetDequeueCallback(DequeueCallback cb);
+    void SetPullSource(PullCallback cb);
+
+    /// Queue \p p in class \p priority; \p meta comes back in the dequeue callback.
+    void Enqueue(Ptr<Packet> p, uint8_t priority, uint32_t meta);
+    /// Send a PFC frame for one class: pause for \p quanta (512 bit times each), 0 resumes.
+    void SendPfc(uint8_t priority, uint16_t quanta);
+    /// Start a transmission if the port is idle and something may be sent.
+    void TryTransmit();
+
+    DataRate GetDataRate() const;
+    uint64_t GetBitRate() const;
+    /// Change the rate (takes effect with the next frame).
+    void SetDataRate(DataRate rate);
+    Ptr<RdmaChannel> GetRdmaChannel() const;
+    uint8_t GetStrictPriority() const;
+    /// Bytes waiting in the queue of one class.
+    uint64_t GetQueueBytes(uint8_t priority) const;
+    bool IsPaused(uint8_t priority) const;
+    /// Bit i set when class i is paused by the peer.
+    uint8_t GetPausedMask() const;
+
+    uint64_t GetTxBytes() const;  ///< frame bytes sent
+    uint64_t GetTxFrames() const; ///< frames sent
+    uint64_t GetPfcFramesReceived() const;
+    uint64_t GetPfcFramesSent() const;
+
+    /// Called by the channel when a frame has fully arrived.
+    void Receive(Ptr<Packet> p);
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    /// Queues a frame built with CreateRdmaFrame in its header's class.
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct Queued
+    {
+        Ptr<Packet> packet;
+        uint32_t meta;
+    };
+
+    Ptr<Packet> SelectNext();
+    void TransmitComplete();
+    void HandlePfc(const RdmaHeader& h);
+    void PauseExpired(uint8_t priority);
+
+    DataRate m_rate;
+    SerializationClock m_clock;
+    uint8_t m_strictPriority;
+    bool m_honourPfc;
+    Ptr<RdmaChannel> m_channel;
+    Ptr<Node> m_node;
+    Mac48Address m_address;
+    uint32_t m_ifIndex;
+    uint16_t m_mtu;
+
+    std::array<std::deque<Queued>, kRdmaNumPriorities> m_queues;
+    std::array<uint64_t, kRdmaNumPriorities> m_queueBytes;
+    std::deque<Ptr<Packet>> m_pfcQueue;
+    uint8_t m_rrNext;
+    bool m_busy;
+    uint8_t m_pausedMask;
+    std::array<EventId, kRdmaNumPriorities> m_pauseExpiry;
+
+    RxCallback m_rxCallback;
+    DequeueCallback m_dequeueCallback;
+    PullCallback m_pullSource;
+
+    uint64_t m_txBytes;
+    uint64_t m_txFrames;
+    uint64_t m_pfcRx;
+    uint64_t m_pfcTx;
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_NET_DEVICE_H */

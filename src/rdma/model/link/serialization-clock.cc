@@ -1,0 +1,48 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/serialization-clock.h"
+
+#include "ns3/fatal-error.h"
+
+namespace ns3
+{
+
+SerializationClock::SerializationClock(uint64_t bitRate)
+    : m_bitRate(bitRate),
+      m_remainder(0)
+{
+}
+
+void
+SerializationClock::SetBitRate(uint64_t bitRate)
+{
+    m_bitRate = bitRate;
+    m_remainder = 0;
+}
+
+uint64_t
+SerializationClock::GetBitRate() const
+{
+    return m_bitRate;
+}
+
+Time
+SerializationClock::Next(uint32_t bytes)
+{
+    // bits * 1e9 / rate = ns; 9 KB jumbo frames stay far below 2^64 here.
+    uint64_t numerator = uint64_t(bytes) * 8 * 1000000000ULL + m_remainder;
+    uint64_t ns = numerator / m_bitRate;
+    m_remainder = numerator % m_bitRate;
+    return NanoSeconds(ns);
+}
+
+uint64_t
+SerializationClock::Picoseconds(uint64_t bytes, uint64_t bitRate)
+{
+    // 128-bit product: bytes * 8e12 overflows 64 bits above ~2.3 MB.
+    return static_cast<uint64_t>(static_cast<unsigned __int128>(bytes) * 8 *
+                                 1000000000000ULL / bitRate);
+}
+
+} // namespace ns3

@@ -1,0 +1,65 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_QP_SCHEDULER_H
+#define RDMA_QP_SCHEDULER_H
+
+#include "ns3/rdma-wire.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <queue>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * The NIC's transmit scheduler over its QPs, designed so that the cost per packet does
+ * not grow with the number of QPs and idle QPs cost nothing:
+ * - a round-robin list of QPs that may send now,
+ * - a min-heap of QPs waiting for their pacing time,
+ * - per class, the QPs parked while PFC pauses that class.
+ * It only stores QP numbers; the NIC owns the QPs and their states.
+ */
+class QpScheduler
+{
+  public:
+    void PushReady(uint32_t qpn);
+    /// Pop the next ready QP; false if none.
+    bool PopReady(uint32_t& qpn);
+    void PushWaiting(uint32_t qpn, uint64_t readyPs);
+    /// Move every waiting QP whose time has come (<= nowPs) to the ready list.
+    void ReleaseDue(uint64_t nowPs);
+    void Park(uint32_t qpn, uint8_t priority);
+    /// Move the QPs parked in classes not in \p pausedMask back to the ready list.
+    void Unpark(uint8_t pausedMask);
+    bool HasWaiting() const;
+    /// Earliest pacing time in the heap (HasWaiting() must be true).
+    uint64_t NextWaitingPs() const;
+    std::size_t ReadyCount() const;
+
+  private:
+    struct Waiting
+    {
+        uint64_t ps;
+        uint32_t qpn;
+
+        bool operator>(const Waiting& o) const
+        {
+            return ps != o.ps ? ps > o.ps : qpn > o.qpn;
+        }
+    };
+
+    std::deque<uint32_t> m_ready;
+    std::priority_queue<Waiting, std::vector<Waiting>, std::greater<Waiting>> m_waiting;
+    std::array<std::vector<uint32_t>, kRdmaNumPriorities> m_parked;
+    uint8_t m_parkedMask = 0;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_QP_SCHEDULER_H */

@@ -1,0 +1,95 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_QUEUE_PAIR_H
+#define RDMA_QUEUE_PAIR_H
+
+#include "ns3/congestion-control.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+
+namespace ns3
+{
+
+/// A message (one work request: an RDMA WRITE or SEND) posted on a QP.
+struct RdmaMessage
+{
+    /// Bytes value of a message that runs until it is truncated.
+    static constexpr uint64_t kUnbounded = std::numeric_limits<uint64_t>::max();
+
+    uint64_t flowId = 0;
+    uint64_t bytes = 0;
+    uint32_t firstPsn = 0;
+    uint32_t lastPsn = 0; ///< inclusive
+    Time posted;
+};
+
+/**
+ * \ingroup rdma
+ * Requester (sender) side of an RC queue pair: messages cut into MTU packets with
+ * consecutive PSNs, go-back-N state, pacing time and the congestion controller.
+ * Compact plain data owned by its RdmaNic; the scheduler decides when it sends.
+ */
+struct SendQueuePair
+{
+    /// Where the QP is in the NIC's scheduler.
+    enum class State : uint8_t
+    {
+        IDLE,    ///< nothing it may send now (no data, or window full)
+        READY,   ///< in the round-robin ready list
+        WAITING, ///< in the pacing heap until nextSendPs
+        PARKED,  ///< its class is paused by PFC
+    };
+
+    uint32_t qpn = 0;
+    uint32_t peerNode = 0;
+    uint32_t peerQpn = 0;
+    uint16_t sport = 0;
+    uint8_t priority = 0;
+    State state = State::IDLE;
+
+    std::deque<RdmaMessage> messages; ///< unacknowledged, oldest first
+    uint32_t nextPsn = 0;             ///< PSN after the last posted message
+    uint32_t sndNxt = 0;              ///< next PSN to send
+    uint32_t sndUna = 0;              ///< oldest unacknowledged PSN
+    uint32_t maxSent = 0;             ///< one past the highest PSN ever sent
+    uint64_t nextSendPs = 0;          ///< pacing: earliest next send (ps)
+
+    Ptr<CongestionControl> cc;
+    Time lastProgress;
+    EventId rto;
+
+    bool HasUnsent() const
+    {
+        return sndNxt < nextPsn;
+    }
+
+    bool HasOutstanding() const
+    {
+        return sndUna < sndNxt;
+    }
+};
+
+/// Responder (receiver) side of an RC queue pair.
+struct RecvQueuePair
+{
+    uint32_t peerNode = 0;
+    uint32_t peerQpn = 0;
+    uint16_t sport = 0;
+    uint8_t priority = 0;
+    uint32_t expectedPsn = 0;
+    uint32_t sinceAck = 0; ///< in-order packets since the last ACK
+    Time lastCnp = Time::Min();
+    uint32_t nackedPsn = std::numeric_limits<uint32_t>::max();
+    Time lastNack;
+    uint64_t bytesReceived = 0;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_QUEUE_PAIR_H */

@@ -1,0 +1,161 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_NIC_H
+#define RDMA_NIC_H
+
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/qp-scheduler.h"
+#include "ns3/queue-pair.h"
+#include "ns3/rdma-net-device.h"
+#include "ns3/traced-callback.h"
+
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * A RoCEv2 RDMA NIC (one port) with reliable-connected queue pairs.
+ *
+ * Requester: messages are cut into packets of Mtu payload bytes with consecutive PSNs;
+ * each QP is paced at the rate its congestion controller decides, optionally limited to
+ * a window of bytes in flight; QPs take turns (round robin) whenever the port is free.
+ * Go-back-N: a NACK restarts the QP from the PSN the receiver expects; a retransmission
+ * timeout restarts it from the oldest unacknowledged PSN, so no run can stall.
+ *
+ * Responder: accepts only the expected PSN; acknowledges every AckInterval packets and
+ * the last packet of each message; answers a gap with one NACK per hole (again after
+ * NackInterval); answers a CE-marked packet with a CNP unless one was sent for that QP
+ * within CnpInterval. ACK, NACK and CNP travel in the port's strict class.
+ */
+class RdmaNic : public Object
+{
+  public:
+    /// Completion of a message at the requester (its last byte acknowledged).
+    struct Completion
+    {
+        uint32_t node;
+        uint32_t qpn;
+        uint64_t flowId;
+        uint64_t bytes;
+        Time posted;
+        Time completed;
+    };
+
+    using CompletionCallback = Callback<void, const Completion&>;
+    using CompletionTracedCallback = void (*)(const Completion&);
+
+    /// NIC-wide counters.
+    struct Stats
+    {
+        uint64_t payloadBytesSent = 0;      ///< first transmissions only
+        uint64_t payloadBytesDelivered = 0; ///< accepted in order at this responder
+        uint64_t dataPackets = 0;           ///< incl. retransmissions
+        uint64_t retransmittedPackets = 0;
+        uint64_t timeouts = 0;
+        uint64_t acksSent = 0;
+        uint64_t nacksSent = 0;
+        uint64_t cnpsSent = 0;
+        uint64_t cnpsReceived = 0;
+        uint64_t outOfOrderPackets = 0;
+    };
+
+    static TypeId GetTypeId();
+    RdmaNic();
+
+    /// Attach the NIC's port (already added to the node and to a channel).
+    void SetDevice(Ptr<RdmaNetDevice> device);
+    Ptr<RdmaNetDevice> GetDevice() const;
+    /// The congestion controller created for each new QP.
+    void SetCongestionControl(const ObjectFactory& factory);
+    /// Context handed to new QPs' controllers (line rate is filled in from the port).
+    void SetCcContextFor(uint32_t peerNode, Time baseRtt, uint32_t hops);
+
+    /**
+     * Create an RC connection from \p src to \p dst in class \p priority, with UDP
+     * source port \p sport (ECMP entropy). Returns the requester QP number on \p src.
+     */
+    static uint32_t Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t priority, uint16_t sport);
+
+    /// Post a message of \p bytes (RdmaMessage::kUnbounded: until TruncateMessage).
+    void PostSend(uint32_t qpn, uint64_t bytes, uint64_t flowId);
+    /// End an unbounded message after the packets already sent.
+    void TruncateMessage(uint32_t qpn);
+
+    void SetCompletionCallback(CompletionCallback cb);
+    const Stats& GetStats() const;
+    const SendQueuePair& GetSendQp(uint32_t qpn) const;
+    std::size_t GetNSendQps() const;
+    uint32_t GetNodeId() const;
+    uint32_t GetMtu() const;
+
+  protected:
+    void DoDispose() override;
+    void NotifyNewAggregate() override;
+
+  private:
+    uint32_t AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t priority);
+    uint32_t AddRecvQp(uint32_t peerNode, uint16_t sport, uint8_t priority);
+
+    // transmit path
+    Ptr<Packet> Pull(uint8_t pausedMask);
+    Ptr<Packet> MakeDataPacket(SendQueuePair& qp);
+    /// Put an IDLE QP back into the scheduler if it may send.
+    void Reschedule(SendQueuePair& qp);
+    bool WindowFull(const SendQueuePair& qp) const;
+    void ArmWake(uint64_t ps);
+    void Wake();
+    void SendControl(RdmaPacketType type,
+                     uint32_t peerNode,
+                     uint32_t peerQpn,
+                     uint16_t sport,
+                     uint32_t psn);
+
+    // receive path
+    void Receive(Ptr<RdmaNetDevice> dev, Ptr<Packet> p, const RdmaHeader& h);
+    void ReceiveData(const RdmaHeader& h);
+    void ReceiveAck(const RdmaHeader& h);
+    void ReceiveNack(const RdmaHeader& h);
+    void Acknowledge(SendQueuePair& qp, uint32_t newUna);
+    void GoBack(SendQueuePair& qp, uint32_t psn);
+    void ArmRto(SendQueuePair& qp, Time at);
+    void RtoExpired(uint32_t qpn);
+
+    // Attributes
+    uint32_t m_mtu;
+    uint32_t m_ackInterval;
+    Time m_cnpInterval;
+    Time m_nackInterval;
+    Time m_rto;
+    uint64_t m_window;
+    bool m_ecnCapable;
+
+    Ptr<RdmaNetDevice> m_device;
+    uint32_t m_nodeId;
+    ObjectFactory m_ccFactory;
+    struct PathInfo
+    {
+        Time baseRtt;
+        uint32_t hops;
+    };
+    std::vector<PathInfo> m_paths; ///< by peer node id
+
+    std::vector<SendQueuePair> m_sendQps;
+    std::vector<RecvQueuePair> m_recvQps;
+    QpScheduler m_scheduler;
+    EventId m_wake;
+    uint64_t m_wakePs;
+    bool m_inPull; ///< inside Pull(): the port is about to send
+    Stats m_stats;
+
+    CompletionCallback m_completionCallback;
+    TracedCallback<const Completion&> m_completionTrace;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_NIC_H */

@@ -1,0 +1,23 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/load-balancer.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(LoadBalancer);
+
+TypeId
+LoadBalancer::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::LoadBalancer").SetParent<Object>().SetGroupName("Rdma");
+    return tid;
+}
+
+void
+LoadBalancer::Attach(RdmaSwitch* /* sw */)
+{
+}
+
+} // namespace ns3

@@ -1,0 +1,245 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/rdma-switch.h"
+
+#include "ns3/abort.h"
+#include "ns3/ecmp-load-balancer.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaSwitch");
+NS_OBJECT_ENSURE_REGISTERED(RdmaSwitch);
+
+TypeId
+RdmaSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaSwitch>()
+            .AddAttribute("PauseQuanta",
+                          "Pause time of a PFC pause frame, in 512-bit-time quanta; the switch "
+                          "refreshes it at half time while congested.",
+                          UintegerValue(0xffff),
+                          MakeUintegerAccessor(&RdmaSwitch::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(2))
+            .AddAttribute("Mmu",
+                          "The shared-buffer MMU.",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaSwitch::m_mmu),
+                          MakePointerChecker<SwitchMmu>())
+            .AddTraceSource("Pfc",
+                            "A PFC frame is sent upstream: ingress port, class, PfcEvent.",
+                            MakeTraceSourceAccessor(&RdmaSwitch::m_pfcTrace),
+                            "ns3::RdmaSwitch::PfcTracedCallback")
+            .AddTraceSource("Drop",
+                            "A frame was refused by the MMU: frame, ingress, egress port.",
+                            MakeTraceSourceAccessor(&RdmaSwitch::m_dropTrace),
+                            "ns3::RdmaSwitch::DropTracedCallback");
+    return tid;
+}
+
+RdmaSwitch::RdmaSwitch()
+    : m_mmu(CreateObject<SwitchMmu>()),
+      m_lb(CreateObject<EcmpLoadBalancer>()),
+      m_pauseQuanta(0xffff),
+      m_nodeId(0),
+      m_forwarded(0)
+{
+}
+
+void
+RdmaSwitch::DoDispose()
+{
+    m_ports.clear();
+    m_mmu = nullptr;
+    m_lb = nullptr;
+    Object::DoDispose();
+}
+
+void
+RdmaSwitch::NotifyNewAggregate()
+{
+    if (Ptr<Node> node = GetObject<Node>())
+    {
+        m_nodeId = node->GetId();
+    }
+    Object::NotifyNewAggregate();
+}
+
+uint32_t
+RdmaSwitch::AddPort(Ptr<RdmaNetDevice> device)
+{
+    const uint32_t port = m_ports.size();
+    m_ports.push_back(device);
+    m_stats.emplace_back();
+    m_pausedUpstream.push_back(0);
+    m_refresh.emplace_back();
+    m_mmu->SetPortCount(m_ports.size());
+    device->SetRdmaReceiveCallback(MakeCallback(&RdmaSwitch::Receive, this, port));
+    device->SetDequeueCallback(MakeCallback(&RdmaSwitch::Dequeued, this, port));
+    return port;
+}
+
+uint32_t
+RdmaSwitch::GetNPorts() const
+{
+    return m_ports.size();
+}
+
+Ptr<RdmaNetDevice>
+RdmaSwitch::GetPort(uint32_t port) const
+{
+    return m_ports.at(port);
+}
+
+void
+RdmaSwitch::SetRoute(uint32_t dst, const std::vector<uint32_t>& ports)
+{
+    if (m_routes.size() <= dst)
+    {
+        m_routes.resize(dst + 1);
+    }
+    m_routes[dst] = ports;
+}
+
+const std::vector<uint32_t>&
+RdmaSwitch::GetRoute(uint32_t dst) const
+{
+    static const std::vector<uint32_t> none;
+    return dst < m_routes.size() ? m_routes[dst] : none;
+}
+
+void
+RdmaSwitch::SetLoadBalancer(Ptr<LoadBalancer> lb)
+{
+    m_lb = lb;
+    m_lb->Attach(this);
+}
+
+Ptr<SwitchMmu>
+RdmaSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+const RdmaSwitch::PortStats&
+RdmaSwitch::GetPortStats(uint32_t port) const
+{
+    return m_stats.at(port);
+}
+
+uint64_t
+RdmaSwitch::GetForwardedFrames() const
+{
+    return m_forwarded;
+}
+
+uint32_t
+RdmaSwitch::GetNodeId() const
+{
+    return m_nodeId;
+}
+
+void
+RdmaSwitch::Receive(uint32_t inPort,
+                    Ptr<RdmaNetDevice> /* dev */,
+                    Ptr<Packet> p,
+                    const RdmaHeader& h)
+{
+    const std::vector<uint32_t>& candidates = GetRoute(h.dst);
+    if (candidates.empty())
+    {
+        NS_FATAL_ERROR("RdmaSwitch " << m_nodeId << ": no route to node " << h.dst);
+    }
+    const uint32_t outPort =
+        candidates.size() == 1 ? candidates[0] : m_lb->SelectPort(h, candidates);
+    const uint8_t prio = h.priority;
+    const uint32_t bytes = p->GetSize();
+    if (!m_mmu->Admit(inPort, outPort, prio, bytes))
+    {
+        PortStats& s = m_stats[outPort];
+        ++s.drops;
+        s.dropBytes += bytes;
+        m_dropTrace(p, inPort, outPort);
+        return;
+    }
+    ++m_forwarded;
+    if (!(m_pausedUpstream[inPort] & (1u << prio)) && m_mmu->ShouldPause(inPort, prio))
+    {
+        Pause(inPort, prio);
+    }
+    m_ports[outPort]->Enqueue(p, prio, inPort);
+}
+
+void
+RdmaSwitch::Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t inPort)
+{
+    const uint32_t bytes = p->GetSize();
+    // Mark on the queue the frame has just waited in (as the HPCC simulator does).
+    if (m_mmu->ShouldMarkEcn(outPort, priority))
+    {
+        RdmaHeader h;
+        p->RemoveHeader(h);
+        if (h.ecn != RdmaHeader::NOT_ECT)
+        {
+            h.ecn = RdmaHeader::CE;
+            ++m_stats[outPort].ecnMarked;
+        }
+        p->AddHeader(h);
+    }
+    m_mmu->Release(inPort, outPort, priority, bytes);
+    if ((m_pausedUpstream[inPort] & (1u << priority)) && m_mmu->ShouldResume(inPort, priority))
+    {
+        m_pausedUpstream[inPort] &= ~(1u << priority);
+        m_refresh[inPort][priority].Cancel();
+        ++m_stats[inPort].resumeFrames;
+        m_ports[inPort]->SendPfc(priority, 0);
+        m_pfcTrace(inPort, priority, PFC_RESUME);
+    }
+}
+
+Time
+RdmaSwitch::PauseDuration(uint32_t port) const
+{
+    const uint64_t ps = SerializationClock::Picoseconds(uint64_t(m_pauseQuanta) * 64,
+                                                        m_ports[port]->GetBitRate());
+    return PicoSeconds(ps);
+}
+
+void
+RdmaSwitch::Pause(uint32_t inPort, uint8_t priority)
+{
+    m_pausedUpstream[inPort] |= (1u << priority);
+    ++m_stats[inPort].pauseFrames;
+    m_ports[inPort]->SendPfc(priority, m_pauseQuanta);
+    m_pfcTrace(inPort, priority, PFC_PAUSE);
+    m_refresh[inPort][priority] = Simulator::Schedule(PauseDuration(inPort) / 2,
+                                                      &RdmaSwitch::Refresh,
+                                                      this,
+                                                      inPort,
+                                                      priority);
+}
+
+void
+RdmaSwitch::Refresh(uint32_t inPort, uint8_t priority)
+{
+    ++m_stats[inPort].pauseFrames;
+    m_ports[inPort]->SendPfc(priority, m_pauseQuanta);
+    m_pfcTrace(inPort, priority, PFC_REFRESH);
+    m_refresh[inPort][priority] = Simulator::Schedule(PauseDuration(inPort) / 2,
+                                                      &RdmaSwitch::Refresh,
+                                                      this,
+                                                      inPort,
+                                                      priority);
+}
+
+} // namespace ns3

@@ -1,0 +1,98 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_SWITCH_H
+#define RDMA_SWITCH_H
+
+#include "ns3/event-id.h"
+#include "ns3/load-balancer.h"
+#include "ns3/object.h"
+#include "ns3/rdma-net-device.h"
+#include "ns3/switch-mmu.h"
+#include "ns3/traced-callback.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * The forwarding behaviour of a datacenter switch node: routes each frame to one of the
+ * equal-cost egress ports of its destination (LoadBalancer), admits it through the
+ * shared-buffer MMU (drop, or PFC pause of the ingress), marks ECN when it leaves the
+ * egress queue, and resumes the ingress when its counter has drained.
+ *
+ * Aggregated to an ns-3 Node; ports are RdmaNetDevices added with AddPort.
+ */
+class RdmaSwitch : public Object
+{
+  public:
+    /// Per-port counters.
+    struct PortStats
+    {
+        uint64_t drops = 0;          ///< frames dropped on their way to this egress port
+        uint64_t dropBytes = 0;      ///< bytes of those frames
+        uint64_t pauseFrames = 0;    ///< PFC pause frames (incl. refreshes) sent upstream
+        uint64_t resumeFrames = 0;   ///< PFC resume frames sent upstream
+        uint64_t ecnMarked = 0;      ///< frames CE-marked at this egress port
+    };
+
+    /// PFC events sent by a port: the (node, port, class) and kind.
+    enum PfcEvent : uint8_t
+    {
+        PFC_PAUSE = 0,
+        PFC_REFRESH = 1,
+        PFC_RESUME = 2,
+    };
+
+    using PfcTracedCallback = void (*)(uint32_t port, uint8_t priority, uint8_t event);
+    using DropTracedCallback = void (*)(Ptr<const Packet> p, uint32_t inPort, uint32_t outPort);
+
+    static TypeId GetTypeId();
+    RdmaSwitch();
+
+    /// Add a port; returns its index.
+    uint32_t AddPort(Ptr<RdmaNetDevice> device);
+    uint32_t GetNPorts() const;
+    Ptr<RdmaNetDevice> GetPort(uint32_t port) const;
+    /// Equal-cost egress ports towards node \p dst (node id).
+    void SetRoute(uint32_t dst, const std::vector<uint32_t>& ports);
+    const std::vector<uint32_t>& GetRoute(uint32_t dst) const;
+    void SetLoadBalancer(Ptr<LoadBalancer> lb);
+    Ptr<SwitchMmu> GetMmu() const;
+    const PortStats& GetPortStats(uint32_t port) const;
+    /// Frames forwarded (admitted) so far.
+    uint64_t GetForwardedFrames() const;
+    uint32_t GetNodeId() const;
+
+  protected:
+    void DoDispose() override;
+    void NotifyNewAggregate() override;
+
+  private:
+    void Receive(uint32_t inPort, Ptr<RdmaNetDevice> dev, Ptr<Packet> p, const RdmaHeader& h);
+    void Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t inPort);
+    void Pause(uint32_t inPort, uint8_t priority);
+    void Refresh(uint32_t inPort, uint8_t priority);
+    Time PauseDuration(uint32_t port) const;
+
+    Ptr<SwitchMmu> m_mmu;
+    Ptr<LoadBalancer> m_lb;
+    std::vector<Ptr<RdmaNetDevice>> m_ports;
+    std::vector<PortStats> m_stats;
+    std::vector<std::vector<uint32_t>> m_routes; ///< by destination node id
+    /// Per ingress port: classes this switch has paused upstream.
+    std::vector<uint8_t> m_pausedUpstream;
+    std::vector<std::array<EventId, kRdmaNumPriorities>> m_refresh;
+    uint16_t m_pauseQuanta;
+    uint32_t m_nodeId;
+    uint64_t m_forwarded;
+
+    TracedCallback<uint32_t, uint8_t, uint8_t> m_pfcTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_dropTrace;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_SWITCH_H */

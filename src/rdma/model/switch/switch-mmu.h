@@ -1,0 +1,109 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef SWITCH_MMU_H
+#define SWITCH_MMU_H
+
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rdma-wire.h"
+
+#include <array>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * Shared-buffer memory management unit of a switch (Broadcom-style).
+ *
+ * Every admitted byte is counted three ways: per ingress (port, class) for PFC, per
+ * egress (port, class) for ECN marking, queue statistics and lossy drops, and in the
+ * shared pool. Lossless classes (PFC on and the class in LosslessClasses) are never
+ * dropped while the upstream honours pauses: once the ingress counter reaches Xoff
+ * (static, or dynamic = PfcAlpha x free shared buffer) the switch pauses the upstream
+ * and the bytes still in flight go to the port's headroom. Headroom is reserved once
+ * per port (sized by the helper from link rate and delay) and out of the shared pool.
+ * Lossy classes are tail-dropped at a dynamic egress threshold
+ * (EgressAlpha x free shared buffer).
+ */
+class SwitchMmu : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    SwitchMmu();
+
+    /// Size the per-port state; ports start with no headroom and the default ECN marks.
+    void SetPortCount(uint32_t ports);
+    uint32_t GetPortCount() const;
+    /// Reserve \p bytes of headroom for the lossless classes of ingress \p port.
+    void SetHeadroom(uint32_t port, uint64_t bytes);
+    uint64_t GetHeadroom(uint32_t port) const;
+    /// RED/ECN thresholds of egress \p port (bytes; probability at Kmax).
+    void SetEcnThresholds(uint32_t port, uint64_t kmin, uint64_t kmax, double pmax);
+
+    /// Whether class \p priority is lossless (PFC on and class enabled).
+    bool IsLossless(uint8_t priority) const;
+    /// Try to admit a frame; false means drop it.
+    bool Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes);
+    /// The frame left the egress queue.
+    void Release(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes);
+
+    /// The ingress (port, class) has reached its Xoff threshold.
+    bool ShouldPause(uint32_t inPort, uint8_t priority) const;
+    /// The ingress (port, class) is back below Xoff minus the Xon hysteresis.
+    bool ShouldResume(uint32_t inPort, uint8_t priority) const;
+    /// RED decision for a frame leaving egress (port, class) now.
+    bool ShouldMarkEcn(uint32_t outPort, uint8_t priority);
+    /// Marking probability for an egress queue of \p queueBytes at \p outPort.
+    double MarkProbability(uint32_t outPort, uint64_t queueBytes) const;
+
+    /// Current Xoff threshold of an ingress counter (bytes).
+    uint64_t GetXoffThreshold() const;
+    uint64_t GetSharedCapacity() const;
+    uint64_t GetSharedUsed() const;
+    uint64_t GetEgressBytes(uint32_t outPort, uint8_t priority) const;
+    uint64_t GetIngressBytes(uint32_t inPort, uint8_t priority) const;
+    uint64_t GetHeadroomUsed(uint32_t inPort, uint8_t priority) const;
+    /// Largest egress (port, class) queue seen since the start (bytes).
+    uint64_t GetMaxEgressBytes() const;
+
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    using PerClass = std::array<uint64_t, kRdmaNumPriorities>;
+    struct Ecn
+    {
+        uint64_t kmin;
+        uint64_t kmax;
+        double pmax;
+    };
+
+    uint64_t m_bufferSize;
+    bool m_pfcEnabled;
+    bool m_dynamicXoff;
+    uint64_t m_staticXoff;
+    double m_pfcAlpha;
+    uint64_t m_xonDelta;
+    double m_egressAlpha;
+    uint8_t m_losslessClasses;
+    bool m_ecnEnabled;
+    uint64_t m_defaultKmin;
+    uint64_t m_defaultKmax;
+    double m_defaultPmax;
+
+    std::vector<PerClass> m_ingressShared;
+    std::vector<PerClass> m_headroomUsed;
+    std::vector<PerClass> m_egress;
+    std::vector<uint64_t> m_headroom;
+    std::vector<Ecn> m_ecn;
+    uint64_t m_headroomReserved;
+    uint64_t m_sharedUsed;
+    uint64_t m_maxEgress;
+    Ptr<UniformRandomVariable> m_rng;
+};
+
+} // namespace ns3
+
+#endif /* SWITCH_MMU_H */

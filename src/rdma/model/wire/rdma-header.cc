@@ -1,0 +1,114 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/rdma-header.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaHeader);
+
+namespace
+{
+/// Bytes the model's fields take; the rest of the real header size is padding.
+constexpr uint32_t kFieldBytes = 1 + 1 + 1 + 1 + 4 + 4 + 2 + 2 + 4 + 4 + 4 + 2;
+static_assert(kFieldBytes <= rdmawire::HeaderBytes(RdmaPacketType::DATA),
+              "model fields must fit in the smallest real header stack");
+} // namespace
+
+RdmaHeader::RdmaHeader()
+    : type(RdmaPacketType::DATA),
+      priority(0),
+      ecn(NOT_ECT),
+      flags(0),
+      src(0),
+      dst(0),
+      sport(0),
+      dport(rdmawire::kRoceUdpPort),
+      dstQpn(0),
+      psn(0),
+      payload(0),
+      quanta(0)
+{
+}
+
+TypeId
+RdmaHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RdmaHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("Rdma")
+                            .AddConstructor<RdmaHeader>();
+    return tid;
+}
+
+TypeId
+RdmaHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+uint32_t
+RdmaHeader::GetSerializedSize() const
+{
+    return rdmawire::HeaderBytes(type);
+}
+
+void
+RdmaHeader::Serialize(Buffer::Iterator it) const
+{
+    it.WriteU8(static_cast<uint8_t>(type));
+    it.WriteU8(priority);
+    it.WriteU8(ecn);
+    it.WriteU8(flags);
+    it.WriteU32(src);
+    it.WriteU32(dst);
+    it.WriteU16(sport);
+    it.WriteU16(dport);
+    it.WriteU32(dstQpn);
+    it.WriteU32(psn);
+    it.WriteU32(payload);
+    it.WriteU16(quanta);
+    it.WriteU8(0, GetSerializedSize() - kFieldBytes);
+}
+
+uint32_t
+RdmaHeader::Deserialize(Buffer::Iterator it)
+{
+    type = static_cast<RdmaPacketType>(it.ReadU8());
+    priority = it.ReadU8();
+    ecn = it.ReadU8();
+    flags = it.ReadU8();
+    src = it.ReadU32();
+    dst = it.ReadU32();
+    sport = it.ReadU16();
+    dport = it.ReadU16();
+    dstQpn = it.ReadU32();
+    psn = it.ReadU32();
+    payload = it.ReadU32();
+    quanta = it.ReadU16();
+    return GetSerializedSize();
+}
+
+Ptr<Packet>
+CreateRdmaFrame(const RdmaHeader& header)
+{
+    Ptr<Packet> p = Create<Packet>(header.payload + rdmawire::TrailerBytes(header.type));
+    p->AddHeader(header);
+    return p;
+}
+
+void
+RdmaHeader::Print(std::ostream& os) const
+{
+    static const char* names[] = {"DATA", "ACK", "NACK", "CNP", "PFC"};
+    os << names[static_cast<uint8_t>(type)] << " prio=" << +priority << " ecn=" << +ecn
+       << " " << src << ":" << sport << "->" << dst << ":" << dport << " qpn=" << dstQpn
+       << " psn=" << psn << " payload=" << payload;
+    if (type == RdmaPacketType::PFC)
+    {
+        os << " quanta=" << quanta;
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,74 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_HEADER_H
+#define RDMA_HEADER_H
+
+#include "ns3/header.h"
+#include "ns3/packet.h"
+#include "ns3/rdma-wire.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * The header stack of a RoCEv2 frame (Ethernet + IPv4 + UDP + BTH [+ AETH]) or of a
+ * PFC frame, modelled as one ns-3 Header.
+ *
+ * Only the fields the model reads are kept; GetSerializedSize() returns the real
+ * size of the header stack for the frame type (rdmawire::HeaderBytes), so that
+ * Packet::GetSize() of a frame is its real Ethernet frame size once the payload and the
+ * trailer (ICRC + FCS) are in the packet. Node ids stand in for IP addresses.
+ */
+class RdmaHeader : public Header
+{
+  public:
+    /// ECN codepoint of the IPv4 header.
+    enum Ecn : uint8_t
+    {
+        NOT_ECT = 0,
+        ECT1 = 1,
+        ECT0 = 2,
+        CE = 3,
+    };
+
+    /// BTH/AETH flags.
+    enum Flag : uint8_t
+    {
+        FLAG_ACK_REQUEST = 1, ///< receiver must acknowledge this packet now
+        FLAG_LAST = 2,        ///< last packet of a message
+    };
+
+    RdmaHeader();
+
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+    RdmaPacketType type;
+    uint8_t priority; ///< 802.1p class (or DSCP-mapped class) the frame travels in
+    uint8_t ecn;      ///< Ecn codepoint
+    uint8_t flags;    ///< Flag bits
+    uint32_t src;     ///< source node id (IP source)
+    uint32_t dst;     ///< destination node id (IP destination)
+    uint16_t sport;   ///< UDP source port: per-QP entropy for ECMP
+    uint16_t dport;   ///< UDP destination port (4791)
+    uint32_t dstQpn;  ///< destination queue pair number (BTH)
+    uint32_t psn;     ///< DATA: packet sequence number; ACK/NACK: acknowledged/expected PSN
+    uint32_t payload; ///< DATA: payload bytes in this packet
+    uint16_t quanta;  ///< PFC: pause time in 512-bit-time quanta (0 = resume)
+};
+
+/**
+ * A frame carrying \p header: the header stack, header.payload bytes of (virtual) payload
+ * and the trailer. Its GetSize() is the Ethernet frame size.
+ */
+Ptr<Packet> CreateRdmaFrame(const RdmaHeader& header);
+
+} // namespace ns3
+
+#endif /* RDMA_HEADER_H */
