@@ -84,7 +84,7 @@ struct RecvQueuePair
     uint8_t priority = 0;
     uint32_t expectedPsn = 0;
     uint32_t sinceAck = 0; ///< in-order packets since the last ACK
-    Time lastCnp = Time::Min();
+    Time lastCnp = Seconds(-10); ///< long ago: the first CE mark gets a CNP
     uint32_t nackedPsn = std::numeric_limits<uint32_t>::max();
     Time lastNack;
     uint64_t bytesReceived = 0;

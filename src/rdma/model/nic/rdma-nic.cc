@@ -437,22 +437,24 @@ RdmaNic::ArmWake(uint64_t ps)
     {
         return;
     }
+    if (ps <= NowPs())
+    {
+        return; // already due: the port's next pull will take it
+    }
     m_wake.Cancel();
     m_wakePs = ps;
     const uint64_t nowPs = NowPs();
     // Round up to the time resolution so the QP is due when we wake.
-    const uint64_t delayNs = ps > nowPs ? (ps - nowPs + 999) / 1000 : 0;
+    const uint64_t delayNs = (ps - nowPs + 999) / 1000;
     m_wake = Simulator::Schedule(NanoSeconds(delayNs), &RdmaNic::Wake, this);
 }
 
 void
 RdmaNic::Wake()
 {
+    // If the port is busy it pulls again when the frame is out (and Pull re-arms the
+    // wake-up for QPs still waiting), so one kick is all that is needed.
     m_device->TryTransmit();
-    if (m_scheduler.HasWaiting() && !m_wake.IsRunning())
-    {
-        ArmWake(m_scheduler.NextWaitingPs());
-    }
 }
 
 void

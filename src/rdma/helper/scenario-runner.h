@@ -1,0 +1,59 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_SCENARIO_RUNNER_H
+#define RDMA_SCENARIO_RUNNER_H
+
+#include "ns3/flow-spec.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * Runs one scenario: loads and checks it (schema, overrides, derived defaults, the
+ * flow list), builds the fabric and the traffic, runs the simulation and writes the
+ * output folder (summary.json, fct.csv, queue.csv, pfc.csv, config.json).
+ *
+ * Every input error is raised as ScenarioError before the output folder is touched.
+ */
+class ScenarioRunner
+{
+  public:
+    /**
+     * Read \p file, apply the KEY=VALUE \p overrides, fill derived defaults and check
+     * the whole. Returns the fully resolved scenario (what config.json will hold).
+     */
+    static nlohmann::json Load(const std::string& file, const std::vector<std::string>& overrides);
+
+    /// Fill the derived (null) keys of a validated scenario from the others.
+    static void Resolve(nlohmann::json& scenario, const std::string& file);
+
+    /// Cross-key checks (hosts in range, priorities, thresholds). Throws ScenarioError.
+    static void Check(const nlohmann::json& scenario, const std::string& file);
+
+    /// \param scenario a scenario returned by Load.
+    explicit ScenarioRunner(nlohmann::json scenario);
+
+    /// Read the flow list now (errors before any output); Run() calls it if needed.
+    void Prepare();
+
+    /// Simulate and write \p outDir; returns the summary. \p quiet silences progress.
+    nlohmann::json Run(const std::string& outDir, bool quiet);
+
+    /// Number of hosts the scenario's topology has.
+    static uint32_t HostCount(const nlohmann::json& scenario);
+
+  private:
+    nlohmann::json m_scenario;
+    std::vector<FlowSpec> m_csvFlows;
+    bool m_prepared;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_SCENARIO_RUNNER_H */

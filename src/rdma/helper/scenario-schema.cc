@@ -1,0 +1,352 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/scenario-schema.h"
+
+#include "ns3/scenario-error.h"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace ns3
+{
+
+using json = nlohmann::json;
+
+namespace
+{
+constexpr double kInf = std::numeric_limits<double>::infinity();
+using T = ScenarioSchema::Type;
+
+json::json_pointer
+Pointer(const std::string& path)
+{
+    std::string p = "/" + path;
+    for (char& c : p)
+    {
+        if (c == '.')
+        {
+            c = '/';
+        }
+    }
+    return json::json_pointer(p);
+}
+
+std::string
+TypeName(const ScenarioSchema::Key& k)
+{
+    switch (k.type)
+    {
+    case T::BOOL:
+        return "boolean";
+    case T::INT:
+        return "integer";
+    case T::NUMBER:
+        return "number";
+    case T::STRING:
+        return "string";
+    case T::CHOICE: {
+        std::string s = "one of";
+        for (const auto& c : k.choices)
+        {
+            s += " \"" + c + "\"";
+        }
+        return s;
+    }
+    case T::INT_ARRAY:
+        return "array of integers";
+    }
+    return "?";
+}
+
+std::string
+RangeText(double min, double max)
+{
+    std::ostringstream os;
+    os << "[" << min << ", ";
+    if (std::isinf(max))
+    {
+        os << "inf)";
+    }
+    else
+    {
+        os << max << "]";
+    }
+    return os.str();
+}
+} // namespace
+
+const std::vector<ScenarioSchema::Key>&
+ScenarioSchema::Keys()
+{
+    // clang-format off
+    static const std::vector<Key> keys = {
+        {"name", T::STRING, "", 0, 0, {}, "", "Scenario name (default: the file name without .json)."},
+        {"seed", T::INT, 1, 0, 4294967295.0, {}, "", "Random seed (ECN marking, start jitter). Same seed, same results."},
+        {"stop_time_ms", T::NUMBER, 100, 1e-6, kInf, {}, "ms", "Hard end of the simulation; the run ends earlier once every non-probe flow has completed."},
+
+        {"topology.type", T::CHOICE, "star", 0, 0, {"star", "leaf_spine"}, "", "star: hosts on one switch; leaf_spine: two-tier Clos."},
+        {"topology.hosts", T::INT, 8, 2, 100000, {}, "", "star: number of hosts."},
+        {"topology.host_rate_gbps", T::NUMBER, 100, 1e-3, 1e5, {}, "Gb/s", "Host link rate (any value)."},
+        {"topology.host_delay_us", T::NUMBER, 1, 0, 1e6, {}, "us", "Host link propagation delay."},
+        {"topology.leaves", T::INT, 2, 1, 10000, {}, "", "leaf_spine: number of leaf (ToR) switches."},
+        {"topology.spines", T::INT, 2, 1, 10000, {}, "", "leaf_spine: number of spine switches."},
+        {"topology.hosts_per_leaf", T::INT, 4, 1, 10000, {}, "", "leaf_spine: hosts under each leaf."},
+        {"topology.links_per_spine", T::INT, 1, 1, 64, {}, "", "leaf_spine: parallel links between a leaf and a spine."},
+        {"topology.fabric_rate_gbps", T::NUMBER, 100, 1e-3, 1e5, {}, "Gb/s", "leaf_spine: leaf-spine link rate."},
+        {"topology.fabric_delay_us", T::NUMBER, 1, 0, 1e6, {}, "us", "leaf_spine: leaf-spine link delay."},
+
+        {"nic.mtu_bytes", T::INT, 1024, 64, 9000, {}, "bytes", "Payload bytes per packet (RoCE MTU)."},
+        {"nic.ack_interval", T::INT, 1, 1, 1e6, {}, "packets", "Responder ACKs every N in-order packets (and each message's last)."},
+        {"nic.cnp_interval_us", T::NUMBER, nullptr, 0, 1e6, {}, "us", "Minimum spacing of CNPs per QP. Default: the DCQCN preset's (nic 4 us, paper 50 us), else 4 us."},
+        {"nic.nack_interval_us", T::NUMBER, 100, 0, 1e6, {}, "us", "A NACK for the same missing PSN is repeated after this time."},
+        {"nic.rto_us", T::NUMBER, 1000, 1, 1e7, {}, "us", "Retransmission timeout (go back to the oldest unacknowledged PSN)."},
+        {"nic.window_bytes", T::INT, 0, 0, 1e12, {}, "bytes", "Static in-flight limit per QP; 0 = none."},
+        {"nic.data_priority", T::INT, 3, 0, 7, {}, "", "Class of data packets (and of flows without their own priority)."},
+        {"nic.control_priority", T::INT, 7, 0, 7, {}, "", "Strict-priority class of ACK, NACK and CNP."},
+        {"nic.ecn_capable", T::BOOL, true, 0, 0, {}, "", "Data packets are ECN-capable (ECT)."},
+
+        {"switch.buffer_mb", T::NUMBER, 32, 1e-3, 1e5, {}, "MiB", "Shared packet buffer per switch (HPCC paper: 32 MB at 100G)."},
+        {"switch.pfc.enabled", T::BOOL, true, 0, 0, {}, "", "PFC on data classes (lossless). false: lossy, drops at a dynamic egress threshold."},
+        {"switch.pfc.dynamic_xoff", T::BOOL, true, 0, 0, {}, "", "Xoff = alpha x free shared buffer (true) or static_xoff_kb (false)."},
+        {"switch.pfc.alpha", T::NUMBER, 0.125, 1e-6, 1024, {}, "", "Dynamic Xoff factor."},
+        {"switch.pfc.static_xoff_kb", T::NUMBER, 256, 0.001, 1e6, {}, "KiB", "Static Xoff per ingress (port, class)."},
+        {"switch.pfc.xon_delta_kb", T::NUMBER, 2, 0, 1e6, {}, "KiB", "Resume when the ingress counter is this far below Xoff."},
+        {"switch.pfc.pause_quanta", T::INT, 65535, 2, 65535, {}, "512 bit times", "Pause time of one PFC frame; refreshed at half time."},
+        {"switch.lossy_alpha", T::NUMBER, 1.0, 1e-6, 1024, {}, "", "Lossy classes: drop when an egress queue exceeds alpha x free buffer."},
+        {"switch.ecn.enabled", T::BOOL, true, 0, 0, {}, "", "RED/ECN marking at egress."},
+        {"switch.ecn.kmin_kb", T::NUMBER, 400, 0, 1e6, {}, "KiB", "Kmin (at 100 Gb/s if scale_with_rate). HPCC paper baseline: 400 KB."},
+        {"switch.ecn.kmax_kb", T::NUMBER, 1600, 0, 1e6, {}, "KiB", "Kmax (at 100 Gb/s if scale_with_rate). HPCC paper baseline: 1600 KB."},
+        {"switch.ecn.pmax", T::NUMBER, 0.2, 0, 1, {}, "", "Marking probability at Kmax."},
+        {"switch.ecn.scale_with_rate", T::BOOL, true, 0, 0, {}, "", "Scale Kmin/Kmax by port rate / 100 Gb/s."},
+
+        {"routing.ecmp_salt_per_switch", T::BOOL, true, 0, 0, {}, "", "Each switch salts its ECMP hash differently (avoids polarization)."},
+
+        {"cc.algorithm", T::CHOICE, "dcqcn", 0, 0, {"none", "dcqcn"}, "", "Congestion control of every QP. none: line rate (PFC-only baseline)."},
+        {"cc.dcqcn.preset", T::CHOICE, "nic", 0, 0, {"nic", "paper"}, "", "Defaults of the DCQCN keys below: nic (NVIDIA defaults, HPCC simulator) or paper (SIGCOMM 2015)."},
+        {"cc.dcqcn.g", T::NUMBER, nullptr, 0, 1, {}, "", "Alpha gain g (both presets: 1/256)."},
+        {"cc.dcqcn.alpha_interval_us", T::NUMBER, nullptr, 1e-3, 1e6, {}, "us", "Alpha decay period (nic 1, paper 55)."},
+        {"cc.dcqcn.rate_increase_interval_us", T::NUMBER, nullptr, 1e-3, 1e6, {}, "us", "Increase timer T (nic 300, paper 55)."},
+        {"cc.dcqcn.byte_counter_bytes", T::INT, nullptr, 0, 1e12, {}, "bytes", "Byte counter B, 0 = off (nic off, paper 10 MB)."},
+        {"cc.dcqcn.fast_recovery_steps", T::INT, nullptr, 1, 1000, {}, "", "F (nic 1, paper 5)."},
+        {"cc.dcqcn.rate_ai_mbps", T::NUMBER, nullptr, 0, 1e6, {}, "Mb/s", "R_AI (nic 5 x rate/25G, paper 40)."},
+        {"cc.dcqcn.rate_hai_mbps", T::NUMBER, nullptr, 0, 1e6, {}, "Mb/s", "R_HAI (nic 50 x rate/25G, paper 400)."},
+        {"cc.dcqcn.min_rate_mbps", T::NUMBER, nullptr, 1e-3, 1e6, {}, "Mb/s", "Minimum rate (nic 1000, paper 100)."},
+        {"cc.dcqcn.rate_decrease_interval_us", T::NUMBER, nullptr, 0, 1e6, {}, "us", "At most one cut per interval (nic 4, paper 0 = every CNP)."},
+
+        {"traffic.incast.enabled", T::BOOL, false, 0, 0, {}, "", "Generate an incast."},
+        {"traffic.incast.receiver", T::INT, 0, 0, 1e6, {}, "host", "Receiving host index."},
+        {"traffic.incast.senders", T::INT_ARRAY, json::array(), 0, 1e6, {}, "host", "Sending host indices; empty = every other host."},
+        {"traffic.incast.qps_per_sender", T::INT, 1, 1, 1e6, {}, "", "QPs per sender, one message each."},
+        {"traffic.incast.message_bytes", T::INT, 65536, 1, 1e12, {}, "bytes", "Message size of each QP."},
+        {"traffic.incast.until_ms", T::NUMBER, 0, 0, 1e6, {}, "ms", "If > 0: QPs send without end until this time (message_bytes ignored)."},
+        {"traffic.incast.start_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Start time."},
+        {"traffic.incast.jitter_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Each QP starts at start + U(0, jitter)."},
+        {"traffic.incast.priority", T::INT, nullptr, 0, 7, {}, "", "Class of the incast (default nic.data_priority)."},
+        {"traffic.probe.enabled", T::BOOL, false, 0, 0, {}, "", "Small-message latency probe (kind 'probe' in fct.csv)."},
+        {"traffic.probe.src", T::INT, 1, 0, 1e6, {}, "host", "Probe sender."},
+        {"traffic.probe.dst", T::INT, 0, 0, 1e6, {}, "host", "Probe receiver."},
+        {"traffic.probe.message_bytes", T::INT, 1024, 1, 1e9, {}, "bytes", "Probe message size."},
+        {"traffic.probe.interval_us", T::NUMBER, 20, 0.001, 1e9, {}, "us", "One probe message per interval until the other flows are done."},
+        {"traffic.probe.start_us", T::NUMBER, 0, 0, 1e9, {}, "us", "First probe."},
+        {"traffic.probe.priority", T::INT, nullptr, 0, 7, {}, "", "Class of the probe (default nic.data_priority)."},
+        {"traffic.flows_csv", T::STRING, "", 0, 0, {}, "path", "Flow list (src,dst,bytes,start_ns[,priority]), relative to the scenario file; empty = none."},
+
+        {"output.queue_sample_us", T::NUMBER, 10, 0.001, 1e9, {}, "us", "Sampling period of queue.csv."},
+        {"output.progress", T::BOOL, true, 0, 0, {}, "", "Print progress (simulated time, percent, events/s) to stderr."},
+    };
+    // clang-format on
+    return keys;
+}
+
+const ScenarioSchema::Key*
+ScenarioSchema::Find(const std::string& path)
+{
+    for (const Key& k : Keys())
+    {
+        if (k.path == path)
+        {
+            return &k;
+        }
+    }
+    return nullptr;
+}
+
+void
+ScenarioSchema::CheckValue(const Key& k, const json& v, const std::string& origin)
+{
+    auto fail = [&](const std::string& why) {
+        throw ScenarioError(origin + ": key '" + k.path + "' has invalid value " + v.dump() +
+                            " (" + why + ")");
+    };
+    if (v.is_null())
+    {
+        if (!k.defaultValue.is_null())
+        {
+            fail("expected " + TypeName(k));
+        }
+        return;
+    }
+    auto checkRange = [&](double x) {
+        if (!(x >= k.min && x <= k.max))
+        {
+            fail("must be in " + RangeText(k.min, k.max) + (k.unit.empty() ? "" : " " + k.unit));
+        }
+    };
+    switch (k.type)
+    {
+    case T::BOOL:
+        if (!v.is_boolean())
+        {
+            fail("expected a boolean");
+        }
+        break;
+    case T::INT:
+        if (!v.is_number_integer())
+        {
+            fail("expected an integer");
+        }
+        checkRange(v.get<double>());
+        break;
+    case T::NUMBER:
+        if (!v.is_number())
+        {
+            fail("expected a number");
+        }
+        checkRange(v.get<double>());
+        break;
+    case T::STRING:
+        if (!v.is_string())
+        {
+            fail("expected a string");
+        }
+        break;
+    case T::CHOICE:
+        if (!v.is_string() ||
+            std::find(k.choices.begin(), k.choices.end(), v.get<std::string>()) == k.choices.end())
+        {
+            fail("expected " + TypeName(k));
+        }
+        break;
+    case T::INT_ARRAY:
+        if (!v.is_array())
+        {
+            fail("expected an array of integers");
+        }
+        for (const json& e : v)
+        {
+            if (!e.is_number_integer())
+            {
+                fail("expected an array of integers");
+            }
+            checkRange(e.get<double>());
+        }
+        break;
+    }
+}
+
+namespace
+{
+void
+Walk(const json& node, const std::string& prefix, const std::string& file)
+{
+    for (auto it = node.begin(); it != node.end(); ++it)
+    {
+        const std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
+        const ScenarioSchema::Key* k = ScenarioSchema::Find(path);
+        if (k)
+        {
+            ScenarioSchema::CheckValue(*k, it.value(), file);
+            continue;
+        }
+        // Not a leaf: it must be a section some key lives under.
+        bool isSection = false;
+        for (const auto& key : ScenarioSchema::Keys())
+        {
+            if (key.path.rfind(path + ".", 0) == 0)
+            {
+                isSection = true;
+                break;
+            }
+        }
+        if (!isSection)
+        {
+            throw ScenarioError(file + ": unknown key '" + path + "' (value " +
+                                it.value().dump() + "); see docs/scenario-keys.md");
+        }
+        if (!it.value().is_object())
+        {
+            throw ScenarioError(file + ": key '" + path + "' has invalid value " +
+                                it.value().dump() + " (expected an object)");
+        }
+        Walk(it.value(), path, file);
+    }
+}
+} // namespace
+
+json
+ScenarioSchema::Validate(const json& user, const std::string& file)
+{
+    if (!user.is_object())
+    {
+        throw ScenarioError(file + ": a scenario must be a JSON object, got " +
+                            std::string(user.type_name()));
+    }
+    Walk(user, "", file);
+    json out = json::object();
+    for (const Key& k : Keys())
+    {
+        const auto ptr = Pointer(k.path);
+        out[ptr] = user.contains(ptr) ? user.at(ptr) : k.defaultValue;
+    }
+    return out;
+}
+
+void
+ScenarioSchema::ApplyOverride(json& scenario, const std::string& assignment)
+{
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+    {
+        throw ScenarioError("--set: expected KEY=VALUE, got '" + assignment + "'");
+    }
+    const std::string path = assignment.substr(0, eq);
+    const std::string text = assignment.substr(eq + 1);
+    const Key* k = Find(path);
+    if (!k)
+    {
+        throw ScenarioError("--set: unknown key '" + path + "' (value '" + text +
+                            "'); see docs/scenario-keys.md");
+    }
+    json value = json::parse(text, nullptr, false);
+    if (value.is_discarded() || k->type == T::STRING ||
+        (k->type == T::CHOICE && !value.is_string()))
+    {
+        value = text;
+    }
+    CheckValue(*k, value, "--set");
+    scenario[Pointer(path)] = value;
+}
+
+std::string
+ScenarioSchema::Markdown()
+{
+    std::ostringstream os;
+    os << "| key | type | unit | range | default | meaning |\n";
+    os << "|---|---|---|---|---|---|\n";
+    for (const Key& k : Keys())
+    {
+        std::string range;
+        if (k.type == T::INT || k.type == T::NUMBER || k.type == T::INT_ARRAY)
+        {
+            range = RangeText(k.min, k.max);
+        }
+        const std::string def = k.defaultValue.is_null() ? "derived" : k.defaultValue.dump();
+        os << "| `" << k.path << "` | " << TypeName(k) << " | " << k.unit << " | " << range
+           << " | " << def << " | " << k.doc << " |\n";
+    }
+    return os.str();
+}
+
+} // namespace ns3

@@ -1,0 +1,70 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_SCENARIO_SCHEMA_H
+#define RDMA_SCENARIO_SCHEMA_H
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * The documented schema of scenario files: every key, its type, unit, range, default
+ * and meaning. Validation is strict: an unknown key, a wrong type or a value out of
+ * range throws ScenarioError naming the file, the key path and the value.
+ * docs/scenario-keys.md is generated from this table (`rdma-run --list-keys`).
+ */
+class ScenarioSchema
+{
+  public:
+    enum class Type
+    {
+        BOOL,
+        INT,
+        NUMBER,
+        STRING,
+        CHOICE,    ///< a string among `choices`
+        INT_ARRAY, ///< array of integers within [min, max]
+    };
+
+    struct Key
+    {
+        std::string path; ///< dotted, e.g. "switch.ecn.kmin_kb"
+        Type type;
+        nlohmann::json defaultValue; ///< null: derived when resolving (see doc)
+        double min;
+        double max;
+        std::vector<std::string> choices;
+        std::string unit;
+        std::string doc;
+    };
+
+    static const std::vector<Key>& Keys();
+    static const Key* Find(const std::string& path);
+
+    /**
+     * Check \p user (a scenario as read from \p file) and return it with every missing
+     * key set to its default (null for derived keys). Throws ScenarioError.
+     */
+    static nlohmann::json Validate(const nlohmann::json& user, const std::string& file);
+
+    /**
+     * Apply one "KEY=VALUE" override to a validated scenario. VALUE is read as JSON if
+     * it parses (numbers, true/false, arrays), else as a string. Throws ScenarioError.
+     */
+    static void ApplyOverride(nlohmann::json& scenario, const std::string& assignment);
+
+    /// Check one value against its key; throws ScenarioError mentioning \p origin.
+    static void CheckValue(const Key& key, const nlohmann::json& value, const std::string& origin);
+
+    /// Markdown table of all keys.
+    static std::string Markdown();
+};
+
+} // namespace ns3
+
+#endif /* RDMA_SCENARIO_SCHEMA_H */

@@ -1,0 +1,235 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/traffic-driver.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrafficDriver");
+
+namespace
+{
+/// Message ids of probe messages: this bit plus the probe index.
+constexpr uint64_t kProbeBit = 1ULL << 62;
+/// UDP source ports of QPs (per-QP ECMP entropy) cycle through the dynamic range.
+constexpr uint32_t kSportBase = 49152;
+constexpr uint32_t kSportRange = 16384;
+} // namespace
+
+const char*
+FlowKindName(FlowKind kind)
+{
+    switch (kind)
+    {
+    case FlowKind::FLOW:
+        return "flow";
+    case FlowKind::INCAST:
+        return "incast";
+    case FlowKind::PROBE:
+        return "probe";
+    }
+    return "?";
+}
+
+TrafficDriver::TrafficDriver(RdmaTopology& topo)
+    : m_topo(topo),
+      m_completed(0),
+      m_probesCompleted(0),
+      m_probeSeq(0),
+      m_probesPosted(0),
+      m_foregroundDone(false),
+      m_foregroundBytes(0),
+      m_started(false),
+      m_done(false),
+      m_nextSport(topo.GetHosts().size(), 0)
+{
+    for (uint32_t h : topo.GetHosts())
+    {
+        topo.GetNic(h)->SetCompletionCallback(MakeCallback(&TrafficDriver::Completed, this));
+    }
+}
+
+uint32_t
+TrafficDriver::Connect(uint32_t src, uint32_t dst, uint8_t priority)
+{
+    const auto& hosts = m_topo.GetHosts();
+    NS_ABORT_MSG_IF(src >= hosts.size() || dst >= hosts.size() || src == dst,
+                    "TrafficDriver: bad host pair " << src << "->" << dst);
+    Ptr<RdmaNic> s = m_topo.GetNic(hosts[src]);
+    Ptr<RdmaNic> d = m_topo.GetNic(hosts[dst]);
+    // Per-pair path facts for the controller (base RTT, hops), set on first use.
+    s->SetCcContextFor(hosts[dst],
+                       m_topo.GetBaseRtt(hosts[src], hosts[dst]),
+                       m_topo.GetPath(hosts[src], hosts[dst]).size());
+    const uint16_t sport = kSportBase + (m_nextSport[src]++ % kSportRange);
+    return RdmaNic::Connect(s, d, priority, sport);
+}
+
+uint64_t
+TrafficDriver::AddFlow(const FlowSpec& flow)
+{
+    NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddFlow after Start");
+    const uint32_t qpn = Connect(flow.src, flow.dst, flow.priority);
+    m_flows.push_back(FlowState{flow, qpn});
+    if (flow.bytes != RdmaMessage::kUnbounded)
+    {
+        m_foregroundBytes += flow.bytes;
+    }
+    return m_flows.size() - 1;
+}
+
+void
+TrafficDriver::AddProbe(uint32_t src,
+                        uint32_t dst,
+                        uint64_t bytes,
+                        Time start,
+                        Time interval,
+                        uint8_t priority)
+{
+    NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddProbe after Start");
+    const uint32_t qpn = Connect(src, dst, priority);
+    m_probes.push_back(Probe{src, dst, bytes, start, interval, priority, qpn});
+}
+
+void
+TrafficDriver::Start()
+{
+    m_started = true;
+    for (uint64_t id = 0; id < m_flows.size(); ++id)
+    {
+        Simulator::Schedule(m_flows[id].spec.start, &TrafficDriver::PostFlow, this, id);
+    }
+    for (uint32_t i = 0; i < m_probes.size(); ++i)
+    {
+        Simulator::Schedule(m_probes[i].start, &TrafficDriver::PostProbe, this, i);
+    }
+    // Without foreground flows, probes run until the stop time.
+}
+
+void
+TrafficDriver::PostFlow(uint64_t flowId)
+{
+    const FlowState& f = m_flows[flowId];
+    Ptr<RdmaNic> nic = m_topo.GetNic(m_topo.GetHosts()[f.spec.src]);
+    nic->PostSend(f.qpn, f.spec.bytes, flowId);
+    if (f.spec.bytes == RdmaMessage::kUnbounded)
+    {
+        Simulator::Schedule(f.spec.stop - Simulator::Now(),
+                            &RdmaNic::TruncateMessage,
+                            nic,
+                            f.qpn);
+    }
+}
+
+void
+TrafficDriver::PostProbe(uint32_t index)
+{
+    if (m_foregroundDone)
+    {
+        return;
+    }
+    const Probe& p = m_probes[index];
+    Ptr<RdmaNic> nic = m_topo.GetNic(m_topo.GetHosts()[p.src]);
+    nic->PostSend(p.qpn, p.bytes, kProbeBit | index);
+    ++m_probesPosted;
+    Simulator::Schedule(p.interval, &TrafficDriver::PostProbe, this, index);
+}
+
+void
+TrafficDriver::Completed(const RdmaNic::Completion& c)
+{
+    Record r;
+    r.qpn = c.qpn;
+    r.bytes = c.bytes;
+    r.start = c.posted;
+    r.end = c.completed;
+    if (c.flowId & kProbeBit)
+    {
+        const Probe& p = m_probes[c.flowId & ~kProbeBit];
+        r.flowId = m_flows.size() + m_probeSeq++;
+        r.kind = FlowKind::PROBE;
+        r.src = p.src;
+        r.dst = p.dst;
+        r.priority = p.priority;
+        ++m_probesCompleted;
+    }
+    else
+    {
+        const FlowSpec& f = m_flows[c.flowId].spec;
+        r.flowId = c.flowId;
+        r.kind = f.kind;
+        r.src = f.src;
+        r.dst = f.dst;
+        r.priority = f.priority;
+        ++m_completed;
+    }
+    const auto& hosts = m_topo.GetHosts();
+    r.ideal = r.bytes > 0 ? m_topo.GetIdealFct(hosts[r.src], hosts[r.dst], r.bytes) : Time(0);
+    if (!m_recordCallback.IsNull())
+    {
+        m_recordCallback(r);
+    }
+    // Done once the foreground has completed and no probe is still in flight, so that
+    // bytes sent = bytes delivered holds at the end of every completed run.
+    if (!m_done && m_completed == m_flows.size())
+    {
+        m_foregroundDone = true;
+    }
+    if (!m_done && m_foregroundDone && m_probesCompleted == m_probesPosted)
+    {
+        m_done = true;
+        if (!m_doneCallback.IsNull())
+        {
+            m_doneCallback();
+        }
+    }
+}
+
+void
+TrafficDriver::SetRecordCallback(RecordCallback cb)
+{
+    m_recordCallback = cb;
+}
+
+void
+TrafficDriver::SetDoneCallback(Callback<void> cb)
+{
+    m_doneCallback = cb;
+}
+
+uint64_t
+TrafficDriver::GetFlowsTotal() const
+{
+    return m_flows.size();
+}
+
+uint64_t
+TrafficDriver::GetFlowsCompleted() const
+{
+    return m_completed;
+}
+
+uint64_t
+TrafficDriver::GetProbesCompleted() const
+{
+    return m_probesCompleted;
+}
+
+uint64_t
+TrafficDriver::GetForegroundBytes() const
+{
+    return m_foregroundBytes;
+}
+
+bool
+TrafficDriver::IsDone() const
+{
+    return m_done;
+}
+
+} // namespace ns3

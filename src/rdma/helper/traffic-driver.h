@@ -1,0 +1,108 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_TRAFFIC_DRIVER_H
+#define RDMA_TRAFFIC_DRIVER_H
+
+#include "ns3/flow-spec.h"
+#include "ns3/rdma-topology.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * Turns flow specifications into QPs and posted messages on a finalized topology, and
+ * reports every completion with its ideal completion time.
+ *
+ * Flows are "foreground" (the run ends when they are all complete) except latency
+ * probes, which repeat in the background until the foreground is done.
+ */
+class TrafficDriver
+{
+  public:
+    /// One completed message.
+    struct Record
+    {
+        uint64_t flowId;
+        FlowKind kind;
+        uint32_t src;
+        uint32_t dst;
+        uint32_t qpn;
+        uint8_t priority;
+        uint64_t bytes;
+        Time start;
+        Time end;
+        Time ideal;
+    };
+
+    using RecordCallback = Callback<void, const Record&>;
+
+    explicit TrafficDriver(RdmaTopology& topo);
+
+    /// Add a foreground flow (own QP); returns its flow id.
+    uint64_t AddFlow(const FlowSpec& flow);
+    /**
+     * A latency probe: one QP from \p src to \p dst posting a \p bytes message every
+     * \p interval from \p start until the foreground traffic is done (or \p stop).
+     */
+    void AddProbe(uint32_t src, uint32_t dst, uint64_t bytes, Time start, Time interval,
+                  uint8_t priority);
+
+    /// Schedule everything; call once before Simulator::Run.
+    void Start();
+    void SetRecordCallback(RecordCallback cb);
+    /// Called once when every foreground flow has completed.
+    void SetDoneCallback(Callback<void> cb);
+
+    uint64_t GetFlowsTotal() const;      ///< foreground flows
+    uint64_t GetFlowsCompleted() const;  ///< foreground flows completed
+    uint64_t GetProbesCompleted() const;
+    /// Payload bytes the foreground flows will carry (unbounded flows: 0).
+    uint64_t GetForegroundBytes() const;
+    bool IsDone() const;
+
+  private:
+    struct Probe
+    {
+        uint32_t src;
+        uint32_t dst;
+        uint64_t bytes;
+        Time start;
+        Time interval;
+        uint8_t priority;
+        uint32_t qpn;
+    };
+
+    struct FlowState
+    {
+        FlowSpec spec;
+        uint32_t qpn;
+    };
+
+    uint32_t Connect(uint32_t src, uint32_t dst, uint8_t priority);
+    void PostFlow(uint64_t flowId);
+    void PostProbe(uint32_t probe);
+    void Completed(const RdmaNic::Completion& c);
+
+    RdmaTopology& m_topo;
+    std::vector<FlowState> m_flows;
+    std::vector<Probe> m_probes;
+    uint64_t m_completed;
+    uint64_t m_probesCompleted;
+    uint64_t m_probeSeq;
+    uint64_t m_probesPosted;
+    bool m_foregroundDone;
+    uint64_t m_foregroundBytes;
+    bool m_started;
+    bool m_done;
+    std::vector<uint32_t> m_nextSport; ///< per host
+    RecordCallback m_recordCallback;
+    Callback<void> m_doneCallback;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_TRAFFIC_DRIVER_H */
