@@ -144,7 +144,9 @@ SwitchMmu::IsLossless(uint8_t priority) const
 uint64_t
 SwitchMmu::GetSharedCapacity() const
 {
-    return m_bufferSize > m_headroomReserved ? m_bufferSize - m_headroomReserved : 0;
+    // Headroom is only set aside when some class is lossless.
+    const uint64_t reserved = m_pfcEnabled && m_losslessClasses ? m_headroomReserved : 0;
+    return m_bufferSize > reserved ? m_bufferSize - reserved : 0;
 }
 
 uint64_t

@@ -1,0 +1,191 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * rdma-run as a user meets it: bad input stops before anything is written, with one
+ * message naming the file, the key and the value, and exit code 2; a run is repeatable
+ * from the same seed and from its own config.json.
+ */
+#include "scenario-test-util.h"
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+using nlohmann::json;
+using rdmatest::ReadText;
+using rdmatest::TempDir;
+using rdmatest::WriteText;
+namespace fs = std::filesystem;
+
+namespace
+{
+struct Result
+{
+    int code;
+    std::string output;
+};
+
+Result
+RunCli(const std::string& args)
+{
+    const std::string cmd = std::string(RDMA_RUN_BINARY) + " " + args + " 2>&1";
+    FILE* pipe = ::popen(cmd.c_str(), "r");
+    std::string out;
+    std::array<char, 4096> buf;
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    {
+        out.append(buf.data(), n);
+    }
+    const int status = ::pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+const json kSmall = {
+    {"topology", {{"type", "star"}, {"hosts", 4}}},
+    {"traffic",
+     {{"incast",
+       {{"enabled", true}, {"qps_per_sender", 2}, {"message_bytes", 200000}, {"jitter_us", 3}}},
+      {"probe", {{"enabled", true}, {"src", 1}, {"dst", 0}}}}},
+    {"output", {{"progress", false}}},
+};
+
+/// Write \p scenario, run it with \p extra arguments, expect a clean input error.
+void
+ExpectInputError(const json& scenario,
+                 const std::string& extra,
+                 const std::vector<std::string>& mentions)
+{
+    TempDir dir;
+    const std::string file = dir / "bad.json";
+    WriteText(file, scenario.dump());
+    const std::string out = dir / "out";
+    const Result r = RunCli(file + " --out " + out + " " + extra);
+    EXPECT_EQ(r.code, 2) << r.output;
+    for (const std::string& m : mentions)
+    {
+        EXPECT_NE(r.output.find(m), std::string::npos) << "missing '" << m << "' in: " << r.output;
+    }
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << "one line: " << r.output;
+    EXPECT_FALSE(fs::exists(out)) << "no output folder on bad input";
+    for (const auto& e : fs::directory_iterator(dir / ""))
+    {
+        EXPECT_EQ(e.path().filename().string().find("out.partial"), std::string::npos);
+    }
+}
+} // namespace
+
+TEST(Cli, UnknownKey)
+{
+    json s = kSmall;
+    s["topology"]["hostz"] = 8;
+    ExpectInputError(s, "", {"bad.json", "topology.hostz", "8", "unknown key"});
+}
+
+TEST(Cli, NegativeRate)
+{
+    json s = kSmall;
+    s["topology"]["host_rate_gbps"] = -100;
+    ExpectInputError(s, "", {"bad.json", "topology.host_rate_gbps", "-100"});
+}
+
+TEST(Cli, WrongType)
+{
+    json s = kSmall;
+    s["seed"] = "abc";
+    ExpectInputError(s, "", {"bad.json", "seed", "\"abc\"", "integer"});
+}
+
+TEST(Cli, UnknownChoice)
+{
+    json s = kSmall;
+    s["cc"]["algorithm"] = "reno";
+    ExpectInputError(s, "", {"bad.json", "cc.algorithm", "reno", "dcqcn"});
+}
+
+TEST(Cli, HostOutOfRange)
+{
+    json s = kSmall;
+    s["traffic"]["incast"]["receiver"] = 9;
+    ExpectInputError(s, "", {"bad.json", "traffic.incast.receiver", "9", "4 hosts"});
+}
+
+TEST(Cli, BadOverride)
+{
+    ExpectInputError(kSmall, "--set topology.hosts=-3", {"--set", "topology.hosts", "-3"});
+    ExpectInputError(kSmall, "--set nosuch.key=1", {"--set", "nosuch.key", "unknown key"});
+}
+
+TEST(Cli, MissingScenarioFile)
+{
+    TempDir dir;
+    const Result r = RunCli(dir / "nowhere.json" + " --out " + dir / "out");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.output.find("nowhere.json"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST(Cli, MissingFlowList)
+{
+    json s = kSmall;
+    s["traffic"]["flows_csv"] = "missing-flows.csv";
+    ExpectInputError(s, "", {"bad.json", "traffic.flows_csv", "missing-flows.csv"});
+}
+
+TEST(Cli, MalformedFlowListLine)
+{
+    TempDir dir;
+    WriteText(dir / "flows.csv", "src,dst,bytes,start_ns\n0,1,1000,0\n2,1,-5,0\n");
+    json s = kSmall;
+    s["traffic"]["flows_csv"] = dir / "flows.csv";
+    ExpectInputError(s, "", {"flows.csv:3", "bytes", "-5"});
+}
+
+TEST(Cli, SameSeedSameFct)
+{
+    TempDir dir;
+    WriteText(dir / "s.json", kSmall.dump());
+    ASSERT_EQ(RunCli(dir / "s.json" + " --quiet --out " + dir / "a").code, 0);
+    ASSERT_EQ(RunCli(dir / "s.json" + " --quiet --out " + dir / "b").code, 0);
+    const std::string a = ReadText(dir / "a/fct.csv");
+    EXPECT_GT(std::count(a.begin(), a.end(), '\n'), 6);
+    EXPECT_EQ(a, ReadText(dir / "b/fct.csv"));
+    // A different seed draws different start jitter, hence different times.
+    ASSERT_EQ(RunCli(dir / "s.json" + " --quiet --set seed=7 --out " + dir / "c").code, 0);
+    EXPECT_NE(a, ReadText(dir / "c/fct.csv"));
+}
+
+TEST(Cli, ConfigJsonRepeatsTheRun)
+{
+    TempDir dir;
+    WriteText(dir / "s.json", kSmall.dump());
+    ASSERT_EQ(RunCli(dir / "s.json" + " --quiet --out " + dir / "a").code, 0);
+    for (const char* f : {"summary.json", "fct.csv", "queue.csv", "pfc.csv", "config.json"})
+    {
+        EXPECT_TRUE(fs::exists(dir / (std::string("a/") + f))) << f;
+    }
+    // config.json is fully resolved: every schema key is present.
+    const json config = json::parse(ReadText(dir / "a/config.json"));
+    for (const auto& key : ns3::ScenarioSchema::Keys())
+    {
+        std::string ptr = "/" + key.path;
+        std::replace(ptr.begin(), ptr.end(), '.', '/');
+        EXPECT_TRUE(config.contains(json::json_pointer(ptr))) << key.path;
+        EXPECT_FALSE(config.at(json::json_pointer(ptr)).is_null()) << key.path << " unresolved";
+    }
+    ASSERT_EQ(RunCli(dir / "a/config.json" + " --quiet --out " + dir / "b").code, 0);
+    EXPECT_EQ(ReadText(dir / "a/fct.csv"), ReadText(dir / "b/fct.csv"));
+}
+
+TEST(Cli, RefusesToReplaceAForeignFolder)
+{
+    TempDir dir;
+    WriteText(dir / "s.json", kSmall.dump());
+    fs::create_directories(dir / "mine");
+    WriteText(dir / "mine/notes.txt", "precious");
+    const Result r = RunCli(dir / "s.json" + " --quiet --out " + dir / "mine");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_EQ(ReadText(dir / "mine/notes.txt"), "precious");
+}
