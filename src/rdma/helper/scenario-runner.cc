@@ -277,6 +277,7 @@ ScenarioRunner::Resolve(json& s, const std::string& file)
     fill("cc.dcqcn.rate_hai_mbps", double(p.rateHai) / 1e6);
     fill("cc.dcqcn.min_rate_mbps", double(p.minRate) / 1e6);
     fill("cc.dcqcn.rate_decrease_interval_us", p.rateDecreaseInterval.GetSeconds() * 1e6);
+    fill("cc.dcqcn.clamp_target_rate", p.clampTargetRate);
     fill("traffic.incast.priority", Int(s, "nic.data_priority"));
     fill("traffic.probe.priority", Int(s, "nic.data_priority"));
 }
@@ -442,6 +443,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
         cc.Set("RateHai", DataRateValue(DataRate(static_cast<uint64_t>(Num(s, "cc.dcqcn.rate_hai_mbps") * 1e6))));
         cc.Set("MinRate", DataRateValue(DataRate(static_cast<uint64_t>(Num(s, "cc.dcqcn.min_rate_mbps") * 1e6))));
         cc.Set("RateDecreaseInterval", TimeValue(Us(Num(s, "cc.dcqcn.rate_decrease_interval_us"))));
+        cc.Set("ClampTargetRate", BooleanValue(Bool(s, "cc.dcqcn.clamp_target_rate")));
     }
     else
     {

@@ -7,6 +7,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -93,7 +95,7 @@ TrafficDriver::AddProbe(uint32_t src,
 {
     NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddProbe after Start");
     const uint32_t qpn = Connect(src, dst, priority);
-    m_probes.push_back(Probe{src, dst, bytes, start, interval, priority, qpn});
+    m_probes.push_back(Probe{src, dst, bytes, start, interval, priority, qpn, Time(0)});
 }
 
 void
@@ -137,7 +139,7 @@ TrafficDriver::PostProbe(uint32_t index)
     Ptr<RdmaNic> nic = m_topo.GetNic(m_topo.GetHosts()[p.src]);
     nic->PostSend(p.qpn, p.bytes, kProbeBit | index);
     ++m_probesPosted;
-    Simulator::Schedule(p.interval, &TrafficDriver::PostProbe, this, index);
+    m_probes[index].lastPost = Simulator::Now();
 }
 
 void
@@ -150,7 +152,13 @@ TrafficDriver::Completed(const RdmaNic::Completion& c)
     r.end = c.completed;
     if (c.flowId & kProbeBit)
     {
-        const Probe& p = m_probes[c.flowId & ~kProbeBit];
+        const uint32_t index = c.flowId & ~kProbeBit;
+        const Probe& p = m_probes[index];
+        // Closed loop, like ping: the next probe leaves one interval after the previous
+        // one was posted, or now if that one took longer, so that probes measure the
+        // network and never queue behind each other.
+        const Time next = std::max(Time(0), p.lastPost + p.interval - Simulator::Now());
+        Simulator::Schedule(next, &TrafficDriver::PostProbe, this, index);
         r.flowId = m_flows.size() + m_probeSeq++;
         r.kind = FlowKind::PROBE;
         r.src = p.src;

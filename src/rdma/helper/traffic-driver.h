@@ -46,7 +46,8 @@ class TrafficDriver
     uint64_t AddFlow(const FlowSpec& flow);
     /**
      * A latency probe: one QP from \p src to \p dst posting a \p bytes message every
-     * \p interval from \p start until the foreground traffic is done (or \p stop).
+     * \p interval (closed loop: never before the previous one completed) from \p start
+     * until the foreground traffic is done.
      */
     void AddProbe(uint32_t src, uint32_t dst, uint64_t bytes, Time start, Time interval,
                   uint8_t priority);
@@ -74,6 +75,7 @@ class TrafficDriver
         Time interval;
         uint8_t priority;
         uint32_t qpn;
+        Time lastPost;
     };
 
     struct FlowState

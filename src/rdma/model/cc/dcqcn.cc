@@ -3,6 +3,7 @@
  */
 #include "ns3/dcqcn.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -31,6 +32,7 @@ Dcqcn::GetPreset(const std::string& name, uint64_t lineRate, Preset& out)
                      400000000ULL,
                      100000000ULL,
                      Time(0),
+                     true,
                      MicroSeconds(50)};
         return true;
     }
@@ -47,6 +49,7 @@ Dcqcn::GetPreset(const std::string& name, uint64_t lineRate, Preset& out)
                      static_cast<uint64_t>(50e6 * scale),
                      1000000000ULL,
                      MicroSeconds(4),
+                     false,
                      MicroSeconds(4)};
         return true;
     }
@@ -106,12 +109,19 @@ Dcqcn::GetTypeId()
                           "At most one cut per interval, 0 = every CNP (paper 0, NIC 4 us).",
                           TimeValue(MicroSeconds(4)),
                           MakeTimeAccessor(&Dcqcn::m_rateDecreaseInterval),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ClampTargetRate",
+                          "Every cut sets R_T = R_C (paper); false: only if the increase "
+                          "timer fired since the last cut (NIC default).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&Dcqcn::m_clampTargetRate),
+                          MakeBooleanChecker());
     return tid;
 }
 
 Dcqcn::Dcqcn()
-    : m_rc(0),
+    : m_clampTargetRate(false),
+      m_rc(0),
       m_rt(0),
       m_alpha(1.0),
       m_timerCount(0),
@@ -217,7 +227,10 @@ Dcqcn::CatchUp(Time now)
 void
 Dcqcn::Decrease(Time at)
 {
-    m_rt = m_rc;
+    if (m_clampTargetRate || !m_everCut || m_timerCount > 0)
+    {
+        m_rt = m_rc;
+    }
     m_rc = std::max(m_rc * (1 - m_alpha / 2), double(std::min(m_minRate.GetBitRate(), m_ctx.lineRate)));
     m_alpha = (1 - m_g) * m_alpha + m_g;
     m_alphaStart = at;

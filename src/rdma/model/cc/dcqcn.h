@@ -22,6 +22,9 @@ namespace ns3
  * stage counters are below F, additive increase (R_T += R_AI) once one reaches F, hyper
  * increase (R_T += i R_HAI) once both have. With RateDecreaseInterval > 0 (NIC
  * behaviour) at most one cut happens per interval; a CNP inside it is applied at its end.
+ * With ClampTargetRate false (NIC behaviour, NVIDIA clamp_tgt_rate=0 with
+ * clamp_tgt_rate_after_time_inc=1) a cut sets R_T = R_C only if the increase timer has
+ * fired since the previous cut, so back-to-back cuts keep the rate to recover to.
  *
  * All timers are lazy (see CongestionControl): state advances when the NIC asks for the
  * rate or reports an event, giving the same result as per-period events.
@@ -41,6 +44,7 @@ class Dcqcn : public CongestionControl
         uint64_t rateHai;
         uint64_t minRate;
         Time rateDecreaseInterval;
+        bool clampTargetRate;
         Time cnpInterval; ///< receiver NIC CNP spacing that goes with the preset
     };
 
@@ -77,6 +81,7 @@ class Dcqcn : public CongestionControl
     DataRate m_rateHai;
     DataRate m_minRate;
     Time m_rateDecreaseInterval;
+    bool m_clampTargetRate;
 
     // State
     double m_rc; ///< current rate (bit/s)
