@@ -139,6 +139,10 @@ Dcqcn::Init(const CcContext& ctx)
     m_rc = m_rt = double(ctx.lineRate);
     m_alpha = 1.0;
     m_alphaStart = m_timerStart = Now();
+    m_timerCount = m_byteCount = 0;
+    m_bytesSinceEvent = 0;
+    m_cutPending = false;
+    m_everCut = false;
 }
 
 std::string
@@ -197,17 +201,18 @@ Dcqcn::AdvanceTimersTo(Time t)
     while (t >= m_timerStart + m_rateIncreaseInterval)
     {
         m_timerStart += m_rateIncreaseInterval;
-        ++m_timerCount;
         if (m_rc >= line && m_rt >= line)
         {
             // At line rate every further period is a no-op: skip them.
             const int64_t n =
                 (t - m_timerStart).GetTimeStep() / m_rateIncreaseInterval.GetTimeStep();
             m_timerStart += m_rateIncreaseInterval * n;
-            m_timerCount += n;
+            m_timerCount += n + 1;
             break;
         }
+        // The stage is decided on the events before this one (F events of fast recovery).
         Increase();
+        ++m_timerCount;
     }
 }
 
@@ -269,8 +274,8 @@ Dcqcn::OnSend(uint32_t payloadBytes)
     while (m_bytesSinceEvent >= m_byteCounter)
     {
         m_bytesSinceEvent -= m_byteCounter;
-        ++m_byteCount;
         Increase();
+        ++m_byteCount;
     }
 }
 

@@ -61,6 +61,7 @@ class Dcqcn : public CongestionControl
     uint64_t GetRate() override;
     std::string GetName() const override;
 
+    /// Alpha and target rate as of the last event or GetRate() (timers are lazy).
     double GetAlpha() const;
     uint64_t GetTargetRate() const;
 

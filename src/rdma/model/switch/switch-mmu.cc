@@ -100,13 +100,14 @@ SwitchMmu::SwitchMmu()
 void
 SwitchMmu::SetPortCount(uint32_t ports)
 {
+    // Grows (ports are added one by one); existing ports keep their settings.
     PerClass zero{};
-    m_ingressShared.assign(ports, zero);
-    m_headroomUsed.assign(ports, zero);
-    m_egress.assign(ports, zero);
-    m_headroom.assign(ports, 0);
-    m_ecn.assign(ports, Ecn{m_defaultKmin, m_defaultKmax, m_defaultPmax});
-    m_headroomReserved = 0;
+    m_ingressShared.resize(ports, zero);
+    m_headroomUsed.resize(ports, zero);
+    m_egress.resize(ports, zero);
+    m_headroom.resize(ports, 0);
+    m_portHeadroomUsed.resize(ports, 0);
+    m_ecn.resize(ports, Ecn{m_defaultKmin, m_defaultKmax, m_defaultPmax});
 }
 
 uint32_t
@@ -180,9 +181,11 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t b
             shared += bytes;
             m_sharedUsed += bytes;
         }
-        else if (headroom + bytes <= m_headroom[inPort])
+        else if (m_portHeadroomUsed[inPort] + bytes <= m_headroom[inPort])
         {
+            // The port's headroom is reserved once and shared by its lossless classes.
             headroom += bytes;
+            m_portHeadroomUsed[inPort] += bytes;
         }
         else
         {
@@ -217,6 +220,7 @@ SwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t
         uint64_t& headroom = m_headroomUsed[inPort][priority];
         const uint64_t fromHeadroom = std::min<uint64_t>(headroom, bytes);
         headroom -= fromHeadroom;
+        m_portHeadroomUsed[inPort] -= fromHeadroom;
         fromShared -= fromHeadroom;
     }
     m_ingressShared[inPort][priority] -= fromShared;

@@ -34,7 +34,8 @@ class SwitchMmu : public Object
     static TypeId GetTypeId();
     SwitchMmu();
 
-    /// Size the per-port state; ports start with no headroom and the default ECN marks.
+    /// Grow the per-port state to \p ports; new ports start with no headroom and the
+    /// default ECN thresholds.
     void SetPortCount(uint32_t ports);
     uint32_t GetPortCount() const;
     /// Reserve \p bytes of headroom for the lossless classes of ingress \p port.
@@ -96,7 +97,8 @@ class SwitchMmu : public Object
     std::vector<PerClass> m_ingressShared;
     std::vector<PerClass> m_headroomUsed;
     std::vector<PerClass> m_egress;
-    std::vector<uint64_t> m_headroom;
+    std::vector<uint64_t> m_headroom;         ///< reserved per port
+    std::vector<uint64_t> m_portHeadroomUsed; ///< per port, over its classes
     std::vector<Ecn> m_ecn;
     uint64_t m_headroomReserved;
     uint64_t m_sharedUsed;
