@@ -189,3 +189,25 @@ TEST(Cli, RefusesToReplaceAForeignFolder)
     EXPECT_EQ(r.code, 2) << r.output;
     EXPECT_EQ(ReadText(dir / "mine/notes.txt"), "precious");
 }
+
+TEST(Cli, SamplingDoesNotChangeResults)
+{
+    // Congestion-control timers are lazy; sampling the rate every microsecond must give
+    // exactly the same flows as not sampling at all.
+    TempDir dir;
+    json s = kSmall;
+    s["cc"] = {{"algorithm", "dcqcn"}};
+    s["switch"] = {{"ecn", {{"kmin_kb", 20}, {"kmax_kb", 80}}}};
+    WriteText(dir / "s.json", s.dump());
+    ASSERT_EQ(RunCli(dir / "s.json" + " --quiet --set output.cc_sample_us=0 --out " + dir / "a").code, 0);
+    ASSERT_EQ(RunCli(dir / "s.json" +
+                     " --quiet --set output.cc_sample_us=1 --set output.cc_sample_qps=6 --out " +
+                     dir / "b")
+                  .code,
+              0);
+    EXPECT_FALSE(fs::exists(dir / "a/cc.csv"));
+    EXPECT_GT(ReadText(dir / "b/cc.csv").size(), 1000u);
+    EXPECT_EQ(ReadText(dir / "a/fct.csv"), ReadText(dir / "b/fct.csv"));
+    const json sum = json::parse(ReadText(dir / "b/summary.json"));
+    EXPECT_GT(sum["cnps"].get<uint64_t>(), 0u) << "DCQCN must have reacted for this to mean anything";
+}

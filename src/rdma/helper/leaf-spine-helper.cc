@@ -17,12 +17,12 @@ LeafSpineHelper::Build(RdmaTopology& topo) const
     std::vector<uint32_t> leafIds;
     for (uint32_t l = 0; l < leaves; ++l)
     {
-        leafIds.push_back(topo.AddSwitch());
+        leafIds.push_back(topo.AddSwitch("leaf"));
     }
     std::vector<uint32_t> spineIds;
     for (uint32_t s = 0; s < spines; ++s)
     {
-        spineIds.push_back(topo.AddSwitch());
+        spineIds.push_back(topo.AddSwitch("spine"));
     }
     for (uint32_t i = 0; i < hostIds.size(); ++i)
     {

@@ -4,10 +4,9 @@
 #ifndef RDMA_QUEUE_SAMPLER_H
 #define RDMA_QUEUE_SAMPLER_H
 
-#include "ns3/event-id.h"
+#include "ns3/periodic-sampler.h"
 #include "ns3/rdma-topology.h"
 
-#include <ostream>
 #include <vector>
 
 namespace ns3
@@ -15,29 +14,22 @@ namespace ns3
 
 /**
  * \ingroup rdma
- * Samples every switch egress queue (port, class) periodically and writes
- * `time_ns,node,port,prio,bytes` rows. A row is written when the queue is non-empty or
- * was at the previous sample, so files stay small and a drained queue ends with a 0.
+ * queue.csv: every switch egress queue (port, class), `time_ns,node,port,prio,bytes`.
+ * A row is written when the queue is non-empty or was at the previous sample, so files
+ * stay small and a drained queue ends with a 0.
  */
-class QueueSampler
+class QueueSampler : public PeriodicSampler
 {
   public:
     QueueSampler(const RdmaTopology& topo, std::ostream& out, Time interval);
-    /// Write the header and start sampling at time 0.
-    void Start();
-    void Stop();
-    /// Largest sampled queue (bytes).
-    uint64_t GetMaxSampled() const;
+
+  protected:
+    void WriteHeader(std::ostream& out) override;
+    void Sample(std::ostream& out, int64_t nowNs) override;
 
   private:
-    void Sample();
-
     const RdmaTopology& m_topo;
-    std::ostream& m_out;
-    Time m_interval;
-    EventId m_event;
     std::vector<uint64_t> m_last; ///< per (switch, port, class), flattened
-    uint64_t m_maxSampled;
 };
 
 } // namespace ns3

@@ -115,6 +115,7 @@ RdmaTopology::AddHost()
                     "RdmaTopology: nodes must be created by one topology at a time");
     m_nodes.Add(node);
     m_isHost.push_back(true);
+    m_kinds.emplace_back("host");
     m_hosts.push_back(node->GetId());
     Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
     node->AggregateObject(nic);
@@ -129,7 +130,7 @@ RdmaTopology::AddHost()
 }
 
 uint32_t
-RdmaTopology::AddSwitch()
+RdmaTopology::AddSwitch(const std::string& kind)
 {
     NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: AddSwitch after Finalize");
     Ptr<Node> node = CreateObject<Node>();
@@ -141,6 +142,7 @@ RdmaTopology::AddSwitch()
                     "RdmaTopology: nodes must be created by one topology at a time");
     m_nodes.Add(node);
     m_isHost.push_back(false);
+    m_kinds.push_back(kind);
     m_switches.push_back(node->GetId());
     Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
     sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SwitchMmu>()));
@@ -339,6 +341,30 @@ uint32_t
 RdmaTopology::GetNLinks() const
 {
     return m_links.size();
+}
+
+const std::string&
+RdmaTopology::GetNodeKind(uint32_t node) const
+{
+    return m_kinds.at(Local(node));
+}
+
+void
+RdmaTopology::WriteLinks(std::ostream& out) const
+{
+    out << "node,port,node_kind,peer_node,peer_port,peer_kind,rate_bps,delay_ns\n";
+    for (const Link& l : m_links)
+    {
+        for (uint32_t end = 0; end < 2; ++end)
+        {
+            const uint32_t n = end == 0 ? l.a : l.b;
+            const uint32_t p = end == 0 ? l.portA : l.portB;
+            const uint32_t m = end == 0 ? l.b : l.a;
+            const uint32_t q = end == 0 ? l.portB : l.portA;
+            out << n << ',' << p << ',' << GetNodeKind(n) << ',' << m << ',' << q << ','
+                << GetNodeKind(m) << ',' << l.bitRate << ',' << l.delay.GetNanoSeconds() << '\n';
+        }
+    }
 }
 
 uint32_t

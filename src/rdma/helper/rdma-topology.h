@@ -10,6 +10,8 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-switch.h"
 
+#include <ostream>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -51,8 +53,9 @@ class RdmaTopology
 
     /// Create a host; returns its node id.
     uint32_t AddHost();
-    /// Create a switch; returns its node id.
-    uint32_t AddSwitch();
+    /// Create a switch; returns its node id. \p kind names its role in outputs
+    /// (links.csv): "switch", "leaf", "spine", ...
+    uint32_t AddSwitch(const std::string& kind = "switch");
     /// Join two nodes with a full-duplex link. A host takes exactly one link.
     void AddLink(uint32_t a, uint32_t b, DataRate rate, Time delay);
     /// Compute routes, headroom and ECN thresholds. Call once, after the last link.
@@ -65,6 +68,11 @@ class RdmaTopology
     Ptr<RdmaNic> GetNic(uint32_t host) const;
     Ptr<RdmaSwitch> GetSwitch(uint32_t sw) const;
     uint32_t GetNLinks() const;
+    /// Role of a node: "host", or the kind given to AddSwitch.
+    const std::string& GetNodeKind(uint32_t node) const;
+    /// Write links.csv: one row per port (node,port,node_kind,peer_node,peer_port,
+    /// peer_kind,rate_bps,delay_ns).
+    void WriteLinks(std::ostream& out) const;
 
     /// Links from host \p src to host \p dst along one shortest path.
     std::vector<Hop> GetPath(uint32_t src, uint32_t dst) const;
@@ -113,6 +121,7 @@ class RdmaTopology
     NodeContainer m_nodes;
     uint32_t m_firstId;
     std::vector<bool> m_isHost;
+    std::vector<std::string> m_kinds;
     std::vector<uint32_t> m_hosts;
     std::vector<uint32_t> m_switches;
     std::vector<Ptr<RdmaNic>> m_nics;        ///< by local index

@@ -12,6 +12,8 @@
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/log.h"
 #include "ns3/no-congestion-control.h"
+#include "ns3/cc-sampler.h"
+#include "ns3/port-sampler.h"
 #include "ns3/queue-sampler.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/run-output.h"
@@ -533,8 +535,27 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     {
         topo.GetSwitch(sw)->TraceConnectWithoutContext("Pfc", MakeCallback(&Recorder::OnPfc, &recorder, sw));
     }
-    QueueSampler sampler(topo, out.Stream("queue.csv"), Us(Num(s, "output.queue_sample_us")));
-    sampler.Start();
+    topo.WriteLinks(out.Stream("links.csv"));
+    std::vector<std::unique_ptr<PeriodicSampler>> samplers;
+    samplers.push_back(std::make_unique<QueueSampler>(topo, out.Stream("queue.csv"), Us(Num(s, "output.queue_sample_us"))));
+    if (Num(s, "output.port_sample_us") > 0)
+    {
+        samplers.push_back(std::make_unique<PortSampler>(topo, out.Stream("ports.csv"), Us(Num(s, "output.port_sample_us"))));
+    }
+    const uint64_t ccQps = std::min<uint64_t>(Int(s, "output.cc_sample_qps"), driver.GetFlowsTotal());
+    if (Num(s, "output.cc_sample_us") > 0 && ccQps > 0)
+    {
+        std::vector<std::pair<uint32_t, uint32_t>> qps;
+        for (uint64_t i = 0; i < ccQps; ++i)
+        {
+            qps.push_back(driver.GetFlowQp(i * driver.GetFlowsTotal() / ccQps));
+        }
+        samplers.push_back(std::make_unique<CcSampler>(topo, qps, out.Stream("cc.csv"), Us(Num(s, "output.cc_sample_us"))));
+    }
+    for (auto& sampler : samplers)
+    {
+        sampler->Start();
+    }
     const Time stop = Us(Num(s, "stop_time_ms") * 1000);
     Progress progress(stop, driver, Bool(s, "output.progress") && !quiet);
     progress.Start();
@@ -551,7 +572,10 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     const double cpu = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
     const uint64_t events = Simulator::GetEventCount() - events0;
     const Time end = Simulator::Now();
-    sampler.Stop();
+    for (auto& sampler : samplers)
+    {
+        sampler->Stop();
+    }
     progress.Stop();
 
     // ---- summary

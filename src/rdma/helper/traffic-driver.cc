@@ -234,6 +234,13 @@ TrafficDriver::GetForegroundBytes() const
     return m_foregroundBytes;
 }
 
+std::pair<uint32_t, uint32_t>
+TrafficDriver::GetFlowQp(uint64_t flowId) const
+{
+    const FlowState& f = m_flows.at(flowId);
+    return {m_topo.GetHosts()[f.spec.src], f.qpn};
+}
+
 bool
 TrafficDriver::IsDone() const
 {

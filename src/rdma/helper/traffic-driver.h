@@ -64,6 +64,8 @@ class TrafficDriver
     /// Payload bytes the foreground flows will carry (unbounded flows: 0).
     uint64_t GetForegroundBytes() const;
     bool IsDone() const;
+    /// (host node id, QP number) carrying foreground flow \p flowId.
+    std::pair<uint32_t, uint32_t> GetFlowQp(uint64_t flowId) const;
 
   private:
     struct Probe

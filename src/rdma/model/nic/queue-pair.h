@@ -58,6 +58,7 @@ struct SendQueuePair
     uint32_t sndNxt = 0;              ///< next PSN to send
     uint32_t sndUna = 0;              ///< oldest unacknowledged PSN
     uint32_t maxSent = 0;             ///< one past the highest PSN ever sent
+    uint64_t completedBytes = 0;      ///< payload of the messages completed so far
     uint64_t nextSendPs = 0;          ///< pacing: earliest next send (ps)
 
     Ptr<CongestionControl> cc;

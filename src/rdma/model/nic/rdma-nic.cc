@@ -267,6 +267,18 @@ RdmaNic::GetSendQp(uint32_t qpn) const
     return m_sendQps.at(qpn);
 }
 
+uint64_t
+RdmaNic::GetAckedBytes(uint32_t qpn) const
+{
+    const SendQueuePair& qp = m_sendQps.at(qpn);
+    uint64_t acked = qp.completedBytes;
+    if (!qp.messages.empty() && qp.sndUna > qp.messages.front().firstPsn)
+    {
+        acked += uint64_t(qp.sndUna - qp.messages.front().firstPsn) * m_mtu;
+    }
+    return acked;
+}
+
 std::size_t
 RdmaNic::GetNSendQps() const
 {
@@ -563,6 +575,7 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna)
     {
         const RdmaMessage& m = qp.messages.front();
         Completion c{m_nodeId, qp.qpn, m.flowId, m.bytes, m.posted, Simulator::Now()};
+        qp.completedBytes += m.bytes;
         qp.messages.pop_front();
         m_completionTrace(c);
         if (!m_completionCallback.IsNull())

@@ -89,6 +89,8 @@ class RdmaNic : public Object
     void SetCompletionCallback(CompletionCallback cb);
     const Stats& GetStats() const;
     const SendQueuePair& GetSendQp(uint32_t qpn) const;
+    /// Payload bytes of QP \p qpn acknowledged so far.
+    uint64_t GetAckedBytes(uint32_t qpn) const;
     std::size_t GetNSendQps() const;
     uint32_t GetNodeId() const;
     uint32_t GetMtu() const;
