@@ -211,3 +211,27 @@ TEST(Cli, SamplingDoesNotChangeResults)
     const json sum = json::parse(ReadText(dir / "b/summary.json"));
     EXPECT_GT(sum["cnps"].get<uint64_t>(), 0u) << "DCQCN must have reacted for this to mean anything";
 }
+
+TEST(Cli, CongestionControlParameters)
+{
+    // cc.<algorithm>.<Attribute> keys come from the class's ns-3 Attributes.
+    json s = kSmall;
+    s["cc"] = {{"algorithm", "dcqcn"}, {"dcqcn", {{"RateAi", 40}}}};
+    ExpectInputError(s, "", {"bad.json", "cc.dcqcn.RateAi", "40", "unit"});
+    s["cc"]["dcqcn"] = {{"G", 2}};
+    ExpectInputError(s, "", {"bad.json", "cc.dcqcn.G", "2"});
+    s["cc"]["dcqcn"] = {{"Gain", 0.5}};
+    ExpectInputError(s, "", {"bad.json", "cc.dcqcn.Gain", "unknown key"});
+    ExpectInputError(kSmall, "--set cc.dcqcn.MinRate=-1Gbps", {"--set", "cc.dcqcn.MinRate"});
+
+    // A valid parameter reaches the controller: with a preset value overridden, the
+    // resolved config shows the user's value and the preset's for the others.
+    TempDir dir;
+    s["cc"]["dcqcn"] = {{"preset", "paper"}, {"RateAi", "80Mbps"}};
+    WriteText(dir / "s.json", s.dump());
+    ASSERT_EQ(RunCli(dir / "s.json" + " --quiet --out " + dir / "a").code, 0);
+    const json config = json::parse(ReadText(dir / "a/config.json"));
+    EXPECT_EQ(config["cc"]["dcqcn"]["RateAi"], "80Mbps");
+    EXPECT_EQ(config["cc"]["dcqcn"]["RateIncreaseInterval"], "55us"); // paper preset
+    EXPECT_EQ(config["nic"]["cnp_interval_us"], 50.0);                 // paper preset
+}

@@ -12,6 +12,7 @@
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/log.h"
 #include "ns3/no-congestion-control.h"
+#include "ns3/cc-registry.h"
 #include "ns3/cc-sampler.h"
 #include "ns3/port-sampler.h"
 #include "ns3/queue-sampler.h"
@@ -21,6 +22,7 @@
 #include "ns3/scenario-schema.h"
 #include "ns3/simulator.h"
 #include "ns3/star-helper.h"
+#include "ns3/string.h"
 #include "ns3/traffic-driver.h"
 #include "ns3/uinteger.h"
 
@@ -32,6 +34,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sys/resource.h>
 
@@ -257,11 +260,37 @@ ScenarioRunner::Load(const std::string& file, const std::vector<std::string>& ov
 void
 ScenarioRunner::Resolve(json& s, const std::string& file)
 {
-    const bool dcqcn = Str(s, "cc.algorithm") == "dcqcn";
-    Dcqcn::Preset p;
-    if (!Dcqcn::GetPreset(Str(s, "cc.dcqcn.preset"), Gbps(Num(s, "topology.host_rate_gbps")).GetBitRate(), p))
+    const std::string algorithm = Str(s, "cc.algorithm");
+    const CcRegistry::Algorithm* alg = CcRegistry::Find(algorithm);
+    if (!alg)
     {
-        throw ScenarioError(file + ": key 'cc.dcqcn.preset' has an unknown value");
+        throw ScenarioError(file + ": key 'cc.algorithm' has an unknown value");
+    }
+    // Every parameter of the chosen algorithm gets a value: the user's, else the
+    // preset's (DCQCN), else the attribute's default.
+    std::map<std::string, std::string> preset;
+    if (algorithm == "dcqcn")
+    {
+        Dcqcn::Preset p;
+        Dcqcn::GetPreset(Str(s, "cc.dcqcn.preset"), Gbps(Num(s, "topology.host_rate_gbps")).GetBitRate(), p);
+        preset = Dcqcn::PresetAttributes(p);
+        if (At(s, "nic.cnp_interval_us").is_null())
+        {
+            Set(s, "nic.cnp_interval_us", p.cnpInterval.GetNanoSeconds() / 1000.0);
+        }
+    }
+    if (At(s, "nic.cnp_interval_us").is_null())
+    {
+        Set(s, "nic.cnp_interval_us", 4.0);
+    }
+    json& params = s["cc"][algorithm];
+    for (const auto& info : CcRegistry::Attributes(alg->tid))
+    {
+        if (!params.contains(info.name))
+        {
+            const auto it = preset.find(info.name);
+            params[info.name] = it != preset.end() ? it->second : CcRegistry::DefaultString(info);
+        }
     }
     auto fill = [&](const std::string& key, const json& v) {
         if (At(s, key).is_null())
@@ -269,17 +298,6 @@ ScenarioRunner::Resolve(json& s, const std::string& file)
             Set(s, key, v);
         }
     };
-    fill("nic.cnp_interval_us", dcqcn ? p.cnpInterval.GetSeconds() * 1e6 : 4.0);
-    fill("cc.dcqcn.g", p.g);
-    fill("cc.dcqcn.alpha_interval_us", p.alphaInterval.GetSeconds() * 1e6);
-    fill("cc.dcqcn.rate_increase_interval_us", p.rateIncreaseInterval.GetSeconds() * 1e6);
-    fill("cc.dcqcn.byte_counter_bytes", p.byteCounter);
-    fill("cc.dcqcn.fast_recovery_steps", p.fastRecoverySteps);
-    fill("cc.dcqcn.rate_ai_mbps", double(p.rateAi) / 1e6);
-    fill("cc.dcqcn.rate_hai_mbps", double(p.rateHai) / 1e6);
-    fill("cc.dcqcn.min_rate_mbps", double(p.minRate) / 1e6);
-    fill("cc.dcqcn.rate_decrease_interval_us", p.rateDecreaseInterval.GetSeconds() * 1e6);
-    fill("cc.dcqcn.clamp_target_rate", p.clampTargetRate);
     fill("traffic.incast.priority", Int(s, "nic.data_priority"));
     fill("traffic.probe.priority", Int(s, "nic.data_priority"));
 }
@@ -433,23 +451,11 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     topo.SetEcmpSaltPerSwitch(Bool(s, "routing.ecmp_salt_per_switch"), seed);
 
     ObjectFactory cc;
-    if (Str(s, "cc.algorithm") == "dcqcn")
+    const std::string algorithm = Str(s, "cc.algorithm");
+    cc.SetTypeId(CcRegistry::Find(algorithm)->tid);
+    for (const auto& info : CcRegistry::Attributes(cc.GetTypeId()))
     {
-        cc.SetTypeId(Dcqcn::GetTypeId());
-        cc.Set("G", DoubleValue(Num(s, "cc.dcqcn.g")));
-        cc.Set("AlphaInterval", TimeValue(Us(Num(s, "cc.dcqcn.alpha_interval_us"))));
-        cc.Set("RateIncreaseInterval", TimeValue(Us(Num(s, "cc.dcqcn.rate_increase_interval_us"))));
-        cc.Set("ByteCounter", UintegerValue(Int(s, "cc.dcqcn.byte_counter_bytes")));
-        cc.Set("FastRecoverySteps", UintegerValue(Int(s, "cc.dcqcn.fast_recovery_steps")));
-        cc.Set("RateAi", DataRateValue(DataRate(static_cast<uint64_t>(Num(s, "cc.dcqcn.rate_ai_mbps") * 1e6))));
-        cc.Set("RateHai", DataRateValue(DataRate(static_cast<uint64_t>(Num(s, "cc.dcqcn.rate_hai_mbps") * 1e6))));
-        cc.Set("MinRate", DataRateValue(DataRate(static_cast<uint64_t>(Num(s, "cc.dcqcn.min_rate_mbps") * 1e6))));
-        cc.Set("RateDecreaseInterval", TimeValue(Us(Num(s, "cc.dcqcn.rate_decrease_interval_us"))));
-        cc.Set("ClampTargetRate", BooleanValue(Bool(s, "cc.dcqcn.clamp_target_rate")));
-    }
-    else
-    {
-        cc.SetTypeId(NoCongestionControl::GetTypeId());
+        cc.Set(info.name, StringValue(s["cc"][algorithm][info.name].get<std::string>()));
     }
     topo.SetCongestionControl(cc);
 

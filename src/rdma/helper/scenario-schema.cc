@@ -3,6 +3,7 @@
  */
 #include "ns3/scenario-schema.h"
 
+#include "ns3/cc-registry.h"
 #include "ns3/scenario-error.h"
 
 #include <cmath>
@@ -78,6 +79,20 @@ RangeText(double min, double max)
 }
 } // namespace
 
+namespace
+{
+std::vector<std::string>
+CcAlgorithmNames()
+{
+    std::vector<std::string> names;
+    for (const auto& a : CcRegistry::Algorithms())
+    {
+        names.push_back(a.name);
+    }
+    return names;
+}
+} // namespace
+
 const std::vector<ScenarioSchema::Key>&
 ScenarioSchema::Keys()
 {
@@ -124,19 +139,9 @@ ScenarioSchema::Keys()
 
         {"routing.ecmp_salt_per_switch", T::BOOL, true, 0, 0, {}, "", "Each switch salts its ECMP hash differently (avoids polarization)."},
 
-        {"cc.algorithm", T::CHOICE, "dcqcn", 0, 0, {"none", "dcqcn"}, "", "Congestion control of every QP. none: line rate (PFC-only baseline)."},
-        {"cc.dcqcn.preset", T::CHOICE, "nic", 0, 0, {"nic", "paper"}, "", "Defaults of the DCQCN keys below: nic (NVIDIA defaults, HPCC simulator) or paper (SIGCOMM 2015)."},
-        {"cc.dcqcn.g", T::NUMBER, nullptr, 0, 1, {}, "", "Alpha gain g (both presets: 1/256)."},
-        {"cc.dcqcn.alpha_interval_us", T::NUMBER, nullptr, 1e-3, 1e6, {}, "us", "Alpha decay period (nic 1, paper 55)."},
-        {"cc.dcqcn.rate_increase_interval_us", T::NUMBER, nullptr, 1e-3, 1e6, {}, "us", "Increase timer T (nic 300, paper 55)."},
-        {"cc.dcqcn.byte_counter_bytes", T::INT, nullptr, 0, 1e12, {}, "bytes", "Byte counter B, 0 = off (nic off, paper 10 MB)."},
-        {"cc.dcqcn.fast_recovery_steps", T::INT, nullptr, 1, 1000, {}, "", "F (nic 1, paper 5)."},
-        {"cc.dcqcn.rate_ai_mbps", T::NUMBER, nullptr, 0, 1e6, {}, "Mb/s", "R_AI (nic 5 x rate/25G, paper 40)."},
-        {"cc.dcqcn.rate_hai_mbps", T::NUMBER, nullptr, 0, 1e6, {}, "Mb/s", "R_HAI (nic 50 x rate/25G, paper 400)."},
-        {"cc.dcqcn.min_rate_mbps", T::NUMBER, nullptr, 1e-3, 1e6, {}, "Mb/s", "Minimum rate (nic 1000, paper 100)."},
-        {"cc.dcqcn.rate_decrease_interval_us", T::NUMBER, nullptr, 0, 1e6, {}, "us", "At most one cut per interval (nic 4, paper 0 = every CNP)."},
+        {"cc.algorithm", T::CHOICE, "dcqcn", 0, 0, CcAlgorithmNames(), "", "Congestion control of every QP (see the parameter tables below). none: line rate (PFC-only baseline)."},
+        {"cc.dcqcn.preset", T::CHOICE, "nic", 0, 0, {"nic", "paper"}, "", "Defaults of the cc.dcqcn.* parameters: nic (NVIDIA defaults, HPCC simulator) or paper (SIGCOMM 2015)."},
 
-        {"cc.dcqcn.clamp_target_rate", T::BOOL, nullptr, 0, 0, {}, "", "Every cut resets the target rate (paper true); nic false: only after a timer increase."},
 
         {"traffic.incast.enabled", T::BOOL, false, 0, 0, {}, "", "Generate an incast."},
         {"traffic.incast.receiver", T::INT, 0, 0, 1e6, {}, "host", "Receiving host index."},
@@ -266,8 +271,13 @@ Walk(const json& node, const std::string& prefix, const std::string& file)
             ScenarioSchema::CheckValue(*k, it.value(), file);
             continue;
         }
+        if (ScenarioSchema::IsCcParameter(path))
+        {
+            ScenarioSchema::CcParameterString(path, it.value(), file);
+            continue;
+        }
         // Not a leaf: it must be a section some key lives under.
-        bool isSection = false;
+        bool isSection = prefix == "cc" && CcRegistry::Find(it.key()) != nullptr;
         for (const auto& key : ScenarioSchema::Keys())
         {
             if (key.path.rfind(path + ".", 0) == 0)
@@ -291,6 +301,43 @@ Walk(const json& node, const std::string& prefix, const std::string& file)
 }
 } // namespace
 
+bool
+ScenarioSchema::IsCcParameter(const std::string& path)
+{
+    // cc.<algorithm>.<Attribute>, for any registered algorithm (the attribute may be
+    // wrong: CcParameterString says so).
+    const auto first = path.find('.');
+    const auto second = path.find('.', first + 1);
+    return path.rfind("cc.", 0) == 0 && second != std::string::npos &&
+           path.find('.', second + 1) == std::string::npos &&
+           CcRegistry::Find(path.substr(first + 1, second - first - 1)) != nullptr;
+}
+
+std::string
+ScenarioSchema::CcParameterString(const std::string& path, const json& value, const std::string& origin)
+{
+    const auto first = path.find('.');
+    const auto second = path.find('.', first + 1);
+    const std::string algorithm = path.substr(first + 1, second - first - 1);
+    const std::string attribute = path.substr(second + 1);
+    const CcRegistry::Algorithm* a = CcRegistry::Find(algorithm);
+    TypeId::AttributeInformation info;
+    if (!a || !CcRegistry::FindAttribute(a->tid, attribute, info))
+    {
+        throw ScenarioError(origin + ": unknown key '" + path + "' (value " + value.dump() +
+                            "); see docs/scenario-keys.md for the parameters of '" + algorithm +
+                            "'");
+    }
+    std::string error;
+    const std::string text = CcRegistry::ToAttributeString(info, value, error);
+    if (!error.empty())
+    {
+        throw ScenarioError(origin + ": key '" + path + "' has invalid value " + value.dump() +
+                            " (" + error + ")");
+    }
+    return text;
+}
+
 json
 ScenarioSchema::Validate(const json& user, const std::string& file)
 {
@@ -306,6 +353,25 @@ ScenarioSchema::Validate(const json& user, const std::string& file)
         const auto ptr = Pointer(k.path);
         out[ptr] = user.contains(ptr) ? user.at(ptr) : k.defaultValue;
     }
+    // Congestion-control parameters, normalized to the strings ns-3 parses.
+    if (user.contains("cc"))
+    {
+        for (auto alg = user["cc"].begin(); alg != user["cc"].end(); ++alg)
+        {
+            if (!alg.value().is_object())
+            {
+                continue;
+            }
+            for (auto attr = alg.value().begin(); attr != alg.value().end(); ++attr)
+            {
+                const std::string path = "cc." + alg.key() + "." + attr.key();
+                if (!Find(path))
+                {
+                    out["cc"][alg.key()][attr.key()] = CcParameterString(path, attr.value(), file);
+                }
+            }
+        }
+    }
     return out;
 }
 
@@ -320,6 +386,16 @@ ScenarioSchema::ApplyOverride(json& scenario, const std::string& assignment)
     const std::string path = assignment.substr(0, eq);
     const std::string text = assignment.substr(eq + 1);
     const Key* k = Find(path);
+    if (!k && IsCcParameter(path))
+    {
+        json value = json::parse(text, nullptr, false);
+        if (value.is_discarded())
+        {
+            value = text;
+        }
+        scenario[Pointer(path)] = CcParameterString(path, value, "--set");
+        return;
+    }
     if (!k)
     {
         throw ScenarioError("--set: unknown key '" + path + "' (value '" + text +
@@ -361,6 +437,7 @@ ScenarioSchema::Markdown()
         os << "| `" << k.path << "` | " << TypeName(k) << " | " << k.unit << " | " << range
            << " | " << def << " | " << k.doc << " |\n";
     }
+    os << "\n" << CcRegistry::Markdown();
     return os.str();
 }
 

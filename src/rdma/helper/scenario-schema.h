@@ -61,6 +61,13 @@ class ScenarioSchema
     /// Check one value against its key; throws ScenarioError mentioning \p origin.
     static void CheckValue(const Key& key, const nlohmann::json& value, const std::string& origin);
 
+    /// Whether \p path has the form cc.<registered algorithm>.<name>.
+    static bool IsCcParameter(const std::string& path);
+    /// Check a congestion-control parameter; returns its attribute string. Throws.
+    static std::string CcParameterString(const std::string& path,
+                                         const nlohmann::json& value,
+                                         const std::string& origin);
+
     /// Markdown table of all keys.
     static std::string Markdown();
 };

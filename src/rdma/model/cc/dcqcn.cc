@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 namespace ns3
 {
@@ -54,6 +56,29 @@ Dcqcn::GetPreset(const std::string& name, uint64_t lineRate, Preset& out)
         return true;
     }
     return false;
+}
+
+std::map<std::string, std::string>
+Dcqcn::PresetAttributes(const Preset& p)
+{
+    auto us = [](Time t) {
+        std::ostringstream os;
+        os << t.GetNanoSeconds() / 1000.0 << "us";
+        return os.str();
+    };
+    auto bps = [](uint64_t r) { return std::to_string(r) + "bps"; };
+    std::ostringstream g;
+    g << std::setprecision(17) << p.g;
+    return {{"G", g.str()},
+            {"AlphaInterval", us(p.alphaInterval)},
+            {"RateIncreaseInterval", us(p.rateIncreaseInterval)},
+            {"ByteCounter", std::to_string(p.byteCounter)},
+            {"FastRecoverySteps", std::to_string(p.fastRecoverySteps)},
+            {"RateAi", bps(p.rateAi)},
+            {"RateHai", bps(p.rateHai)},
+            {"MinRate", bps(p.minRate)},
+            {"RateDecreaseInterval", us(p.rateDecreaseInterval)},
+            {"ClampTargetRate", p.clampTargetRate ? "true" : "false"}};
 }
 
 TypeId

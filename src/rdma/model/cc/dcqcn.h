@@ -7,6 +7,9 @@
 #include "ns3/congestion-control.h"
 #include "ns3/data-rate.h"
 
+#include <map>
+#include <string>
+
 namespace ns3
 {
 
@@ -51,6 +54,8 @@ class Dcqcn : public CongestionControl
     /// "paper" (SIGCOMM 2015, 40G values) or "nic" (NVIDIA defaults, scaled by rate).
     /// Returns false if the name is unknown.
     static bool GetPreset(const std::string& name, uint64_t lineRate, Preset& out);
+    /// The preset as attribute name -> value strings (for ObjectFactory::Set).
+    static std::map<std::string, std::string> PresetAttributes(const Preset& p);
 
     static TypeId GetTypeId();
     Dcqcn();

@@ -1,0 +1,136 @@
+"""Shared figure style: one colour per congestion-control algorithm, units.
+
+Every figure of ``rdma_plot``, ``rdma_compare``, ``rdma_sweep`` and
+``rdma_tune`` takes its colours from :func:`algorithm_color`, so a given
+algorithm has the same colour in every figure of every report.
+"""
+
+import zlib
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+
+DPI = 150
+
+# Fixed colours of the known algorithms (Matplotlib's colour-blind friendly
+# "tab10" palette).  The baseline without congestion control is neutral grey.
+ALGORITHM_COLORS = {
+    "none": "#7f7f7f",       # grey
+    "dcqcn": "#1f77b4",      # blue
+    "timely": "#ff7f0e",     # orange
+    "swift": "#2ca02c",      # green
+    "hpcc": "#d62728",       # red
+    "rtt-probe": "#9467bd",  # purple
+}
+
+# Colours for algorithms not listed above, picked by a stable hash of the
+# name (never by order of appearance), so they too are the same everywhere.
+EXTRA_COLORS = ["#8c564b", "#e377c2", "#bcbd22", "#17becf", "#393b79",
+                "#637939", "#8c6d31", "#843c39"]
+
+# Line styles that tell apart several runs sharing one algorithm (colour).
+LINE_STYLES = ["-", "--", ":", "-."]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+
+# Colours for series that are not algorithms (ports, QPs, parameters).
+SERIES_COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+
+def algorithm_color(name):
+    """Colour of congestion-control algorithm *name* (case-insensitive)."""
+    key = str(name or "").strip().lower()
+    if key in ALGORITHM_COLORS:
+        return ALGORITHM_COLORS[key]
+    return EXTRA_COLORS[zlib.crc32(key.encode("utf-8")) % len(EXTRA_COLORS)]
+
+
+def run_styles(algorithms):
+    """Colour and line style for each run of a comparison.
+
+    *algorithms* is the list of the runs' algorithm names.  Colour comes from
+    the algorithm; the k-th run of the same algorithm gets the k-th line style
+    and marker, so runs stay distinguishable.  Returns a list of dicts with
+    ``color``, ``linestyle`` and ``marker``.
+    """
+    seen = {}
+    styles = []
+    for name in algorithms:
+        key = str(name or "").strip().lower()
+        k = seen.get(key, 0)
+        seen[key] = k + 1
+        styles.append({"color": algorithm_color(key),
+                       "linestyle": LINE_STYLES[k % len(LINE_STYLES)],
+                       "marker": MARKERS[k % len(MARKERS)]})
+    return styles
+
+
+def series_color(i):
+    """Colour of the i-th non-algorithm series (port, QP, ...)."""
+    return SERIES_COLORS[i % len(SERIES_COLORS)]
+
+
+def no_data(ax, text="no data"):
+    """Mark an empty axes so an empty figure is clearly intentional."""
+    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center",
+            va="center", fontsize=12, color="0.4")
+
+
+def save(fig, path):
+    """Lay out, write a PNG and close *fig*."""
+    try:
+        fig.tight_layout()
+        fig.savefig(path, dpi=DPI)
+    finally:
+        plt.close(fig)
+
+
+def format_bytes(n, binary=True):
+    """``65536`` -> ``'64K'`` (binary=True: K = 1024), for labels."""
+    if n is None:
+        return "n/a"
+    base = 1024.0 if binary else 1000.0
+    value = float(n)
+    for unit in ("", "K", "M", "G", "T"):
+        if abs(value) < base or unit == "T":
+            if value == int(value):
+                return f"{int(value)}{unit}"
+            return f"{value:.3g}{unit}"
+        value /= base
+    return str(n)  # pragma: no cover
+
+
+def format_number(x):
+    """Compact text for a table cell (``n/a`` for missing/NaN)."""
+    if x is None:
+        return "n/a"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, int):
+        return f"{x:,}"
+    try:
+        value = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if value != value:  # NaN
+        return "n/a"
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    if abs(value) >= 1:
+        return f"{value:.3g}" if abs(value) < 100 else f"{value:.1f}"
+    return f"{value:.3g}"
+
+
+def markdown_table(header, rows):
+    """A GitHub-flavoured Markdown table from a header and rows of cells."""
+    def cell(v):
+        return str(v).replace("|", "\\|").replace("\n", " ")
+    lines = ["| " + " | ".join(cell(h) for h in header) + " |",
+             "|" + "|".join("---" for _ in header) + "|"]
+    for row in rows:
+        lines.append("| " + " | ".join(cell(v) for v in row) + " |")
+    return "\n".join(lines)

@@ -1,0 +1,153 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/cc-registry.h"
+
+#include "ns3/congestion-control.h"
+#include "ns3/object-factory.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ns3
+{
+
+const std::vector<CcRegistry::Algorithm>&
+CcRegistry::Algorithms()
+{
+    static const std::vector<Algorithm> algorithms = []() {
+        std::vector<Algorithm> found;
+        const TypeId base = CongestionControl::GetTypeId();
+        for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+        {
+            const TypeId tid = TypeId::GetRegistered(i);
+            if (tid == base || !tid.IsChildOf(base) || !tid.HasConstructor())
+            {
+                continue;
+            }
+            ObjectFactory f;
+            f.SetTypeId(tid);
+            found.push_back({f.Create<CongestionControl>()->GetName(), tid});
+        }
+        std::sort(found.begin(), found.end(), [](const Algorithm& a, const Algorithm& b) {
+            return a.name < b.name;
+        });
+        return found;
+    }();
+    return algorithms;
+}
+
+const CcRegistry::Algorithm*
+CcRegistry::Find(const std::string& name)
+{
+    for (const Algorithm& a : Algorithms())
+    {
+        if (a.name == name)
+        {
+            return &a;
+        }
+    }
+    return nullptr;
+}
+
+std::vector<TypeId::AttributeInformation>
+CcRegistry::Attributes(TypeId tid)
+{
+    std::vector<TypeId::AttributeInformation> out;
+    const TypeId base = CongestionControl::GetTypeId();
+    for (TypeId t = tid; t != base && t != t.GetParent(); t = t.GetParent())
+    {
+        for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            out.push_back(t.GetAttribute(i));
+        }
+    }
+    return out;
+}
+
+bool
+CcRegistry::FindAttribute(TypeId tid, const std::string& name, TypeId::AttributeInformation& info)
+{
+    for (const auto& a : Attributes(tid))
+    {
+        if (a.name == name)
+        {
+            info = a;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string
+CcRegistry::ToAttributeString(const TypeId::AttributeInformation& info,
+                              const nlohmann::json& value,
+                              std::string& error)
+{
+    const std::string type = info.checker->GetValueTypeName();
+    // (ns-3 3.37 names some value types with, some without, the namespace.)
+    const bool needsUnit = type.find("TimeValue") != std::string::npos ||
+                           type.find("DataRateValue") != std::string::npos;
+    std::string text;
+    if (value.is_string())
+    {
+        text = value.get<std::string>();
+    }
+    else if (value.is_boolean())
+    {
+        text = value.get<bool>() ? "true" : "false";
+    }
+    else if (value.is_number() && !needsUnit)
+    {
+        text = value.dump();
+    }
+    else
+    {
+        error = needsUnit ? "expected a string with a unit, e.g. \"55us\" or \"40Mbps\""
+                          : "expected a string, number or boolean";
+        return "";
+    }
+    Ptr<AttributeValue> v = info.checker->Create();
+    if (!v->DeserializeFromString(text, info.checker) || !info.checker->Check(*v))
+    {
+        error = "not a valid " + info.checker->GetUnderlyingTypeInformation();
+        return "";
+    }
+    error.clear();
+    return text;
+}
+
+std::string
+CcRegistry::DefaultString(const TypeId::AttributeInformation& info)
+{
+    return info.initialValue->SerializeToString(info.checker);
+}
+
+std::string
+CcRegistry::Markdown()
+{
+    std::ostringstream os;
+    os << "## Congestion-control parameters\n\n"
+       << "`cc.<algorithm>.<Attribute>` sets an ns-3 Attribute of the chosen algorithm's\n"
+       << "class (times and rates as strings with units: \"55us\", \"40Mbps\").\n";
+    for (const Algorithm& a : Algorithms())
+    {
+        os << "\n### `" << a.name << "` (" << a.tid.GetName() << ")\n\n";
+        const auto attrs = Attributes(a.tid);
+        if (attrs.empty())
+        {
+            os << "No parameters.\n";
+            continue;
+        }
+        os << "| key | type | default | meaning |\n|---|---|---|---|\n";
+        for (const auto& info : attrs)
+        {
+            os << "| `cc." << a.name << "." << info.name << "` | "
+               << info.checker->GetUnderlyingTypeInformation() << " | " << DefaultString(info)
+               << " | " << info.help << " |\n";
+        }
+    }
+    return os.str();
+}
+
+} // namespace ns3
