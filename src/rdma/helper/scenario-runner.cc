@@ -4,11 +4,14 @@
 #include "ns3/scenario-runner.h"
 
 #include "ns3/boolean.h"
+#include "ns3/congestion-control.h"
 #include "ns3/data-rate.h"
 #include "ns3/dcqcn.h"
 #include "ns3/double.h"
 #include "ns3/flow-csv-reader.h"
 #include "ns3/incast-generator.h"
+#include "ns3/int-hop.h"
+#include "ns3/integer.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/log.h"
 #include "ns3/no-congestion-control.h"
@@ -338,6 +341,19 @@ ScenarioRunner::Check(const json& s, const std::string& file)
     {
         fail("switch.ecn.kmin_kb", At(s, "switch.ecn.kmin_kb"), "must not exceed switch.ecn.kmax_kb");
     }
+    // Controllers that read INT need every link rate to be one an INT record can carry.
+    ObjectFactory ccFactory;
+    ccFactory.SetTypeId(CcRegistry::Find(Str(s, "cc.algorithm"))->tid);
+    if (ccFactory.Create<CongestionControl>()->NeedsInt())
+    {
+        for (const char* key : {"topology.host_rate_gbps", "topology.fabric_rate_gbps"})
+        {
+            if (!IntHop::IsEncodableRate(Gbps(Num(s, key)).GetBitRate()))
+            {
+                fail(key, At(s, key), Str(s, "cc.algorithm") + " uses INT, whose records carry 10, 25, 40, 50, 100, 200, 400 or 800 Gb/s");
+            }
+        }
+    }
     const bool incast = Bool(s, "traffic.incast.enabled");
     const bool probe = Bool(s, "traffic.probe.enabled");
     if (incast)
@@ -434,6 +450,16 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     topo.SetNicAttribute("RetransmissionTimeout", TimeValue(Us(Num(s, "nic.rto_us"))));
     topo.SetNicAttribute("Window", UintegerValue(Int(s, "nic.window_bytes")));
     topo.SetNicAttribute("EcnCapable", BooleanValue(Bool(s, "nic.ecn_capable")));
+    const bool selective = Str(s, "nic.loss_recovery") == "selective_repeat";
+    topo.SetNicAttribute("LossRecovery", StringValue(selective ? "SelectiveRepeat" : "GoBackN"));
+    topo.SetNicAttribute("RtoLow", TimeValue(Us(Num(s, "nic.rto_low_us"))));
+    topo.SetNicAttribute("RtoHigh", TimeValue(Us(Num(s, "nic.rto_high_us"))));
+    topo.SetNicAttribute("RtoLowThreshold", UintegerValue(Int(s, "nic.rto_low_threshold")));
+    topo.SetNicAttribute("CnpOnOutOfOrder", BooleanValue(Bool(s, "nic.cnp_on_out_of_order")));
+    topo.SetNicAttribute("RateLimitPerDestination", BooleanValue(Str(s, "nic.rate_limit") == "per_destination"));
+    topo.SetNicAttribute("ProbeTimeout", TimeValue(Us(Num(s, "nic.probe_timeout_us"))));
+    topo.SetNicAttribute("ProbeRequestPriority", IntegerValue(Int(s, "nic.probe_request_priority")));
+    topo.SetNicAttribute("ProbeResponsePriority", IntegerValue(Int(s, "nic.probe_response_priority")));
     topo.SetMmuAttribute("BufferSize", UintegerValue(static_cast<uint64_t>(Num(s, "switch.buffer_mb") * 1024 * 1024)));
     topo.SetMmuAttribute("PfcEnabled", BooleanValue(Bool(s, "switch.pfc.enabled")));
     topo.SetMmuAttribute("DynamicXoff", BooleanValue(Bool(s, "switch.pfc.dynamic_xoff")));
@@ -481,6 +507,18 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
         ls.Build(topo);
     }
     topo.Finalize();
+    // IRN's BDP-FC: at most ceil(BDP / MTU) packets in flight, BDP of the longest path.
+    int64_t cap = Int(s, "nic.inflight_cap_packets");
+    if (cap < 0)
+    {
+        const double bdp = Gbps(Num(s, "topology.host_rate_gbps")).GetBitRate() / 8.0 *
+                           topo.GetMaxBaseRtt().GetSeconds();
+        cap = selective ? static_cast<int64_t>(std::ceil(bdp / Int(s, "nic.mtu_bytes"))) : 0;
+    }
+    for (uint32_t h : topo.GetHosts())
+    {
+        topo.GetNic(h)->SetAttribute("InflightCap", UintegerValue(cap));
+    }
     int64_t stream = 0;
     for (uint32_t sw : topo.GetSwitches())
     {

@@ -79,6 +79,28 @@ CongestionControl::OnSend(uint32_t /* payloadBytes */)
 {
 }
 
+bool
+CongestionControl::NeedsInt() const
+{
+    return false;
+}
+
+bool
+CongestionControl::WantsProbe()
+{
+    return false;
+}
+
+void
+CongestionControl::OnProbeResponse(Time /* rtt */)
+{
+}
+
+void
+CongestionControl::OnProbeTimeout()
+{
+}
+
 uint64_t
 CongestionControl::GetWindow() const
 {

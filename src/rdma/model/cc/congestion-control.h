@@ -6,8 +6,10 @@
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/rdma-wire.h"
 #include "ns3/traced-value.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -49,8 +51,14 @@ struct CcContext
 struct CcAck
 {
     uint64_t ackedBytes = 0; ///< newly acknowledged payload bytes
-    Time rtt;                ///< RTT sample if the ACK carries one, else zero
+    Time rtt;                ///< RTT of the packet that triggered the ACK (send -> ACK)
     bool ecnEcho = false;    ///< the acknowledged data was CE-marked
+    uint32_t ackPsn = 0;     ///< cumulative: every PSN below it has arrived
+    uint32_t sndNxt = 0;     ///< the QP's next PSN to send when the ACK arrived
+    uint64_t inflightBytes = 0; ///< payload bytes sent and not acknowledged, after this ACK
+    Time remoteDelay;        ///< time the responder held the packet before acking (Swift)
+    uint8_t intHops = 0;     ///< INT records (HPCC), packed IntHop values
+    std::array<uint64_t, rdmawire::kMaxIntHops> intStack{};
 };
 
 /**
@@ -82,6 +90,15 @@ class CongestionControl : public Object
     virtual void OnTimeout();
     /// A data packet with \p payloadBytes is being sent.
     virtual void OnSend(uint32_t payloadBytes);
+    /// Whether data packets must collect INT records (switches stamp them).
+    virtual bool NeedsInt() const;
+    /// Whether the NIC should send an RTT probe now (asked before each data packet; the
+    /// NIC keeps at most one probe outstanding per controller).
+    virtual bool WantsProbe();
+    /// The response to the outstanding probe arrived after \p rtt.
+    virtual void OnProbeResponse(Time rtt);
+    /// The outstanding probe got no response within the NIC's probe timeout.
+    virtual void OnProbeTimeout();
     /// Sending rate now (bit/s); may advance lazy timers.
     virtual uint64_t GetRate() = 0;
     /// In-flight limit (bytes); 0 means no window.

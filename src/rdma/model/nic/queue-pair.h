@@ -31,9 +31,25 @@ struct RdmaMessage
 
 /**
  * \ingroup rdma
+ * What a congestion controller paces: one QP, or all the QPs of a NIC towards one
+ * destination (NIC option). Holds the controller, the pacing time and the RTT-probe
+ * state.
+ */
+struct RateLimiter
+{
+    Ptr<CongestionControl> cc;
+    uint64_t nextSendPs = 0;      ///< earliest next data packet (ps)
+    bool probeOutstanding = false;
+    Time probeTimeout;            ///< doubles on each unanswered probe, reset on answer
+    EventId probeTimer;
+};
+
+/**
+ * \ingroup rdma
  * Requester (sender) side of an RC queue pair: messages cut into MTU packets with
- * consecutive PSNs, go-back-N state, pacing time and the congestion controller.
- * Compact plain data owned by its RdmaNic; the scheduler decides when it sends.
+ * consecutive PSNs, loss-recovery state (go-back-N or selective repeat), and the index
+ * of its rate limiter. Compact plain data owned by its RdmaNic; the scheduler decides
+ * when it sends.
  */
 struct SendQueuePair
 {
@@ -42,7 +58,7 @@ struct SendQueuePair
     {
         IDLE,    ///< nothing it may send now (no data, or window full)
         READY,   ///< in the round-robin ready list
-        WAITING, ///< in the pacing heap until nextSendPs
+        WAITING, ///< in the pacing heap until its limiter's nextSendPs
         PARKED,  ///< its class is paused by PFC
     };
 
@@ -52,22 +68,33 @@ struct SendQueuePair
     uint16_t sport = 0;
     uint8_t priority = 0;
     State state = State::IDLE;
+    uint32_t limiter = 0;             ///< index into the NIC's rate limiters
 
     std::deque<RdmaMessage> messages; ///< unacknowledged, oldest first
     uint32_t nextPsn = 0;             ///< PSN after the last posted message
-    uint32_t sndNxt = 0;              ///< next PSN to send
+    uint32_t sndNxt = 0;              ///< next new PSN to send
     uint32_t sndUna = 0;              ///< oldest unacknowledged PSN
     uint32_t maxSent = 0;             ///< one past the highest PSN ever sent
     uint64_t completedBytes = 0;      ///< payload of the messages completed so far
-    uint64_t nextSendPs = 0;          ///< pacing: earliest next send (ps)
 
-    Ptr<CongestionControl> cc;
+    // Selective repeat: PSNs the receiver reported (bit i = sndUna + i), and the
+    // recovery scan: unreported PSNs in [retxNext, recoverHigh) are resent first.
+    std::deque<bool> sacked;
+    uint32_t retxNext = 0;
+    uint32_t recoverHigh = 0;
+
+    Ptr<CongestionControl> cc;        ///< the limiter's controller (shared per destination)
     Time lastProgress;
     EventId rto;
 
+    bool InRecovery() const
+    {
+        return retxNext < recoverHigh;
+    }
+
     bool HasUnsent() const
     {
-        return sndNxt < nextPsn;
+        return sndNxt < nextPsn || InRecovery();
     }
 
     bool HasOutstanding() const
@@ -89,6 +116,9 @@ struct RecvQueuePair
     uint32_t nackedPsn = std::numeric_limits<uint32_t>::max();
     Time lastNack;
     uint64_t bytesReceived = 0;
+    /// Selective repeat / direct placement: packets already placed, bit i for PSN
+    /// expectedPsn + i (bit 0 stays false: that packet is the one missing).
+    std::deque<bool> placed;
 };
 
 } // namespace ns3

@@ -5,6 +5,9 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/int-hop.h"
+#include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/no-congestion-control.h"
 #include "ns3/node.h"
@@ -76,6 +79,60 @@ RdmaNic::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&RdmaNic::m_ecnCapable),
                           MakeBooleanChecker())
+            .AddAttribute("LossRecovery",
+                          "GoBackN (RoCE default) or SelectiveRepeat (IRN).",
+                          EnumValue(GO_BACK_N),
+                          MakeEnumAccessor(&RdmaNic::m_lossRecovery),
+                          MakeEnumChecker(GO_BACK_N, "GoBackN", SELECTIVE_REPEAT, "SelectiveRepeat"))
+            .AddAttribute("RtoLow",
+                          "Selective repeat: timeout with few packets in flight (IRN: 100 us).",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&RdmaNic::m_rtoLow),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("RtoHigh",
+                          "Selective repeat: timeout otherwise (IRN: 320 us).",
+                          TimeValue(MicroSeconds(320)),
+                          MakeTimeAccessor(&RdmaNic::m_rtoHigh),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("RtoLowThreshold",
+                          "Selective repeat: RtoLow applies up to this many packets in flight "
+                          "(IRN: 3).",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&RdmaNic::m_rtoLowThreshold),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("InflightCap",
+                          "At most this many packets in flight per QP, 0 = none (IRN's BDP-FC: "
+                          "ceil(BDP / MTU); the scenario runner derives it).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_inflightCap),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("CnpOnOutOfOrder",
+                          "A NACK for an out-of-sequence packet also counts as a CNP (as recent "
+                          "NICs do; DCQCN then slows down on reordering).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_cnpOnOutOfOrder),
+                          MakeBooleanChecker())
+            .AddAttribute("RateLimitPerDestination",
+                          "All QPs to one destination share one controller and rate (false: "
+                          "one per QP).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_perDestination),
+                          MakeBooleanChecker())
+            .AddAttribute("ProbeTimeout",
+                          "First timeout of an RTT probe; doubles on each unanswered probe.",
+                          TimeValue(MicroSeconds(300)),
+                          MakeTimeAccessor(&RdmaNic::m_probeTimeout),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("ProbeRequestPriority",
+                          "Class of RTT probe requests; -1 = the QP's data class.",
+                          IntegerValue(-1),
+                          MakeIntegerAccessor(&RdmaNic::m_probeRequestPriority),
+                          MakeIntegerChecker<int32_t>(-1, kRdmaNumPriorities - 1))
+            .AddAttribute("ProbeResponsePriority",
+                          "Class of RTT probe responses; -1 = the port's strict class.",
+                          IntegerValue(-1),
+                          MakeIntegerAccessor(&RdmaNic::m_probeResponsePriority),
+                          MakeIntegerChecker<int32_t>(-1, kRdmaNumPriorities - 1))
             .AddTraceSource("MessageComplete",
                             "A message has been fully acknowledged.",
                             MakeTraceSourceAccessor(&RdmaNic::m_completionTrace),
@@ -88,6 +145,13 @@ RdmaNic::RdmaNic()
       m_ackInterval(1),
       m_window(0),
       m_ecnCapable(true),
+      m_lossRecovery(GO_BACK_N),
+      m_rtoLowThreshold(3),
+      m_inflightCap(0),
+      m_cnpOnOutOfOrder(false),
+      m_perDestination(false),
+      m_probeRequestPriority(-1),
+      m_probeResponsePriority(-1),
       m_nodeId(0),
       m_wakePs(0),
       m_inPull(false)
@@ -102,6 +166,11 @@ RdmaNic::DoDispose()
     {
         qp.rto.Cancel();
         qp.cc = nullptr;
+    }
+    for (auto& l : m_limiters)
+    {
+        l.probeTimer.Cancel();
+        l.cc = nullptr;
     }
     m_wake.Cancel();
     m_device = nullptr;
@@ -167,18 +236,46 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
     qp.peerQpn = peerQpn;
     qp.sport = sport;
     qp.priority = priority;
-    qp.cc = m_ccFactory.Create<CongestionControl>();
-    CcContext ctx;
-    ctx.lineRate = m_device->GetBitRate();
-    ctx.mtu = m_mtu;
-    if (peerNode < m_paths.size())
+    const uint32_t none = std::numeric_limits<uint32_t>::max();
+    if (m_perDestination && peerNode < m_destinationLimiter.size() &&
+        m_destinationLimiter[peerNode] != none)
     {
-        ctx.baseRtt = m_paths[peerNode].baseRtt;
-        ctx.hops = m_paths[peerNode].hops;
+        qp.limiter = m_destinationLimiter[peerNode];
     }
-    qp.cc->Init(ctx);
+    else
+    {
+        RateLimiter limiter;
+        limiter.cc = m_ccFactory.Create<CongestionControl>();
+        limiter.probeTimeout = m_probeTimeout;
+        CcContext ctx;
+        ctx.lineRate = m_device->GetBitRate();
+        ctx.mtu = m_mtu;
+        if (peerNode < m_paths.size())
+        {
+            ctx.baseRtt = m_paths[peerNode].baseRtt;
+            ctx.hops = m_paths[peerNode].hops;
+        }
+        limiter.cc->Init(ctx);
+        qp.limiter = m_limiters.size();
+        m_limiters.push_back(limiter);
+        if (m_perDestination)
+        {
+            if (m_destinationLimiter.size() <= peerNode)
+            {
+                m_destinationLimiter.resize(peerNode + 1, none);
+            }
+            m_destinationLimiter[peerNode] = qp.limiter;
+        }
+    }
+    qp.cc = m_limiters[qp.limiter].cc;
     m_sendQps.push_back(std::move(qp));
     return m_sendQps.size() - 1;
+}
+
+Ptr<CongestionControl>
+RdmaNic::GetCongestionControl(uint32_t qpn) const
+{
+    return m_sendQps.at(qpn).cc;
 }
 
 uint32_t
@@ -302,25 +399,46 @@ RdmaNic::GetMtu() const
 bool
 RdmaNic::WindowFull(const SendQueuePair& qp) const
 {
+    const uint32_t inflight = qp.sndNxt - qp.sndUna;
+    if (m_inflightCap > 0 && inflight >= m_inflightCap && !qp.InRecovery())
+    {
+        return true;
+    }
     uint64_t window = qp.cc->GetWindow();
     if (m_window > 0)
     {
         window = window > 0 ? std::min(window, m_window) : m_window;
     }
-    return window > 0 && uint64_t(qp.sndNxt - qp.sndUna) * m_mtu >= window;
+    return window > 0 && uint64_t(inflight) * m_mtu >= window;
+}
+
+void
+RdmaNic::SkipReported(SendQueuePair& qp)
+{
+    while (qp.InRecovery())
+    {
+        const uint32_t offset = qp.retxNext - qp.sndUna;
+        if (qp.retxNext >= qp.sndUna && !(offset < qp.sacked.size() && qp.sacked[offset]))
+        {
+            return; // a hole
+        }
+        ++qp.retxNext;
+    }
 }
 
 void
 RdmaNic::Reschedule(SendQueuePair& qp)
 {
+    SkipReported(qp);
     if (qp.state != SendQueuePair::State::IDLE || !qp.HasUnsent() || WindowFull(qp))
     {
         return;
     }
     const uint64_t now = NowPs();
+    const uint64_t due = m_limiters[qp.limiter].nextSendPs;
     // Inside Pull the port is about to send and will pull again when it is free, so
     // neither a kick nor a wake-up is needed (a kick would even re-enter Pull).
-    if (qp.nextSendPs <= now)
+    if (due <= now)
     {
         qp.state = SendQueuePair::State::READY;
         m_scheduler.PushReady(qp.qpn);
@@ -332,10 +450,10 @@ RdmaNic::Reschedule(SendQueuePair& qp)
     else
     {
         qp.state = SendQueuePair::State::WAITING;
-        m_scheduler.PushWaiting(qp.qpn, qp.nextSendPs);
+        m_scheduler.PushWaiting(qp.qpn, due);
         if (!m_inPull)
         {
-            ArmWake(qp.nextSendPs);
+            ArmWake(due);
         }
     }
 }
@@ -356,18 +474,29 @@ RdmaNic::Pull(uint8_t pausedMask)
             m_scheduler.Park(qpn, qp.priority);
             continue;
         }
+        SkipReported(qp);
         if (!qp.HasUnsent() || WindowFull(qp))
         {
             qp.state = SendQueuePair::State::IDLE;
             continue;
         }
-        if (qp.nextSendPs > now)
+        RateLimiter& limiter = m_limiters[qp.limiter];
+        if (limiter.nextSendPs > now)
         {
             qp.state = SendQueuePair::State::WAITING;
-            m_scheduler.PushWaiting(qpn, qp.nextSendPs);
+            m_scheduler.PushWaiting(qpn, limiter.nextSendPs);
             continue;
         }
-        Ptr<Packet> p = MakeDataPacket(qp);
+        Ptr<Packet> p;
+        if (!limiter.probeOutstanding && limiter.cc->WantsProbe())
+        {
+            // The probe takes this turn; the QP stays ready for its data.
+            p = MakeProbePacket(qp);
+            qp.state = SendQueuePair::State::READY;
+            m_scheduler.PushReady(qpn);
+            return p;
+        }
+        p = MakeDataPacket(qp);
         qp.state = SendQueuePair::State::IDLE;
         m_inPull = true;
         Reschedule(qp);
@@ -384,7 +513,10 @@ RdmaNic::Pull(uint8_t pausedMask)
 Ptr<Packet>
 RdmaNic::MakeDataPacket(SendQueuePair& qp)
 {
-    const uint32_t psn = qp.sndNxt;
+    // Selective repeat resends the holes of the recovery window first (SkipReported
+    // has left retxNext on a hole, if any remain).
+    const bool hole = qp.InRecovery();
+    const uint32_t psn = hole ? qp.retxNext++ : qp.sndNxt;
     const RdmaMessage* msg = nullptr;
     for (const RdmaMessage& m : qp.messages)
     {
@@ -402,6 +534,10 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
         payload = static_cast<uint32_t>(msg->bytes - uint64_t(psn - msg->firstPsn) * m_mtu);
         h.flags = RdmaHeader::FLAG_LAST | RdmaHeader::FLAG_ACK_REQUEST;
     }
+    if (qp.cc->NeedsInt())
+    {
+        h.flags |= RdmaHeader::FLAG_INT;
+    }
     h.type = RdmaPacketType::DATA;
     h.priority = qp.priority;
     h.ecn = m_ecnCapable ? RdmaHeader::ECT0 : RdmaHeader::NOT_ECT;
@@ -411,6 +547,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     h.dstQpn = qp.peerQpn;
     h.psn = psn;
     h.payload = payload;
+    h.timestamp = Simulator::Now().GetNanoSeconds();
 
     ++m_stats.dataPackets;
     if (psn < qp.maxSent)
@@ -422,24 +559,61 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
         qp.maxSent = psn + 1;
         m_stats.payloadBytesSent += payload;
     }
-    ++qp.sndNxt;
+    if (!hole)
+    {
+        ++qp.sndNxt;
+    }
 
-    // Pace: the next packet may leave once this one has left at the QP's rate.
+    // Pace: the next packet may leave once this one has left at the limiter's rate.
+    // At line rate the port itself is the pacer: pacing too would leave sub-ns gaps
+    // between the port's (ns-rounded) free time and the exact due time.
+    RateLimiter& limiter = m_limiters[qp.limiter];
     const uint64_t rate = qp.cc->GetRate();
     qp.cc->OnSend(payload);
-    // At line rate the port itself is the pacer: pacing too would leave sub-ns gaps
-    // between the port's (ns-rounded) free time and the QP's exact due time.
     const uint64_t now = NowPs();
     const uint32_t wire = rdmawire::WireBytes(RdmaPacketType::DATA, payload);
-    qp.nextSendPs = rate >= m_device->GetBitRate()
-                        ? now
-                        : now + SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1));
+    limiter.nextSendPs =
+        rate >= m_device->GetBitRate()
+            ? now
+            : now + SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1));
     if (!qp.rto.IsRunning())
     {
         qp.lastProgress = Simulator::Now();
-        ArmRto(qp, Simulator::Now() + m_rto);
+        ArmRto(qp, Simulator::Now() + CurrentRto(qp));
     }
     return CreateRdmaFrame(h);
+}
+
+Ptr<Packet>
+RdmaNic::MakeProbePacket(SendQueuePair& qp)
+{
+    RateLimiter& limiter = m_limiters[qp.limiter];
+    limiter.probeOutstanding = true;
+    ++m_stats.probesSent;
+    limiter.probeTimer = Simulator::Schedule(limiter.probeTimeout,
+                                             &RdmaNic::ProbeExpired,
+                                             this,
+                                             qp.limiter);
+    RdmaHeader h;
+    h.type = RdmaPacketType::PROBE;
+    h.priority = m_probeRequestPriority >= 0 ? m_probeRequestPriority : qp.priority;
+    h.ecn = m_ecnCapable ? RdmaHeader::ECT0 : RdmaHeader::NOT_ECT;
+    h.src = m_nodeId;
+    h.dst = qp.peerNode;
+    h.sport = qp.sport;
+    h.dstQpn = qp.peerQpn;
+    h.timestamp = Simulator::Now().GetNanoSeconds();
+    return CreateRdmaFrame(h);
+}
+
+void
+RdmaNic::ProbeExpired(uint32_t index)
+{
+    RateLimiter& limiter = m_limiters[index];
+    limiter.probeOutstanding = false;
+    limiter.probeTimeout = limiter.probeTimeout * 2;
+    ++m_stats.probeTimeouts;
+    limiter.cc->OnProbeTimeout();
 }
 
 void
@@ -470,20 +644,55 @@ RdmaNic::Wake()
 }
 
 void
-RdmaNic::SendControl(RdmaPacketType type,
-                     uint32_t peerNode,
-                     uint32_t peerQpn,
-                     uint16_t sport,
-                     uint32_t psn)
+RdmaNic::SendAck(const RecvQueuePair& rq,
+                 const RdmaHeader& data,
+                 RdmaPacketType type,
+                 uint32_t psn,
+                 uint8_t extraFlags)
 {
     RdmaHeader h;
     h.type = type;
     h.priority = m_device->GetStrictPriority();
     h.src = m_nodeId;
-    h.dst = peerNode;
-    h.sport = sport;
-    h.dstQpn = peerQpn;
+    h.dst = rq.peerNode;
+    h.sport = rq.sport;
+    h.dstQpn = rq.peerQpn;
     h.psn = psn;
+    h.sackPsn = data.psn;
+    h.timestamp = data.timestamp;
+    h.flags = extraFlags;
+    if (data.ecn == RdmaHeader::CE)
+    {
+        h.flags |= RdmaHeader::FLAG_ECN_ECHO;
+    }
+    if (data.flags & RdmaHeader::FLAG_INT)
+    {
+        h.flags |= RdmaHeader::FLAG_INT;
+        h.intHops = data.intHops;
+        h.intStack = data.intStack;
+    }
+    if (type == RdmaPacketType::ACK)
+    {
+        ++m_stats.acksSent;
+    }
+    else
+    {
+        ++m_stats.nacksSent;
+    }
+    m_device->Enqueue(CreateRdmaFrame(h), h.priority, 0);
+}
+
+void
+RdmaNic::SendCnp(const RecvQueuePair& rq)
+{
+    RdmaHeader h;
+    h.type = RdmaPacketType::CNP;
+    h.priority = m_device->GetStrictPriority();
+    h.src = m_nodeId;
+    h.dst = rq.peerNode;
+    h.sport = rq.sport;
+    h.dstQpn = rq.peerQpn;
+    ++m_stats.cnpsSent;
     m_device->Enqueue(CreateRdmaFrame(h), h.priority, 0);
 }
 
@@ -509,6 +718,12 @@ RdmaNic::Receive(Ptr<RdmaNetDevice> /* dev */, Ptr<Packet> /* p */, const RdmaHe
         ++m_stats.cnpsReceived;
         m_sendQps[h.dstQpn].cc->OnCnp();
         break;
+    case RdmaPacketType::PROBE:
+        ReceiveProbe(h);
+        break;
+    case RdmaPacketType::PROBE_RESP:
+        ReceiveProbeResponse(h);
+        break;
     case RdmaPacketType::PFC:
         break; // consumed by the device
     }
@@ -522,54 +737,130 @@ RdmaNic::ReceiveData(const RdmaHeader& h)
     if (h.ecn == RdmaHeader::CE && now - rq.lastCnp >= m_cnpInterval)
     {
         rq.lastCnp = now;
-        ++m_stats.cnpsSent;
-        SendControl(RdmaPacketType::CNP, rq.peerNode, rq.peerQpn, rq.sport, 0);
+        SendCnp(rq);
     }
+    const bool selective = m_lossRecovery == SELECTIVE_REPEAT;
     if (h.psn == rq.expectedPsn)
     {
-        ++rq.expectedPsn;
         rq.bytesReceived += h.payload;
         m_stats.payloadBytesDelivered += h.payload;
-        if (++rq.sinceAck >= m_ackInterval || (h.flags & RdmaHeader::FLAG_ACK_REQUEST))
+        // It and the packets placed after it are now in sequence.
+        if (rq.placed.empty())
+        {
+            ++rq.expectedPsn;
+        }
+        else
+        {
+            rq.placed.front() = true;
+            while (!rq.placed.empty() && rq.placed.front())
+            {
+                rq.placed.pop_front();
+                ++rq.expectedPsn;
+            }
+        }
+        if (++rq.sinceAck >= m_ackInterval || (h.flags & RdmaHeader::FLAG_ACK_REQUEST) ||
+            selective)
         {
             rq.sinceAck = 0;
-            ++m_stats.acksSent;
-            SendControl(RdmaPacketType::ACK, rq.peerNode, rq.peerQpn, rq.sport, h.psn);
+            SendAck(rq, h, RdmaPacketType::ACK, rq.expectedPsn - 1, 0);
         }
     }
     else if (h.psn > rq.expectedPsn)
     {
-        // Go-back-N: drop, and ask once per hole (again after NackInterval).
         ++m_stats.outOfOrderPackets;
-        if (rq.nackedPsn != rq.expectedPsn || now - rq.lastNack >= m_nackInterval)
+        const uint8_t cnp = m_cnpOnOutOfOrder ? RdmaHeader::FLAG_CNP : 0;
+        if (selective)
         {
+            // Place it; NACK = cumulative ACK + the PSN that arrived.
+            const uint32_t offset = h.psn - rq.expectedPsn;
+            if (rq.placed.size() <= offset)
+            {
+                rq.placed.resize(offset + 1, false);
+            }
+            if (!rq.placed[offset])
+            {
+                rq.placed[offset] = true;
+                rq.bytesReceived += h.payload;
+                m_stats.payloadBytesDelivered += h.payload;
+            }
+            SendAck(rq, h, RdmaPacketType::NACK, rq.expectedPsn, cnp);
+        }
+        else if (rq.nackedPsn != rq.expectedPsn || now - rq.lastNack >= m_nackInterval)
+        {
+            // Go-back-N: drop, and ask once per hole (again after NackInterval).
             rq.nackedPsn = rq.expectedPsn;
             rq.lastNack = now;
-            ++m_stats.nacksSent;
-            SendControl(RdmaPacketType::NACK, rq.peerNode, rq.peerQpn, rq.sport, rq.expectedPsn);
+            SendAck(rq, h, RdmaPacketType::NACK, rq.expectedPsn, cnp);
         }
     }
-    else if (h.flags & RdmaHeader::FLAG_ACK_REQUEST)
+    else if ((h.flags & RdmaHeader::FLAG_ACK_REQUEST) || selective)
     {
         // Duplicate (our ACK was lost or late): acknowledge what we have.
-        ++m_stats.acksSent;
-        SendControl(RdmaPacketType::ACK, rq.peerNode, rq.peerQpn, rq.sport, rq.expectedPsn - 1);
+        SendAck(rq, h, RdmaPacketType::ACK, rq.expectedPsn - 1, 0);
     }
 }
 
 void
-RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna)
+RdmaNic::ReceiveProbe(const RdmaHeader& h)
 {
-    if (newUna <= qp.sndUna)
+    RecvQueuePair& rq = m_recvQps[h.dstQpn];
+    RdmaHeader r;
+    r.type = RdmaPacketType::PROBE_RESP;
+    r.priority =
+        m_probeResponsePriority >= 0 ? m_probeResponsePriority : m_device->GetStrictPriority();
+    r.src = m_nodeId;
+    r.dst = rq.peerNode;
+    r.sport = rq.sport;
+    r.dstQpn = rq.peerQpn;
+    r.timestamp = h.timestamp;
+    m_device->Enqueue(CreateRdmaFrame(r), r.priority, 0);
+}
+
+void
+RdmaNic::ReceiveProbeResponse(const RdmaHeader& h)
+{
+    SendQueuePair& qp = m_sendQps[h.dstQpn];
+    RateLimiter& limiter = m_limiters[qp.limiter];
+    if (!limiter.probeOutstanding)
     {
-        return;
+        return; // answer to a probe already given up
     }
-    const uint64_t acked = uint64_t(newUna - qp.sndUna) * m_mtu;
-    qp.sndUna = newUna;
-    qp.sndNxt = std::max(qp.sndNxt, qp.sndUna);
-    qp.lastProgress = Simulator::Now();
+    limiter.probeTimer.Cancel();
+    limiter.probeOutstanding = false;
+    limiter.probeTimeout = m_probeTimeout;
+    limiter.cc->OnProbeResponse(Simulator::Now() - NanoSeconds(h.timestamp));
+    Reschedule(qp);
+}
+
+void
+RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
+{
+    uint64_t acked = 0;
+    if (newUna > qp.sndUna)
+    {
+        acked = uint64_t(newUna - qp.sndUna) * m_mtu;
+        // Keep the SACK bitmap aligned with sndUna.
+        for (uint32_t i = qp.sndUna; i < newUna && !qp.sacked.empty(); ++i)
+        {
+            qp.sacked.pop_front();
+        }
+        qp.sndUna = newUna;
+        qp.sndNxt = std::max(qp.sndNxt, qp.sndUna);
+        qp.retxNext = std::max(qp.retxNext, qp.sndUna);
+        qp.lastProgress = Simulator::Now();
+    }
     CcAck ack;
     ack.ackedBytes = acked;
+    ack.rtt = h.timestamp > 0 ? Simulator::Now() - NanoSeconds(h.timestamp) : Time(0);
+    ack.ecnEcho = h.flags & RdmaHeader::FLAG_ECN_ECHO;
+    ack.ackPsn = qp.sndUna;
+    ack.sndNxt = qp.sndNxt;
+    ack.inflightBytes = uint64_t(qp.sndNxt - qp.sndUna) * m_mtu;
+    if (h.flags & RdmaHeader::FLAG_INT)
+    {
+        ack.intHops = h.intHops;
+        ack.intStack = h.intStack;
+    }
     qp.cc->OnAck(ack);
     while (!qp.messages.empty() && qp.messages.front().lastPsn < qp.sndUna)
     {
@@ -589,7 +880,7 @@ void
 RdmaNic::ReceiveAck(const RdmaHeader& h)
 {
     SendQueuePair& qp = m_sendQps[h.dstQpn];
-    Acknowledge(qp, h.psn + 1);
+    Acknowledge(qp, h.psn + 1, h);
     Reschedule(qp);
 }
 
@@ -597,9 +888,44 @@ void
 RdmaNic::ReceiveNack(const RdmaHeader& h)
 {
     SendQueuePair& qp = m_sendQps[h.dstQpn];
-    Acknowledge(qp, h.psn);
+    Acknowledge(qp, h.psn, h);
+    if (h.flags & RdmaHeader::FLAG_CNP)
+    {
+        ++m_stats.cnpsReceived;
+        qp.cc->OnCnp();
+    }
     qp.cc->OnNack();
-    GoBack(qp, h.psn);
+    if (m_lossRecovery == SELECTIVE_REPEAT)
+    {
+        Sack(qp, h.sackPsn);
+        Reschedule(qp);
+    }
+    else
+    {
+        GoBack(qp, h.psn);
+    }
+}
+
+void
+RdmaNic::Sack(SendQueuePair& qp, uint32_t psn)
+{
+    if (psn < qp.sndUna || psn >= qp.sndNxt)
+    {
+        return;
+    }
+    const uint32_t offset = psn - qp.sndUna;
+    if (qp.sacked.size() <= offset)
+    {
+        qp.sacked.resize(offset + 1, false);
+    }
+    qp.sacked[offset] = true;
+    // Everything below the reported PSN that was not reported is a hole to resend.
+    if (!qp.InRecovery())
+    {
+        qp.retxNext = qp.sndUna;
+    }
+    qp.recoverHigh = std::max(qp.recoverHigh, psn);
+    qp.lastProgress = Simulator::Now();
 }
 
 void
@@ -611,6 +937,16 @@ RdmaNic::GoBack(SendQueuePair& qp, uint32_t psn)
         qp.sndNxt = std::max(psn, qp.sndUna);
     }
     Reschedule(qp);
+}
+
+Time
+RdmaNic::CurrentRto(const SendQueuePair& qp) const
+{
+    if (m_lossRecovery != SELECTIVE_REPEAT)
+    {
+        return m_rto;
+    }
+    return qp.sndNxt - qp.sndUna <= m_rtoLowThreshold ? m_rtoLow : m_rtoHigh;
 }
 
 void
@@ -628,15 +964,27 @@ RdmaNic::RtoExpired(uint32_t qpn)
         return; // everything sent is acknowledged: the timer stops until the next send
     }
     const Time now = Simulator::Now();
-    if (now - qp.lastProgress < m_rto)
+    const Time rto = CurrentRto(qp);
+    if (now - qp.lastProgress < rto)
     {
-        ArmRto(qp, qp.lastProgress + m_rto); // progress since arming: not expired yet
+        ArmRto(qp, qp.lastProgress + rto); // progress since arming: not expired yet
         return;
     }
     ++m_stats.timeouts;
     qp.cc->OnTimeout();
-    GoBack(qp, qp.sndUna);
-    ArmRto(qp, now + m_rto);
+    if (m_lossRecovery == SELECTIVE_REPEAT)
+    {
+        // Resend every unreported PSN that was sent.
+        qp.retxNext = qp.sndUna;
+        qp.recoverHigh = qp.sndNxt;
+        qp.lastProgress = now;
+        Reschedule(qp);
+    }
+    else
+    {
+        GoBack(qp, qp.sndUna);
+    }
+    ArmRto(qp, now + CurrentRto(qp));
 }
 
 } // namespace ns3

@@ -22,15 +22,23 @@ namespace ns3
  * A RoCEv2 RDMA NIC (one port) with reliable-connected queue pairs.
  *
  * Requester: messages are cut into packets of Mtu payload bytes with consecutive PSNs;
- * each QP is paced at the rate its congestion controller decides, optionally limited to
- * a window of bytes in flight; QPs take turns (round robin) whenever the port is free.
- * Go-back-N: a NACK restarts the QP from the PSN the receiver expects; a retransmission
- * timeout restarts it from the oldest unacknowledged PSN, so no run can stall.
+ * each QP is paced at the rate its congestion controller decides (per QP, or shared by
+ * all QPs to one destination: RateLimitPerDestination), optionally limited to a window
+ * of bytes in flight; QPs take turns (round robin) whenever the port is free. Data
+ * packets carry their send time, echoed by the ACK (RTT samples), and collect INT
+ * records when the controller needs them. The NIC sends an RTT probe when the controller
+ * asks (one outstanding; its timeout doubles on each unanswered probe).
  *
- * Responder: accepts only the expected PSN; acknowledges every AckInterval packets and
- * the last packet of each message; answers a gap with one NACK per hole (again after
- * NackInterval); answers a CE-marked packet with a CNP unless one was sent for that QP
- * within CnpInterval. ACK, NACK and CNP travel in the port's strict class.
+ * Loss recovery, GoBackN (RoCE): the responder accepts only the expected PSN and
+ * answers a gap with one NACK per hole (again after NackInterval); the requester
+ * restarts from the PSN the responder expects. SelectiveRepeat (IRN): the responder
+ * places out-of-order packets and answers each with a NACK carrying the cumulative ACK
+ * and the PSN that arrived; the requester resends the holes first; its timeout is RtoLow
+ * with at most RtoLowThreshold packets in flight, else RtoHigh, and InflightCap bounds
+ * the packets in flight (BDP-FC). A retransmission timeout always exists, so no run can
+ * stall. Responders ACK every AckInterval packets and each message's last packet, and
+ * answer CE-marked packets with CNPs (at most one per CnpInterval per QP). ACK, NACK,
+ * CNP and probe responses travel in the port's strict class.
  */
 class RdmaNic : public Object
 {
@@ -62,6 +70,15 @@ class RdmaNic : public Object
         uint64_t cnpsSent = 0;
         uint64_t cnpsReceived = 0;
         uint64_t outOfOrderPackets = 0;
+        uint64_t probesSent = 0;
+        uint64_t probeTimeouts = 0;
+    };
+
+    /// Loss recovery schemes.
+    enum LossRecovery
+    {
+        GO_BACK_N,
+        SELECTIVE_REPEAT,
     };
 
     static TypeId GetTypeId();
@@ -74,6 +91,8 @@ class RdmaNic : public Object
     void SetCongestionControl(const ObjectFactory& factory);
     /// Context handed to new QPs' controllers (line rate is filled in from the port).
     void SetCcContextFor(uint32_t peerNode, Time baseRtt, uint32_t hops);
+    /// The controller pacing QP \p qpn.
+    Ptr<CongestionControl> GetCongestionControl(uint32_t qpn) const;
 
     /**
      * Create an RC connection from \p src to \p dst in class \p priority, with UDP
@@ -105,25 +124,38 @@ class RdmaNic : public Object
 
     // transmit path
     Ptr<Packet> Pull(uint8_t pausedMask);
+    /// The next data packet of \p qp: a hole to resend first, else new data.
     Ptr<Packet> MakeDataPacket(SendQueuePair& qp);
+    Ptr<Packet> MakeProbePacket(SendQueuePair& qp);
+    void ProbeExpired(uint32_t limiter);
+    /// Selective repeat: move the recovery scan past PSNs the receiver reported.
+    static void SkipReported(SendQueuePair& qp);
     /// Put an IDLE QP back into the scheduler if it may send.
     void Reschedule(SendQueuePair& qp);
     bool WindowFull(const SendQueuePair& qp) const;
     void ArmWake(uint64_t ps);
     void Wake();
-    void SendControl(RdmaPacketType type,
-                     uint32_t peerNode,
-                     uint32_t peerQpn,
-                     uint16_t sport,
-                     uint32_t psn);
+    /// ACK or NACK for \p rq, echoing the timestamp (and INT stack) of \p data.
+    void SendAck(const RecvQueuePair& rq,
+                 const RdmaHeader& data,
+                 RdmaPacketType type,
+                 uint32_t psn,
+                 uint8_t extraFlags);
+    void SendCnp(const RecvQueuePair& rq);
 
     // receive path
     void Receive(Ptr<RdmaNetDevice> dev, Ptr<Packet> p, const RdmaHeader& h);
     void ReceiveData(const RdmaHeader& h);
     void ReceiveAck(const RdmaHeader& h);
     void ReceiveNack(const RdmaHeader& h);
-    void Acknowledge(SendQueuePair& qp, uint32_t newUna);
+    void ReceiveProbe(const RdmaHeader& h);
+    void ReceiveProbeResponse(const RdmaHeader& h);
+    /// Cumulative acknowledgement up to \p newUna (exclusive); feeds the controller.
+    void Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h);
     void GoBack(SendQueuePair& qp, uint32_t psn);
+    /// Selective repeat: mark \p psn as received and start (or extend) recovery.
+    void Sack(SendQueuePair& qp, uint32_t psn);
+    Time CurrentRto(const SendQueuePair& qp) const;
     void ArmRto(SendQueuePair& qp, Time at);
     void RtoExpired(uint32_t qpn);
 
@@ -135,6 +167,16 @@ class RdmaNic : public Object
     Time m_rto;
     uint64_t m_window;
     bool m_ecnCapable;
+    LossRecovery m_lossRecovery;
+    Time m_rtoLow;
+    Time m_rtoHigh;
+    uint32_t m_rtoLowThreshold;
+    uint32_t m_inflightCap;
+    bool m_cnpOnOutOfOrder;
+    bool m_perDestination;
+    Time m_probeTimeout;
+    int32_t m_probeRequestPriority;
+    int32_t m_probeResponsePriority;
 
     Ptr<RdmaNetDevice> m_device;
     uint32_t m_nodeId;
@@ -146,6 +188,8 @@ class RdmaNic : public Object
     };
     std::vector<PathInfo> m_paths; ///< by peer node id
 
+    std::vector<RateLimiter> m_limiters;
+    std::vector<uint32_t> m_destinationLimiter; ///< per peer node (per-destination mode)
     std::vector<SendQueuePair> m_sendQps;
     std::vector<RecvQueuePair> m_recvQps;
     QpScheduler m_scheduler;

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/ecmp-load-balancer.h"
+#include "ns3/int-hop.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
@@ -177,25 +178,40 @@ RdmaSwitch::Receive(uint32_t inPort,
     {
         Pause(inPort, prio);
     }
-    m_ports[outPort]->Enqueue(p, prio, inPort);
+    // The dequeue callback gets the ingress port, and whether to stamp INT.
+    const uint32_t meta = inPort | ((h.flags & RdmaHeader::FLAG_INT) ? kMetaInt : 0);
+    m_ports[outPort]->Enqueue(p, prio, meta);
 }
 
 void
-RdmaSwitch::Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t inPort)
+RdmaSwitch::Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t meta)
 {
+    const uint32_t inPort = meta & ~kMetaInt;
     const uint32_t bytes = p->GetSize();
     // Mark on the queue the frame has just waited in (as the HPCC simulator does).
-    if (m_mmu->ShouldMarkEcn(outPort, priority))
+    const bool mark = m_mmu->ShouldMarkEcn(outPort, priority);
+    const bool stamp = meta & kMetaInt;
+    if (mark || stamp)
     {
         RdmaHeader h;
         p->RemoveHeader(h);
-        if (h.ecn != RdmaHeader::NOT_ECT)
+        if (mark && h.ecn != RdmaHeader::NOT_ECT)
         {
             h.ecn = RdmaHeader::CE;
             ++m_stats[outPort].ecnMarked;
         }
+        if (stamp)
+        {
+            // INT record of this egress: queue left behind, bytes sent so far, now.
+            Ptr<RdmaNetDevice> port = m_ports[outPort];
+            h.PushIntHop(IntHop::Pack(port->GetBitRate(),
+                                      Simulator::Now().GetNanoSeconds(),
+                                      port->GetTxBytes(),
+                                      m_mmu->GetEgressBytes(outPort, priority) - bytes));
+        }
         p->AddHeader(h);
     }
+    // The MMU still counts the frame in MarkEcn and in the INT queue length above.
     m_mmu->Release(inPort, outPort, priority, bytes);
     if ((m_pausedUpstream[inPort] & (1u << priority)) && m_mmu->ShouldResume(inPort, priority))
     {

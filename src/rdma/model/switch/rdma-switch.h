@@ -72,7 +72,10 @@ class RdmaSwitch : public Object
 
   private:
     void Receive(uint32_t inPort, Ptr<RdmaNetDevice> dev, Ptr<Packet> p, const RdmaHeader& h);
-    void Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t inPort);
+    /// Bit of the queue meta word: stamp an INT record at dequeue.
+    static constexpr uint32_t kMetaInt = 1u << 31;
+
+    void Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t meta);
     void Pause(uint32_t inPort, uint8_t priority);
     void Refresh(uint32_t inPort, uint8_t priority);
     Time PauseDuration(uint32_t port) const;

@@ -11,7 +11,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaHeader);
 namespace
 {
 /// Bytes the model's fields take; the rest of the real header size is padding.
-constexpr uint32_t kFieldBytes = 1 + 1 + 1 + 1 + 4 + 4 + 2 + 2 + 4 + 4 + 4 + 2;
+constexpr uint32_t kFieldBytes = 1 + 1 + 1 + 1 + 4 + 4 + 2 + 2 + 4 + 4 + 4 + 2 + 8 + 4 + 1;
 static_assert(kFieldBytes <= rdmawire::HeaderBytes(RdmaPacketType::DATA),
               "model fields must fit in the smallest real header stack");
 } // namespace
@@ -28,8 +28,21 @@ RdmaHeader::RdmaHeader()
       dstQpn(0),
       psn(0),
       payload(0),
-      quanta(0)
+      quanta(0),
+      timestamp(0),
+      sackPsn(0),
+      intHops(0),
+      intStack{}
 {
+}
+
+void
+RdmaHeader::PushIntHop(uint64_t packed)
+{
+    if (intHops < rdmawire::kMaxIntHops)
+    {
+        intStack[intHops++] = packed;
+    }
 }
 
 TypeId
@@ -51,7 +64,9 @@ RdmaHeader::GetInstanceTypeId() const
 uint32_t
 RdmaHeader::GetSerializedSize() const
 {
-    return rdmawire::HeaderBytes(type);
+    const uint32_t intBytes =
+        (flags & FLAG_INT) ? rdmawire::kIntHeader + rdmawire::kIntHop * intHops : 0;
+    return rdmawire::HeaderBytes(type) + intBytes;
 }
 
 void
@@ -69,7 +84,18 @@ RdmaHeader::Serialize(Buffer::Iterator it) const
     it.WriteU32(psn);
     it.WriteU32(payload);
     it.WriteU16(quanta);
-    it.WriteU8(0, GetSerializedSize() - kFieldBytes);
+    it.WriteU64(timestamp);
+    it.WriteU32(sackPsn);
+    it.WriteU8(intHops);
+    it.WriteU8(0, rdmawire::HeaderBytes(type) - kFieldBytes);
+    if (flags & FLAG_INT)
+    {
+        it.WriteU16(intHops);
+        for (uint32_t i = 0; i < intHops; ++i)
+        {
+            it.WriteU64(intStack[i]);
+        }
+    }
 }
 
 uint32_t
@@ -87,6 +113,18 @@ RdmaHeader::Deserialize(Buffer::Iterator it)
     psn = it.ReadU32();
     payload = it.ReadU32();
     quanta = it.ReadU16();
+    timestamp = it.ReadU64();
+    sackPsn = it.ReadU32();
+    intHops = it.ReadU8();
+    it.Next(rdmawire::HeaderBytes(type) - kFieldBytes);
+    if (flags & FLAG_INT)
+    {
+        it.ReadU16();
+        for (uint32_t i = 0; i < intHops; ++i)
+        {
+            intStack[i] = it.ReadU64();
+        }
+    }
     return GetSerializedSize();
 }
 
@@ -101,7 +139,7 @@ CreateRdmaFrame(const RdmaHeader& header)
 void
 RdmaHeader::Print(std::ostream& os) const
 {
-    static const char* names[] = {"DATA", "ACK", "NACK", "CNP", "PFC"};
+    static const char* names[] = {"DATA", "ACK", "NACK", "CNP", "PFC", "PROBE", "PROBE_RESP"};
     os << names[static_cast<uint8_t>(type)] << " prio=" << +priority << " ecn=" << +ecn
        << " " << src << ":" << sport << "->" << dst << ":" << dport << " qpn=" << dstQpn
        << " psn=" << psn << " payload=" << payload;

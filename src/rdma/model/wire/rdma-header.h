@@ -8,6 +8,8 @@
 #include "ns3/packet.h"
 #include "ns3/rdma-wire.h"
 
+#include <array>
+
 namespace ns3
 {
 
@@ -38,6 +40,9 @@ class RdmaHeader : public Header
     {
         FLAG_ACK_REQUEST = 1, ///< receiver must acknowledge this packet now
         FLAG_LAST = 2,        ///< last packet of a message
+        FLAG_INT = 4,         ///< carries an INT stack (2 + 8 bytes per hop on the wire)
+        FLAG_ECN_ECHO = 8,    ///< ACK: the acknowledged packet was CE-marked
+        FLAG_CNP = 16,        ///< NACK: also a congestion notification (CNP on reordering)
     };
 
     RdmaHeader();
@@ -61,6 +66,13 @@ class RdmaHeader : public Header
     uint32_t psn;     ///< DATA: packet sequence number; ACK/NACK: acknowledged/expected PSN
     uint32_t payload; ///< DATA: payload bytes in this packet
     uint16_t quanta;  ///< PFC: pause time in 512-bit-time quanta (0 = resume)
+    uint64_t timestamp; ///< DATA/PROBE: send time (ns); ACK/NACK/PROBE_RESP: its echo
+    uint32_t sackPsn;   ///< selective-repeat NACK: the PSN that arrived out of order
+    uint8_t intHops;    ///< INT records in intStack (FLAG_INT)
+    std::array<uint64_t, rdmawire::kMaxIntHops> intStack; ///< packed IntHop records
+
+    /// Push one INT record (ignored beyond kMaxIntHops, as a real INT domain would).
+    void PushIntHop(uint64_t packed);
 };
 
 /**

@@ -19,6 +19,8 @@ enum class RdmaPacketType : uint8_t
     NACK = 2, ///< RC PSN-sequence-error NAK (BTH + AETH)
     CNP = 3,  ///< RoCEv2 congestion notification packet
     PFC = 4,  ///< IEEE 802.1Qbb priority flow control frame
+    PROBE = 5,      ///< RTT probe request (travels in a data class)
+    PROBE_RESP = 6, ///< RTT probe response (control class by default)
 };
 
 /// Number of priority classes of a port (IEEE 802.1p).
@@ -37,6 +39,10 @@ constexpr uint32_t kUdp = 8;
 constexpr uint32_t kBth = 12;
 constexpr uint32_t kAeth = 4;           ///< ACK extended transport header (ACK/NAK)
 constexpr uint32_t kCnpReserved = 16;   ///< CNP body after the BTH
+constexpr uint32_t kProbeBody = 16;     ///< RTT probe body: two 8-byte timestamps
+constexpr uint32_t kIntHeader = 2;      ///< INT metadata header (hop count, flags)
+constexpr uint32_t kIntHop = 8;         ///< one INT hop record (HPCC layout)
+constexpr uint32_t kMaxIntHops = 5;
 constexpr uint32_t kIcrc = 4;
 constexpr uint32_t kFcs = 4;
 constexpr uint32_t kPreambleAndIfg = 20;
@@ -56,6 +62,9 @@ HeaderBytes(RdmaPacketType type)
         return kEthernet + kIpv4 + kUdp + kBth + kAeth;
     case RdmaPacketType::CNP:
         return kEthernet + kIpv4 + kUdp + kBth + kCnpReserved;
+    case RdmaPacketType::PROBE:
+    case RdmaPacketType::PROBE_RESP:
+        return kEthernet + kIpv4 + kUdp + kBth + kProbeBody;
     case RdmaPacketType::PFC:
         return kMinEthernetFrame - kFcs;
     }
