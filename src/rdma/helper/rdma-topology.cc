@@ -199,6 +199,20 @@ RdmaTopology::Finalize()
     ComputeRoutes();
     ConfigureSwitchPorts();
     m_finalized = true;
+    for (uint32_t s : m_hosts)
+    {
+        for (uint32_t d : m_hosts)
+        {
+            if (s != d)
+            {
+                m_maxBaseRtt = std::max(m_maxBaseRtt, GetBaseRtt(s, d));
+            }
+        }
+    }
+    for (uint32_t h : m_hosts)
+    {
+        m_nics[Local(h)]->SetFabricBaseRtt(m_maxBaseRtt);
+    }
 }
 
 void
@@ -420,18 +434,7 @@ RdmaTopology::GetBaseRtt(uint32_t src, uint32_t dst) const
 Time
 RdmaTopology::GetMaxBaseRtt() const
 {
-    Time worst;
-    for (uint32_t s : m_hosts)
-    {
-        for (uint32_t d : m_hosts)
-        {
-            if (s != d)
-            {
-                worst = std::max(worst, GetBaseRtt(s, d));
-            }
-        }
-    }
-    return worst;
+    return m_maxBaseRtt;
 }
 
 uint64_t

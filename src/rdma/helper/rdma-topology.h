@@ -78,7 +78,7 @@ class RdmaTopology
     std::vector<Hop> GetPath(uint32_t src, uint32_t dst) const;
     /// Round trip of one MTU data packet and its ACK on the unloaded path.
     Time GetBaseRtt(uint32_t src, uint32_t dst) const;
-    /// Largest base RTT over all host pairs.
+    /// Largest base RTT over all host pairs (computed once, at Finalize).
     Time GetMaxBaseRtt() const;
     /// Bandwidth-delay product of the path (bytes): source rate x base RTT.
     uint64_t GetBdp(uint32_t src, uint32_t dst) const;
@@ -131,6 +131,7 @@ class RdmaTopology
     std::vector<std::vector<uint32_t>> m_portLinks;
     /// Per destination host (local index): hop distance of every node (local index).
     std::vector<std::vector<uint32_t>> m_dist;
+    Time m_maxBaseRtt;
 };
 
 } // namespace ns3

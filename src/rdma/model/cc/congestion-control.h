@@ -44,6 +44,7 @@ struct CcContext
     Time baseRtt;             ///< round trip of an MTU packet and its ACK, unloaded path
     uint32_t mtu = 1024;      ///< payload bytes per packet
     uint32_t hops = 1;        ///< links on the path (one way)
+    Time fabricBaseRtt;       ///< largest base RTT between any two hosts (HPCC's T)
     const CcClock* clock = nullptr;
 };
 

@@ -217,6 +217,12 @@ RdmaNic::SetCcContextFor(uint32_t peerNode, Time baseRtt, uint32_t hops)
     m_paths[peerNode] = PathInfo{baseRtt, hops};
 }
 
+void
+RdmaNic::SetFabricBaseRtt(Time rtt)
+{
+    m_fabricBaseRtt = rtt;
+}
+
 uint32_t
 RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t priority, uint16_t sport)
 {
@@ -250,6 +256,7 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
         CcContext ctx;
         ctx.lineRate = m_device->GetBitRate();
         ctx.mtu = m_mtu;
+        ctx.fabricBaseRtt = m_fabricBaseRtt;
         if (peerNode < m_paths.size())
         {
             ctx.baseRtt = m_paths[peerNode].baseRtt;

@@ -91,6 +91,8 @@ class RdmaNic : public Object
     void SetCongestionControl(const ObjectFactory& factory);
     /// Context handed to new QPs' controllers (line rate is filled in from the port).
     void SetCcContextFor(uint32_t peerNode, Time baseRtt, uint32_t hops);
+    /// Largest base RTT of the fabric, handed to every new controller.
+    void SetFabricBaseRtt(Time rtt);
     /// The controller pacing QP \p qpn.
     Ptr<CongestionControl> GetCongestionControl(uint32_t qpn) const;
 
@@ -187,6 +189,7 @@ class RdmaNic : public Object
         uint32_t hops;
     };
     std::vector<PathInfo> m_paths; ///< by peer node id
+    Time m_fabricBaseRtt;
 
     std::vector<RateLimiter> m_limiters;
     std::vector<uint32_t> m_destinationLimiter; ///< per peer node (per-destination mode)

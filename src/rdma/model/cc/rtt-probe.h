@@ -1,0 +1,26 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_RTT_PROBE_H
+#define RDMA_RTT_PROBE_H
+
+#include "ns3/congestion-control.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * RttProbe congestion control (being written: see ALGORITHMS.md).
+ */
+class RttProbe : public CongestionControl
+{
+  public:
+    static TypeId GetTypeId();
+    uint64_t GetRate() override;
+    std::string GetName() const override;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_RTT_PROBE_H */
