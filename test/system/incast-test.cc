@@ -127,3 +127,48 @@ TEST(Incast, LossySelectiveRepeatBeatsGoBackN)
     EXPECT_LT(sr["retransmitted_packets"].get<uint64_t>(), gbn["retransmitted_packets"].get<uint64_t>());
     EXPECT_LT(sr["sim_time_s"].get<double>(), gbn["sim_time_s"].get<double>());
 }
+
+TEST(Incast, UntilTimeFlowsStopAndDeliverEverything)
+{
+    // "Until T" QPs send without end and are truncated at T = 1 ms: they complete soon
+    // after, the receiver link ran at its payload line rate meanwhile, and every byte
+    // sent is delivered.
+    TempDir dir;
+    json scenario = Incast("dcqcn", true);
+    scenario["traffic"]["incast"]["until_ms"] = 1;
+    const json s = RunScenario(dir, "until", scenario);
+    EXPECT_EQ(s["flows_completed"], 7 * kQps);
+    EXPECT_EQ(s["bytes_sent"], s["bytes_delivered"]);
+    const double payloadGbps = 100.0 * 1024 / 1106;
+    // About 1 ms at the payload line rate (the tail drains the queue after T).
+    const double delivered = s["bytes_delivered"].get<double>();
+    EXPECT_GT(delivered, 0.9 * payloadGbps * 1e9 / 8 * 1e-3);
+    EXPECT_LT(s["sim_time_s"].get<double>(), 0.1) << "flows must end after T, not at the stop time";
+}
+
+TEST(Probe, IdlePathLatencyIsTheBaseRtt)
+{
+    // Alone on the fabric, a 1 KB probe completes in exactly its ideal time: one packet
+    // store-and-forwarded over two links and its ACK back (slowdown 1).
+    TempDir dir;
+    const json scenario = {
+        {"topology", {{"type", "leaf_spine"}, {"leaves", 2}, {"spines", 2}, {"hosts_per_leaf", 2}}},
+        {"stop_time_ms", 0.5},
+        {"traffic", {{"probe", {{"enabled", true}, {"src", 3}, {"dst", 0}, {"interval_us", 20}}}}},
+        {"output", {{"progress", false}}},
+    };
+    const json s = RunScenario(dir, "probe", scenario);
+    EXPECT_GE(s["probes_completed"].get<uint64_t>(), 20u);
+    const std::string fct = rdmatest::ReadText(dir / "probe/fct.csv");
+    std::istringstream lines(fct);
+    std::string line;
+    std::getline(lines, line); // header
+    int rows = 0;
+    while (std::getline(lines, line))
+    {
+        const double slowdown = std::stod(line.substr(line.rfind(',') + 1));
+        EXPECT_NEAR(slowdown, 1.0, 0.001) << line;
+        ++rows;
+    }
+    EXPECT_GE(rows, 20);
+}

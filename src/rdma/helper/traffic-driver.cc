@@ -184,7 +184,7 @@ TrafficDriver::Completed(const RdmaNic::Completion& c)
     }
     // Done once the foreground has completed and no probe is still in flight, so that
     // bytes sent = bytes delivered holds at the end of every completed run.
-    if (!m_done && m_completed == m_flows.size())
+    if (!m_done && !m_flows.empty() && m_completed == m_flows.size())
     {
         m_foregroundDone = true;
     }
