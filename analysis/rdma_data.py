@@ -372,8 +372,10 @@ def parse_size(text):
 
 
 def _size_label(n):
+    """``65536`` -> ``'64K'``; sizes that are not a whole number of KiB
+    stay in bytes (``6000`` -> ``'6000'``)."""
     from rdma_style import format_bytes
-    return format_bytes(n)
+    return format_bytes(n) if n % 1024 == 0 else str(int(n))
 
 
 def size_buckets(edges=None):
@@ -476,16 +478,31 @@ def queue_series(queue_df):
     return series.sort_index(axis=1).astype("int64")
 
 
+def port_sums(queue_df):
+    """Sparse per-port queue: bytes summed over priorities for each
+    ``(time_ns, node, port)`` present in queue.csv (a Series)."""
+    return queue_df.groupby(["time_ns"] + PORT_KEY)["bytes"].sum()
+
+
+def port_queue(queue_df, node, port):
+    """``(times, bytes)`` of one port's rows, priorities summed.  Exact as
+    a step function: the simulator writes a row while the queue is
+    non-zero and one when it has just drained, so each value holds until
+    the port's next row."""
+    mine = queue_df[(queue_df["node"] == node) & (queue_df["port"] == port)]
+    sums = mine.groupby("time_ns")["bytes"].sum().sort_index()
+    return sums.index.to_numpy(dtype=float), sums.to_numpy(dtype=float)
+
+
 def top_ports(queue_df, n):
     """The *n* most loaded switch ports as a list of ``(node, port)``.
 
     Ports are ranked by the maximum, over sample times, of their queue
     bytes summed over priorities; ties are ordered by (node, port).
     """
-    series = queue_series(queue_df)
-    if series.empty or n <= 0:
+    if queue_df.empty or n <= 0:
         return []
-    peaks = series.max(axis=0)
+    peaks = port_sums(queue_df).groupby(level=PORT_KEY).max()
     ranked = sorted(peaks.items(), key=lambda item: (-item[1], item[0]))
     return [(int(node), int(port)) for (node, port), _ in ranked[:n]]
 
@@ -498,40 +515,62 @@ def queue_sample_period_ns(run):
     return value * NS_PER_US
 
 
-def queue_distribution(queue_df, period_ns=None, end_ns=None):
-    """All queue samples (bytes, priorities summed) of the ports that ever
-    queued, zeros included, sorted ascending.
-
-    The sample grid is ``k * period_ns`` for ``k = 1 .. end_ns // period_ns``
-    when both are given (samples absent from the sparse file are empty
-    queues), else the distinct times present in the file.  Each port that
-    appears in *queue_df* contributes one value per grid time.
-    """
-    series = queue_series(queue_df)
-    if series.empty:
-        return np.zeros(0)
-    values = series.to_numpy(dtype=float).ravel()
+def _grid_size(queue_df, period_ns, end_ns):
     if period_ns and end_ns:
-        grid = int(math.floor(end_ns / period_ns + 1e-9))
-        extra = grid * series.shape[1] - len(values)
-        if extra > 0:
-            values = np.concatenate((values, np.zeros(extra)))
-    return np.sort(values)
+        return int(math.floor(end_ns / period_ns + 1e-9))
+    return int(queue_df["time_ns"].nunique())
+
+
+def queue_samples(queue_df, period_ns=None, end_ns=None):
+    """``(values, zeros)``: the queue samples of every port that ever
+    queued, as the sorted per-port sums present in the file plus the number
+    of grid samples absent from it (empty queues), without materializing
+    those zeros.
+
+    The sample grid is ``k * period_ns`` for ``k = 1 .. end_ns //
+    period_ns`` when both are given, else the distinct times of the file;
+    each port that appears in *queue_df* has one sample per grid time.
+    """
+    if queue_df.empty:
+        return np.zeros(0), 0
+    sums = port_sums(queue_df)
+    ports = sums.index.droplevel("time_ns").nunique()
+    values = np.sort(sums.to_numpy(dtype=float))
+    zeros = max(0, _grid_size(queue_df, period_ns, end_ns) * ports
+                - len(values))
+    return values, zeros
+
+
+def percentile_with_zeros(values, zeros, p):
+    """Nearest-rank percentile of sorted non-negative *values* plus *zeros*
+    extra zeros."""
+    n = len(values) + zeros
+    if n == 0:
+        return math.nan
+    rank = min(max(math.ceil(p * n / 100.0 - 1e-9), 1), n)
+    return 0.0 if rank <= zeros else float(values[rank - zeros - 1])
+
+
+def queue_distribution(queue_df, period_ns=None, end_ns=None):
+    """All queue samples (see :func:`queue_samples`), zeros included,
+    sorted ascending."""
+    values, zeros = queue_samples(queue_df, period_ns, end_ns)
+    return np.concatenate((np.zeros(zeros), values))
 
 
 def port_queue_stats(queue_df, period_ns=None, end_ns=None):
     """Per port: ``node, port, p99_bytes, max_bytes`` (grid as in
-    :func:`queue_distribution`), sorted by max then p99, descending."""
-    series = queue_series(queue_df)
+    :func:`queue_samples`), sorted by max then p99, descending."""
     rows = []
-    for (node, port) in series.columns:
-        values = series[(node, port)].to_numpy(dtype=float)
-        if period_ns and end_ns:
-            grid = int(math.floor(end_ns / period_ns + 1e-9))
-            if grid > len(values):
-                values = np.concatenate((values, np.zeros(grid - len(values))))
-        rows.append((int(node), int(port), percentile(values, 99),
-                     float(values.max())))
+    if not queue_df.empty:
+        grid = _grid_size(queue_df, period_ns, end_ns)
+        for (node, port), group in port_sums(queue_df).groupby(
+                level=PORT_KEY):
+            values = np.sort(group.to_numpy(dtype=float))
+            zeros = max(0, grid - len(values))
+            rows.append((int(node), int(port),
+                         percentile_with_zeros(values, zeros, 99),
+                         float(values.max())))
     frame = pd.DataFrame(rows, columns=["node", "port", "p99_bytes",
                                         "max_bytes"])
     return frame.sort_values(["max_bytes", "p99_bytes", "node", "port"],
@@ -887,9 +926,10 @@ def run_metrics(run):
     util = port_utilization(run)
     if util:
         out["max_port_utilization"] = max(util.values())
-    queue = queue_distribution(run.queue, queue_sample_period_ns(run),
-                               run.end_ns)
-    out["queue_p99_bytes"] = percentile(queue, 99) if len(queue) else 0.0
+    values, zeros = queue_samples(run.queue, queue_sample_period_ns(run),
+                                  run.end_ns)
+    out["queue_p99_bytes"] = percentile_with_zeros(values, zeros, 99) \
+        if len(values) + zeros else 0.0
     out["pfc_paused_time_us"] = float(
         pause_intervals(run.pfc, run.end_ns)["duration_ns"].sum()) / NS_PER_US
     imbalance = uplink_imbalance(uplink_loads(run))

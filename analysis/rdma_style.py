@@ -12,6 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker as mticker  # noqa: E402
 
 DPI = 150
 
@@ -70,6 +71,15 @@ def run_styles(algorithms):
 def series_color(i):
     """Colour of the i-th non-algorithm series (port, QP, ...)."""
     return SERIES_COLORS[i % len(SERIES_COLORS)]
+
+
+def readable_log(axis):
+    """Plain-number labels at 1, 2, 5 x 10^k on a log axis (a narrow range
+    otherwise shows one label or none)."""
+    axis.set_major_locator(mticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(mticker.FuncFormatter(
+        lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(mticker.NullFormatter())
 
 
 def no_data(ax, text="no data"):

@@ -5,20 +5,16 @@ Every expected value below was worked out by hand from the crafted input.
 
 import json
 import os
+import re
 import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
 import pytest
 
+import crafted
 import rdma_plot
 
-SCRIPT = os.path.join(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))), "rdma_plot.py")
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-PLOT_NAMES = ["queue_top_ports.png", "fct_slowdown_cdf.png",
-              "pfc_timeline.png"]
 
 FCT_HEADER = ("flow_id,kind,src,dst,qp,prio,size_bytes,start_ns,end_ns,"
               "fct_ns,ideal_fct_ns,slowdown")
@@ -89,9 +85,24 @@ def write_run(run_dir, fct_rows="", queue_rows="", pfc_rows="",
     return str(run_dir)
 
 
-def run_cli(*args):
-    return subprocess.run([sys.executable, SCRIPT, *args],
-                          capture_output=True, text=True, timeout=120)
+class Result:
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+@pytest.fixture
+def run_cli(capsys):
+    """Run rdma_plot's command line in this process (fast); returns an
+    object like subprocess.run's."""
+    def run(*args):
+        capsys.readouterr()
+        try:
+            rc = rdma_plot.main([str(a) for a in args])
+        except SystemExit as exc:   # argparse errors
+            rc = exc.code
+        out, err = capsys.readouterr()
+        return Result(rc, out, err)
+    return run
 
 
 @pytest.fixture
@@ -177,28 +188,63 @@ def test_slowdown_cdf_per_kind(full_run):
 
 # --- command line ----------------------------------------------------------
 
-def assert_plots_written(run_dir, result):
+BASE_FILES = {"report.md", "fct_buckets.csv", "metrics.json",
+              "fct_slowdown_buckets.png", "fct_slowdown_cdf.png",
+              "fct_cdf.png", "queue_top_ports.png", "queue_distribution.png",
+              "pfc_timeline.png"}
+OPTIONAL_FILES = {"throughput_ports.png", "throughput_qps.png",
+                  "cc_state.png", "uplinks.png", "collectives.png"}
+
+
+def assert_report_written(run_dir, result, expected):
+    """stdout lists exactly the expected files (report.md first), every PNG
+    is a real image and report.md links every PNG, nothing else."""
     assert result.returncode == 0, result.stderr
     plots_dir = os.path.join(run_dir, "plots")
-    expected = [os.path.join(plots_dir, name) for name in PLOT_NAMES]
-    assert result.stdout.splitlines() == expected
-    for path in expected:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        assert len(data) > 1000
-        assert data.startswith(PNG_SIGNATURE)
+    lines = result.stdout.splitlines()
+    assert lines[0] == os.path.join(plots_dir, "report.md")
+    assert sorted(lines) == sorted(os.path.join(plots_dir, name)
+                                   for name in expected)
+    assert sorted(os.listdir(plots_dir)) == sorted(expected)
+    with open(os.path.join(plots_dir, "report.md")) as handle:
+        report = handle.read()
+    linked = set(re.findall(r"!\[[^\]]*\]\(([^)]+)\)", report))
+    pngs = {name for name in expected if name.endswith(".png")}
+    assert linked == pngs
+    for name in pngs:
+        crafted.assert_png(os.path.join(plots_dir, name))
+    with open(os.path.join(plots_dir, "metrics.json")) as handle:
+        json.load(handle)   # strict JSON (NaN written as null)
 
 
-def test_cli_writes_three_pngs(full_run):
-    assert_plots_written(full_run, run_cli(full_run, "--top", "2"))
-
-
-def test_cli_header_only_csvs(tmp_path):
+def test_cli_header_only_csvs(tmp_path, run_cli):
     run_dir = write_run(tmp_path / "empty")
-    assert_plots_written(run_dir, run_cli(run_dir))
+    assert_report_written(run_dir, run_cli(run_dir), BASE_FILES)
 
 
-def test_cli_missing_folder_exits_2(tmp_path):
+def test_cli_every_optional_section(tmp_path, run_cli):
+    run_dir = crafted.full_run(tmp_path / "full")
+    result = run_cli(run_dir, "--buckets", "1K,8K,64K", "--top", "2")
+    assert_report_written(run_dir, result, BASE_FILES | OPTIONAL_FILES)
+    with open(os.path.join(run_dir, "plots", "report.md")) as handle:
+        report = handle.read()
+    for title in ("## FCT slowdown by flow size", "## Queues",
+                  "## Throughput", "## Congestion-control state", "## PFC",
+                  "## Uplink load balance", "## Collectives"):
+        assert title in report
+    # The bucket table, from crafted.py: <=1K 5 flows avg 4 p50 3 ...
+    table = pd.read_csv(os.path.join(run_dir, "plots", "fct_buckets.csv"))
+    first = table.iloc[0]
+    assert (first["group"], first["flows"], first["avg"], first["p50"],
+            first["p99"]) == ("<=1K", 5, 4.0, 3.0, 10.0)
+    assert list(table["group"]) == ["<=1K", "1K-8K", ">64K", "<=1 BDP",
+                                    ">1 BDP", "all foreground", "kind=flow",
+                                    "kind=probe"]
+    assert "| <=1K | 5 | 4 | 3 | 10 | 10 | 10 |" in report
+    assert "2 left out by the window" in report
+
+
+def test_cli_missing_folder_exits_2(tmp_path, run_cli):
     missing = str(tmp_path / "no_such_run")
     result = run_cli(missing)
     assert result.returncode == 2
@@ -210,7 +256,7 @@ def test_cli_missing_folder_exits_2(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
-def test_cli_missing_required_file_exits_2(tmp_path):
+def test_cli_missing_required_file_exits_2(tmp_path, run_cli):
     run_dir = write_run(tmp_path / "run", FCT_ROWS, QUEUE_ROWS, PFC_ROWS,
                         skip=("pfc.csv",))
     result = run_cli(run_dir)
@@ -220,7 +266,34 @@ def test_cli_missing_required_file_exits_2(tmp_path):
     assert not os.path.exists(os.path.join(run_dir, "plots"))
 
 
-def test_cli_rejects_non_positive_top(full_run):
+def test_cli_rejects_non_positive_top(full_run, run_cli):
     result = run_cli(full_run, "--top", "0")
     assert result.returncode == 2
     assert not os.path.exists(os.path.join(full_run, "plots"))
+
+
+@crafted.needs_runner
+def test_rdma_plot_on_a_tiny_real_run(tmp_path):
+    """./rdma run + ./rdma plot on the tiny scenario: every expected file."""
+    run_dir = str(tmp_path / "tiny")
+    result = subprocess.run([crafted.RDMA, "run", crafted.TINY, "--out",
+                             run_dir, "--quiet"], capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    result = subprocess.run([crafted.RDMA, "plot", run_dir],
+                            capture_output=True, text=True, timeout=120)
+    expected = set(BASE_FILES)
+    has = set(os.listdir(run_dir))
+    if "ports.csv" in has:
+        expected.add("throughput_ports.png")
+    if "cc.csv" in has:
+        expected |= {"throughput_qps.png", "cc_state.png"}
+    if "collectives.csv" in has:
+        expected.add("collectives.png")
+    # A star has no leaf -> spine uplinks.
+    assert_report_written(run_dir, result, expected)
+    table = pd.read_csv(os.path.join(run_dir, "plots", "fct_buckets.csv"))
+    # 3 senders x 2 QPs x 64 KiB: six incast messages in the 8K-64K bucket
+    row = table[table["group"] == "8K-64K"].iloc[0]
+    assert row["flows"] == 6
+    assert (table["group"] == "kind=probe").any()

@@ -140,11 +140,19 @@ CcRegistry::Markdown()
             continue;
         }
         os << "| key | type | default | meaning |\n|---|---|---|---|\n";
+        // A '|' inside a cell (enum choices such as "Original|Patched") would split it.
+        auto cell = [](std::string text) {
+            for (size_t pos = 0; (pos = text.find('|', pos)) != std::string::npos; pos += 2)
+            {
+                text.replace(pos, 1, "\\|");
+            }
+            return text;
+        };
         for (const auto& info : attrs)
         {
             os << "| `cc." << a.name << "." << info.name << "` | "
-               << info.checker->GetUnderlyingTypeInformation() << " | " << DefaultString(info)
-               << " | " << info.help << " |\n";
+               << cell(info.checker->GetUnderlyingTypeInformation()) << " | "
+               << cell(DefaultString(info)) << " | " << cell(info.help) << " |\n";
         }
     }
     return os.str();

@@ -19,6 +19,9 @@ enum class FlowKind : uint8_t
     FLOW,   ///< from a flow list
     INCAST, ///< incast generator
     PROBE,  ///< small-message latency probe
+    PERMUTATION, ///< permutation traffic (load-balancing benchmark)
+    CDF,         ///< flow-size CDF workload (Poisson arrivals)
+    COLLECTIVE,  ///< MoE all-to-all generator or trace replay
 };
 
 const char* FlowKindName(FlowKind kind);

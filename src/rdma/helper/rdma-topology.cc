@@ -160,7 +160,7 @@ RdmaTopology::AddLink(uint32_t a, uint32_t b, DataRate rate, Time delay)
     NS_ABORT_MSG_IF(a == b, "RdmaTopology: a link needs two different nodes");
     Ptr<RdmaChannel> channel = CreateObject<RdmaChannel>();
     channel->SetAttribute("Delay", TimeValue(delay));
-    Link link{a, b, 0, 0, rate.GetBitRate(), delay};
+    Link link{a, b, 0, 0, rate.GetBitRate(), delay, true};
     for (uint32_t end = 0; end < 2; ++end)
     {
         const uint32_t id = end == 0 ? a : b;
@@ -241,7 +241,7 @@ RdmaTopology::ComputeRoutes()
             {
                 const Link& l = m_links[li];
                 const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
-                if (dist[v] == kUnreachable)
+                if (l.up && dist[v] == kUnreachable)
                 {
                     dist[v] = dist[u] + 1;
                     frontier.push(v);
@@ -250,8 +250,13 @@ RdmaTopology::ComputeRoutes()
         }
         for (uint32_t s = 0; s < n; ++s)
         {
-            if (m_isHost[s] || dist[s] == kUnreachable)
+            if (m_isHost[s])
             {
+                continue;
+            }
+            if (dist[s] == kUnreachable)
+            {
+                m_switchObjs[s]->SetRoute(m_hosts[hi], {});
                 continue;
             }
             std::vector<uint32_t> ports;
@@ -260,7 +265,8 @@ RdmaTopology::ComputeRoutes()
                 const Link& l = m_links[li];
                 const bool sIsA = Local(l.a) == s;
                 const uint32_t v = sIsA ? Local(l.b) : Local(l.a);
-                if (dist[v] + 1 == dist[s] && (!m_isHost[v] || v == dst))
+                if (l.up && dist[v] != kUnreachable && dist[v] + 1 == dist[s] &&
+                    (!m_isHost[v] || v == dst))
                 {
                     ports.push_back(sIsA ? l.portA : l.portB);
                 }
@@ -304,14 +310,88 @@ RdmaTopology::ConfigureSwitchPorts()
                                   pmax.Get());
         }
         Ptr<LoadBalancer> lb = m_lbFactory.Create<LoadBalancer>();
-        if (Ptr<EcmpLoadBalancer> ecmp = DynamicCast<EcmpLoadBalancer>(lb))
-        {
-            const uint32_t salt =
-                m_saltPerSwitch ? (sid + 1) * 2654435761U ^ (m_saltSeed * 40503U) : m_saltSeed;
-            ecmp->SetAttribute("Salt", UintegerValue(salt));
-        }
+        // Hash-based schemes get a per-switch salt (see EcmpLoadBalancer).
+        const uint32_t salt =
+            m_saltPerSwitch ? (sid + 1) * 2654435761U ^ (m_saltSeed * 40503U) : m_saltSeed;
+        lb->SetAttributeFailSafe("Salt", UintegerValue(salt));
         sw->SetLoadBalancer(lb);
     }
+}
+
+int32_t
+RdmaTopology::FindLink(uint32_t a, uint32_t b, uint32_t nth) const
+{
+    for (uint32_t i = 0; i < m_links.size(); ++i)
+    {
+        const Link& l = m_links[i];
+        if (((l.a == a && l.b == b) || (l.a == b && l.b == a)) && nth-- == 0)
+        {
+            return i;
+        }
+    }
+    return -1;
+}
+
+Ptr<RdmaNetDevice>
+RdmaTopology::Device(uint32_t node, uint32_t port) const
+{
+    const uint32_t local = Local(node);
+    return m_isHost[local] ? m_nics[local]->GetDevice() : m_switchObjs[local]->GetPort(port);
+}
+
+void
+RdmaTopology::SetLinkUp(uint32_t link, bool up)
+{
+    Link& l = m_links.at(link);
+    l.up = up;
+    Device(l.a, l.portA)->SetLinkUp(up);
+    Device(l.b, l.portB)->SetLinkUp(up);
+    ComputeRoutes();
+}
+
+void
+RdmaTopology::SetLinkRate(uint32_t link, DataRate rate)
+{
+    Link& l = m_links.at(link);
+    l.bitRate = rate.GetBitRate();
+    Device(l.a, l.portA)->SetDataRate(rate);
+    Device(l.b, l.portB)->SetDataRate(rate);
+}
+
+uint64_t
+RdmaTopology::GetLinkDownDrops() const
+{
+    uint64_t drops = 0;
+    for (const Link& l : m_links)
+    {
+        drops += Device(l.a, l.portA)->GetLinkDownDrops() + Device(l.b, l.portB)->GetLinkDownDrops();
+    }
+    return drops;
+}
+
+std::vector<std::vector<uint64_t>>
+RdmaTopology::GetUplinkTxBytes() const
+{
+    std::vector<std::vector<uint64_t>> byLeaf;
+    for (uint32_t sid : m_switches)
+    {
+        if (GetNodeKind(sid) != "leaf")
+        {
+            continue;
+        }
+        std::vector<uint64_t> up;
+        for (uint32_t li : m_portLinks[Local(sid)])
+        {
+            const Link& l = m_links[li];
+            const bool isA = l.a == sid;
+            if (GetNodeKind(isA ? l.b : l.a) == "spine")
+            {
+                up.push_back(Device(sid, isA ? l.portA : l.portB)->GetTxBytes());
+            }
+        }
+        byLeaf.push_back(up);
+    }
+    return byLeaf;
 }
 
 const std::vector<uint32_t>&
@@ -363,6 +443,38 @@ RdmaTopology::GetNodeKind(uint32_t node) const
     return m_kinds.at(Local(node));
 }
 
+uint32_t
+RdmaTopology::GetAttachedSwitch(uint32_t host) const
+{
+    NS_ABORT_MSG_IF(!IsHost(host) || m_portLinks[Local(host)].empty(),
+                    "RdmaTopology: " << host << " is not a linked host");
+    const Link& l = m_links[m_portLinks[Local(host)].front()];
+    return l.a == host ? l.b : l.a;
+}
+
+uint64_t
+RdmaTopology::GetHostBitRate(uint32_t host) const
+{
+    NS_ABORT_MSG_IF(!IsHost(host) || m_portLinks[Local(host)].empty(),
+                    "RdmaTopology: " << host << " is not a linked host");
+    return m_links[m_portLinks[Local(host)].front()].bitRate;
+}
+
+uint64_t
+RdmaTopology::GetSwitchUplinkBitRate(uint32_t sw) const
+{
+    uint64_t sum = 0;
+    for (uint32_t li : m_portLinks.at(Local(sw)))
+    {
+        const Link& l = m_links[li];
+        if (!IsHost(l.a == sw ? l.b : l.a))
+        {
+            sum += l.bitRate;
+        }
+    }
+    return sum;
+}
+
 void
 RdmaTopology::WriteLinks(std::ostream& out) const
 {
@@ -407,7 +519,7 @@ RdmaTopology::GetPath(uint32_t src, uint32_t dst) const
         {
             const Link& l = m_links[li];
             const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
-            if (dist[v] + 1 == dist[u] && (!m_isHost[v] || v == Local(dst)))
+            if (l.up && dist[v] + 1 == dist[u] && (!m_isHost[v] || v == Local(dst)))
             {
                 path.push_back(Hop{l.bitRate, l.delay});
                 u = v;

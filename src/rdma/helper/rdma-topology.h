@@ -61,6 +61,19 @@ class RdmaTopology
     /// Compute routes, headroom and ECN thresholds. Call once, after the last link.
     void Finalize();
 
+    /// Index of the \p nth link between nodes \p a and \p b (parallel links), or -1.
+    int32_t FindLink(uint32_t a, uint32_t b, uint32_t nth = 0) const;
+    /// Take a link down or up (both ends) and recompute every route; a down link carries
+    /// nothing and frames queued for it are dropped.
+    void SetLinkUp(uint32_t link, bool up);
+    /// Change a link's rate (both ends), e.g. a degraded optic.
+    void SetLinkRate(uint32_t link, DataRate rate);
+    /// Frames dropped because of link events (queued on, or in flight over, down links).
+    uint64_t GetLinkDownDrops() const;
+    /// Bytes sent on each ToR uplink (a leaf port towards a spine), by leaf: the basis
+    /// of uplink-imbalance measurements. Empty when the fabric has no leaves.
+    std::vector<std::vector<uint64_t>> GetUplinkTxBytes() const;
+
     const std::vector<uint32_t>& GetHosts() const;
     const std::vector<uint32_t>& GetSwitches() const;
     bool IsHost(uint32_t node) const;
@@ -70,6 +83,13 @@ class RdmaTopology
     uint32_t GetNLinks() const;
     /// Role of a node: "host", or the kind given to AddSwitch.
     const std::string& GetNodeKind(uint32_t node) const;
+    /// The switch host \p host (node id) is linked to: its ToR.
+    uint32_t GetAttachedSwitch(uint32_t host) const;
+    /// Bit rate of the link of host \p host (node id).
+    uint64_t GetHostBitRate(uint32_t host) const;
+    /// Sum of the bit rates of switch \p sw's links to other switches: for a ToR, its
+    /// uplink capacity.
+    uint64_t GetSwitchUplinkBitRate(uint32_t sw) const;
     /// Write links.csv: one row per port (node,port,node_kind,peer_node,peer_port,
     /// peer_kind,rate_bps,delay_ns).
     void WriteLinks(std::ostream& out) const;
@@ -100,9 +120,11 @@ class RdmaTopology
         uint32_t portB;
         uint64_t bitRate;
         Time delay;
+        bool up = true;
     };
 
     uint32_t Local(uint32_t node) const;
+    Ptr<RdmaNetDevice> Device(uint32_t node, uint32_t port) const;
     /// Neighbour node and link index of each port of each node.
     void ComputeRoutes();
     void ConfigureSwitchPorts();

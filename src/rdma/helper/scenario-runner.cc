@@ -3,7 +3,13 @@
  */
 #include "ns3/scenario-runner.h"
 
+#include "ns3/adaptive-load-balancer.h"
 #include "ns3/boolean.h"
+#include "ns3/ecmp-load-balancer.h"
+#include "ns3/flowlet-load-balancer.h"
+#include "ns3/permutation-generator.h"
+#include "ns3/spray-load-balancer.h"
+#include "ns3/uplink-meter.h"
 #include "ns3/congestion-control.h"
 #include "ns3/data-rate.h"
 #include "ns3/dcqcn.h"
@@ -23,6 +29,8 @@
 #include "ns3/run-output.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-schema.h"
+#include "ns3/scenario-topology.h"
+#include "ns3/scenario-workloads.h"
 #include "ns3/simulator.h"
 #include "ns3/star-helper.h"
 #include "ns3/string.h"
@@ -255,6 +263,8 @@ ScenarioRunner::Load(const std::string& file, const std::vector<std::string>& ov
     {
         Set(s, "traffic.flows_csv", fs::absolute(fs::path(file).parent_path() / csv).lexically_normal().string());
     }
+    ScenarioWorkloads::ResolvePaths(s, file);
+    ScenarioTopology::ResolvePaths(s, file);
     Resolve(s, file);
     Check(s, file);
     return s;
@@ -303,11 +313,16 @@ ScenarioRunner::Resolve(json& s, const std::string& file)
     };
     fill("traffic.incast.priority", Int(s, "nic.data_priority"));
     fill("traffic.probe.priority", Int(s, "nic.data_priority"));
+    ScenarioWorkloads::Resolve(s);
 }
 
 uint32_t
 ScenarioRunner::HostCount(const json& s)
 {
+    if (ScenarioTopology::Handles(s))
+    {
+        return ScenarioTopology::HostCount(s);
+    }
     if (Str(s, "topology.type") == "star")
     {
         return Int(s, "topology.hosts");
@@ -318,6 +333,7 @@ ScenarioRunner::HostCount(const json& s)
 void
 ScenarioRunner::Check(const json& s, const std::string& file)
 {
+    ScenarioTopology::Check(s, file);
     const uint32_t hosts = HostCount(s);
     auto fail = [&](const std::string& key, const json& v, const std::string& why) {
         throw ScenarioError(file + ": key '" + key + "' has invalid value " + v.dump() + " (" +
@@ -390,7 +406,13 @@ ScenarioRunner::Check(const json& s, const std::string& file)
     {
         fail("traffic.flows_csv", At(s, "traffic.flows_csv"), "no such file");
     }
-    if (!incast && !probe && csv.empty())
+    const bool permutation = Bool(s, "traffic.permutation.enabled");
+    if (permutation && Str(s, "topology.type") == "leaf_spine" && Int(s, "topology.leaves") < 2)
+    {
+        fail("traffic.permutation.enabled", true, "a leaf-spine permutation needs at least 2 leaves");
+    }
+    ScenarioWorkloads::Check(s, file, hosts);
+    if (!incast && !probe && !permutation && csv.empty() && !ScenarioWorkloads::HasTraffic(s))
     {
         throw ScenarioError(file + ": no traffic: enable traffic.incast or traffic.probe, or set traffic.flows_csv");
     }
@@ -421,6 +443,8 @@ ScenarioRunner::Prepare()
             }
         }
     }
+    m_workloads = std::make_unique<ScenarioWorkloads>(m_scenario);
+    m_workloads->Prepare(HostCount(m_scenario));
     m_prepared = true;
 }
 
@@ -432,9 +456,6 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
         Prepare();
     }
     const json& s = m_scenario;
-    RunOutput out(outDir);
-    out.WriteFile("config.json", s.dump(2) + "\n");
-
     const uint32_t seed = static_cast<uint32_t>(Int(s, "seed"));
     RngSeedManager::SetSeed(std::max<uint32_t>(seed, 1));
     RngSeedManager::SetRun(seed + 1);
@@ -451,7 +472,11 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     topo.SetNicAttribute("Window", UintegerValue(Int(s, "nic.window_bytes")));
     topo.SetNicAttribute("EcnCapable", BooleanValue(Bool(s, "nic.ecn_capable")));
     const bool selective = Str(s, "nic.loss_recovery") == "selective_repeat";
-    topo.SetNicAttribute("LossRecovery", StringValue(selective ? "SelectiveRepeat" : "GoBackN"));
+    const std::string recovery = Str(s, "nic.loss_recovery");
+    topo.SetNicAttribute("LossRecovery",
+                         StringValue(selective                        ? "SelectiveRepeat"
+                                     : recovery == "direct_placement" ? "DirectPlacement"
+                                                                      : "GoBackN"));
     topo.SetNicAttribute("RtoLow", TimeValue(Us(Num(s, "nic.rto_low_us"))));
     topo.SetNicAttribute("RtoHigh", TimeValue(Us(Num(s, "nic.rto_high_us"))));
     topo.SetNicAttribute("RtoLowThreshold", UintegerValue(Int(s, "nic.rto_low_threshold")));
@@ -475,6 +500,29 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     topo.SetSwitchAttribute("PauseQuanta", UintegerValue(Int(s, "switch.pfc.pause_quanta")));
     topo.SetEcnScaleWithRate(Bool(s, "switch.ecn.scale_with_rate"));
     topo.SetEcmpSaltPerSwitch(Bool(s, "routing.ecmp_salt_per_switch"), seed);
+    ObjectFactory lb;
+    const std::string balancer = Str(s, "routing.load_balancer");
+    if (balancer == "spray")
+    {
+        lb.SetTypeId(SprayLoadBalancer::GetTypeId());
+        lb.Set("Mode", StringValue(Str(s, "routing.spray_mode") == "random" ? "Random" : "RoundRobin"));
+    }
+    else if (balancer == "adaptive")
+    {
+        lb.SetTypeId(AdaptiveLoadBalancer::GetTypeId());
+        lb.Set("PausedAsFull", BooleanValue(Bool(s, "routing.adaptive_paused_as_full")));
+    }
+    else if (balancer == "flowlet")
+    {
+        lb.SetTypeId(FlowletLoadBalancer::GetTypeId());
+        lb.Set("Gap", TimeValue(Us(Num(s, "routing.flowlet_gap_us"))));
+    }
+    else
+    {
+        lb.SetTypeId(EcmpLoadBalancer::GetTypeId());
+    }
+    topo.SetLoadBalancer(lb);
+    topo.SetNicAttribute("EntropyChangePackets", UintegerValue(Int(s, "nic.entropy_change_packets")));
 
     ObjectFactory cc;
     const std::string algorithm = Str(s, "cc.algorithm");
@@ -492,6 +540,10 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
         star.hostRate = Gbps(Num(s, "topology.host_rate_gbps"));
         star.hostDelay = Us(Num(s, "topology.host_delay_us"));
         star.Build(topo);
+    }
+    else if (ScenarioTopology::Handles(s))
+    {
+        ScenarioTopology::Build(s, topo);
     }
     else
     {
@@ -523,7 +575,36 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     for (uint32_t sw : topo.GetSwitches())
     {
         stream += topo.GetSwitch(sw)->GetMmu()->AssignStreams(stream);
+        stream += topo.GetSwitch(sw)->GetLoadBalancer()->AssignStreams(stream);
     }
+
+    // Link events name existing links; checked before anything is written.
+    for (const json& e : At(s, "topology.link_events"))
+    {
+        const uint32_t nth = e.contains("nth") ? e["nth"].get<uint32_t>() : 0;
+        const int32_t link = topo.FindLink(e["a"].get<uint32_t>(), e["b"].get<uint32_t>(), nth);
+        if (link < 0)
+        {
+            throw ScenarioError(Str(s, "name") + ": key 'topology.link_events' has invalid value " +
+                                e.dump() + " (no such link: node ids as in links.csv)");
+        }
+        const std::string action = e["action"].get<std::string>();
+        const Time at = Us(e["at_us"].get<double>());
+        if (action == "rate")
+        {
+            Simulator::Schedule(at, &RdmaTopology::SetLinkRate, &topo, link, Gbps(e["rate_gbps"].get<double>()));
+        }
+        else
+        {
+            Simulator::Schedule(at, &RdmaTopology::SetLinkUp, &topo, link, action == "up");
+        }
+    }
+    RunOutput out(outDir);
+    // ns-3 records every Time object alive before the first Simulator::Run (in case the
+    // time resolution changes) in a std::set: with many flows, setting the run up would
+    // cost a set insert and erase per Time. Running the still-empty simulator ends that.
+    Simulator::Run();
+    out.WriteFile("config.json", s.dump(2) + "\n");
 
     // ---- traffic
     TrafficDriver driver(topo);
@@ -558,10 +639,26 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
             driver.AddFlow(f);
         }
     }
+    if (Bool(s, "traffic.permutation.enabled"))
+    {
+        PermutationGenerator g;
+        g.hosts = topo.GetHosts().size();
+        g.hostsPerLeaf = Str(s, "topology.type") == "leaf_spine" ? Int(s, "topology.hosts_per_leaf") : 0;
+        g.messageBytes = Int(s, "traffic.permutation.message_bytes");
+        g.start = Us(Num(s, "traffic.permutation.start_us"));
+        g.priority = Int(s, "nic.data_priority");
+        Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+        rng->SetStream(stream++);
+        for (const FlowSpec& f : g.Generate(rng))
+        {
+            driver.AddFlow(f);
+        }
+    }
     for (const FlowSpec& f : m_csvFlows)
     {
         driver.AddFlow(f);
     }
+    m_workloads->AddTraffic(topo, driver, stream);
     if (Bool(s, "traffic.probe.enabled"))
     {
         driver.AddProbe(Int(s, "traffic.probe.src"),
@@ -603,6 +700,8 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     const Time stop = Us(Num(s, "stop_time_ms") * 1000);
     Progress progress(stop, driver, Bool(s, "output.progress") && !quiet);
     progress.Start();
+    UplinkMeter uplinks(topo, Num(s, "output.port_sample_us") > 0 ? Us(Num(s, "output.port_sample_us")) : MicroSeconds(10));
+    uplinks.Start();
     driver.SetDoneCallback(Callback<void>([]() { Simulator::Stop(); }));
     driver.Start();
 
@@ -621,6 +720,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
         sampler->Stop();
     }
     progress.Stop();
+    uplinks.Stop();
 
     // ---- summary
     RdmaNic::Stats nic;
@@ -677,9 +777,16 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     sum["cnps"] = nic.cnpsSent;
     sum["ecn_marked_packets"] = marked;
     sum["drops"] = drops;
+    sum["link_down_drops"] = topo.GetLinkDownDrops();
     sum["pfc_pause_frames"] = pauses;
     sum["pfc_resume_frames"] = resumes;
     sum["max_queue_bytes"] = maxQueue;
+    if (!topo.GetUplinkTxBytes().empty())
+    {
+        sum["uplink_imbalance_max"] = uplinks.GetRunImbalanceMax();
+        sum["uplink_imbalance_mean"] = uplinks.GetRunImbalanceMean();
+        sum["uplink_imbalance_window_mean"] = uplinks.GetWindowImbalanceMean();
+    }
     sum["base_rtt_us"] = topo.GetMaxBaseRtt().GetSeconds() * 1e6;
     sum["probes_completed"] = driver.GetProbesCompleted();
     const auto& probes = recorder.m_probeFct;
@@ -691,6 +798,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     sum["probe_latency_mean_ns"] = probes.empty() ? 0.0 : mean / probes.size();
     sum["probe_latency_p50_ns"] = Percentile(probes, 0.5);
     sum["probe_latency_p99_ns"] = Percentile(probes, 0.99);
+    m_workloads->Summarize(sum, end);
     out.WriteFile("summary.json", sum.dump(2) + "\n");
     Simulator::Destroy();
     out.Commit();

@@ -5,6 +5,7 @@
 #define RDMA_SCENARIO_RUNNER_H
 
 #include "ns3/flow-spec.h"
+#include "ns3/scenario-workloads.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -51,6 +52,7 @@ class ScenarioRunner
   private:
     nlohmann::json m_scenario;
     std::vector<FlowSpec> m_csvFlows;
+    std::unique_ptr<ScenarioWorkloads> m_workloads; ///< CDF, incast groups, MoE, traces
     bool m_prepared;
 };
 

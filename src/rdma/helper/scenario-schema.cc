@@ -6,6 +6,7 @@
 #include "ns3/cc-registry.h"
 #include "ns3/scenario-error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <limits>
@@ -58,6 +59,8 @@ TypeName(const ScenarioSchema::Key& k)
     }
     case T::INT_ARRAY:
         return "array of integers";
+    case T::LINK_EVENTS:
+        return "array of link events";
     }
     return "?";
 }
@@ -102,7 +105,7 @@ ScenarioSchema::Keys()
         {"seed", T::INT, 1, 0, 4294967295.0, {}, "", "Random seed (ECN marking, start jitter). Same seed, same results."},
         {"stop_time_ms", T::NUMBER, 100, 1e-6, kInf, {}, "ms", "Hard end of the simulation; the run ends earlier once every non-probe flow has completed."},
 
-        {"topology.type", T::CHOICE, "star", 0, 0, {"star", "leaf_spine"}, "", "star: hosts on one switch; leaf_spine: two-tier Clos."},
+        {"topology.type", T::CHOICE, "star", 0, 0, {"star", "leaf_spine", "fat_tree", "file", "hpcc_file"}, "", "star: hosts on one switch; leaf_spine: two-tier Clos; fat_tree: three-tier Clos; file: topology.file in the module's format; hpcc_file: topology.file in the HPCC simulator's topology.txt format."},
         {"topology.hosts", T::INT, 8, 2, 100000, {}, "", "star: number of hosts."},
         {"topology.host_rate_gbps", T::NUMBER, 100, 1e-3, 1e5, {}, "Gb/s", "Host link rate (any value)."},
         {"topology.host_delay_us", T::NUMBER, 1, 0, 1e6, {}, "us", "Host link propagation delay."},
@@ -110,8 +113,16 @@ ScenarioSchema::Keys()
         {"topology.spines", T::INT, 2, 1, 10000, {}, "", "leaf_spine: number of spine switches."},
         {"topology.hosts_per_leaf", T::INT, 4, 1, 10000, {}, "", "leaf_spine: hosts under each leaf."},
         {"topology.links_per_spine", T::INT, 1, 1, 64, {}, "", "leaf_spine: parallel links between a leaf and a spine."},
-        {"topology.fabric_rate_gbps", T::NUMBER, 100, 1e-3, 1e5, {}, "Gb/s", "leaf_spine: leaf-spine link rate."},
-        {"topology.fabric_delay_us", T::NUMBER, 1, 0, 1e6, {}, "us", "leaf_spine: leaf-spine link delay."},
+        {"topology.fabric_rate_gbps", T::NUMBER, 100, 1e-3, 1e5, {}, "Gb/s", "leaf_spine, fat_tree: rate of the links between switches."},
+        {"topology.fabric_delay_us", T::NUMBER, 1, 0, 1e6, {}, "us", "leaf_spine, fat_tree: delay of the links between switches."},
+        {"topology.fat_tree.k", T::INT, 0, 0, 1000, {}, "", "fat_tree: k-ary fat-tree (k even): k pods of k/2 ToRs and k/2 aggregation switches, k/2 hosts per ToR, (k/2)^2 cores; 0 = the shape keys below."},
+        {"topology.fat_tree.pods", T::INT, 4, 1, 10000, {}, "", "fat_tree: pods (HPCC paper: 5)."},
+        {"topology.fat_tree.tors_per_pod", T::INT, 2, 1, 10000, {}, "", "fat_tree: ToRs per pod, each linked to every aggregation switch of its pod (HPCC paper: 4)."},
+        {"topology.fat_tree.aggs_per_pod", T::INT, 2, 1, 10000, {}, "", "fat_tree: aggregation switches per pod (HPCC paper: 4)."},
+        {"topology.fat_tree.hosts_per_tor", T::INT, 2, 1, 10000, {}, "", "fat_tree: hosts under each ToR (HPCC paper: 16)."},
+        {"topology.fat_tree.cores", T::INT, 4, 1, 100000, {}, "", "fat_tree: core switches, a multiple of aggs_per_pod; aggregation switch j of every pod links to the j-th group of cores (HPCC paper: 16)."},
+        {"topology.file", T::STRING, "", 0, 0, {}, "path", "file, hpcc_file: the topology file (hosts, switches, links with rate and delay), relative to the scenario file; see docs/workloads.md."},
+        {"topology.link_events", T::LINK_EVENTS, json::array(), 0, 0, {}, "", "Link events: [{\"at_us\": 100, \"a\": 16, \"b\": 20, \"nth\": 0, \"action\": \"down\"|\"up\"|\"rate\", \"rate_gbps\": 25}]; a, b are node ids as in links.csv (hosts first, then leaves, then spines), nth picks among parallel links."},
 
         {"nic.mtu_bytes", T::INT, 1024, 64, 9000, {}, "bytes", "Payload bytes per packet (RoCE MTU)."},
         {"nic.ack_interval", T::INT, 1, 1, 1e6, {}, "packets", "Responder ACKs every N in-order packets (and each message's last)."},
@@ -119,7 +130,8 @@ ScenarioSchema::Keys()
         {"nic.nack_interval_us", T::NUMBER, 100, 0, 1e6, {}, "us", "A NACK for the same missing PSN is repeated after this time."},
         {"nic.rto_us", T::NUMBER, 1000, 1, 1e7, {}, "us", "Retransmission timeout (go back to the oldest unacknowledged PSN)."},
         {"nic.window_bytes", T::INT, 0, 0, 1e12, {}, "bytes", "Static in-flight limit per QP; 0 = none."},
-        {"nic.loss_recovery", T::CHOICE, "go_back_n", 0, 0, {"go_back_n", "selective_repeat"}, "", "go_back_n: RoCE default; selective_repeat: IRN (receiver places out-of-order packets, NACK carries the PSN that arrived)."},
+        {"nic.loss_recovery", T::CHOICE, "go_back_n", 0, 0, {"go_back_n", "selective_repeat", "direct_placement"}, "", "go_back_n: RoCE default; selective_repeat: IRN (receiver places out-of-order packets, NACK carries the PSN that arrived); direct_placement: every packet carries its placement, any order is accepted, cumulative ACKs, no NACK (for adaptive routing)."},
+        {"nic.entropy_change_packets", T::INT, 0, 0, 1e9, {}, "packets", "Host-side spraying: a new UDP source port (ECMP entropy) every N packets of a QP; 0 = one per QP."},
         {"nic.rto_low_us", T::NUMBER, 100, 1, 1e7, {}, "us", "Selective repeat: timeout with at most rto_low_threshold packets in flight (IRN: 100)."},
         {"nic.rto_high_us", T::NUMBER, 320, 1, 1e7, {}, "us", "Selective repeat: timeout otherwise (IRN: 320)."},
         {"nic.rto_low_threshold", T::INT, 3, 0, 1e6, {}, "packets", "Selective repeat: in-flight packets up to which rto_low applies (IRN: 3)."},
@@ -148,6 +160,10 @@ ScenarioSchema::Keys()
         {"switch.ecn.scale_with_rate", T::BOOL, true, 0, 0, {}, "", "Scale Kmin/Kmax by port rate / 100 Gb/s."},
 
         {"routing.ecmp_salt_per_switch", T::BOOL, true, 0, 0, {}, "", "Each switch salts its ECMP hash differently (avoids polarization)."},
+        {"routing.load_balancer", T::CHOICE, "ecmp", 0, 0, {"ecmp", "spray", "adaptive", "flowlet"}, "", "ecmp: flow hash; spray: per packet (random or round robin); adaptive: per packet, least-queued egress; flowlet: new path after an idle gap."},
+        {"routing.spray_mode", T::CHOICE, "random", 0, 0, {"random", "round_robin"}, "", "spray: how a packet picks its port."},
+        {"routing.adaptive_paused_as_full", T::BOOL, true, 0, 0, {}, "", "adaptive: never pick a port whose class is paused by PFC while another is not."},
+        {"routing.flowlet_gap_us", T::NUMBER, 10, 0, 1e6, {}, "us", "flowlet: idle gap after which a flow may change path."},
 
         {"cc.algorithm", T::CHOICE, "dcqcn", 0, 0, CcAlgorithmNames(), "", "Congestion control of every QP (see the parameter tables below). none: line rate (PFC-only baseline)."},
         {"cc.dcqcn.preset", T::CHOICE, "nic", 0, 0, {"nic", "paper"}, "", "Defaults of the cc.dcqcn.* parameters: nic (NVIDIA defaults, HPCC simulator) or paper (SIGCOMM 2015)."},
@@ -169,7 +185,23 @@ ScenarioSchema::Keys()
         {"traffic.probe.interval_us", T::NUMBER, 20, 0.001, 1e9, {}, "us", "One probe message per interval until the other flows are done."},
         {"traffic.probe.start_us", T::NUMBER, 0, 0, 1e9, {}, "us", "First probe."},
         {"traffic.probe.priority", T::INT, nullptr, 0, 7, {}, "", "Class of the probe (default nic.data_priority)."},
+        {"traffic.permutation.enabled", T::BOOL, false, 0, 0, {}, "", "Permutation traffic: every host sends one message to a distinct host (under another leaf on a leaf-spine)."},
+        {"traffic.permutation.message_bytes", T::INT, 1000000, 1, 1e12, {}, "bytes", "Message size of each host."},
+        {"traffic.permutation.start_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Start time."},
         {"traffic.flows_csv", T::STRING, "", 0, 0, {}, "path", "Flow list (src,dst,bytes,start_ns[,priority]), relative to the scenario file; empty = none."},
+        {"traffic.cdf.enabled", T::BOOL, false, 0, 0, {}, "", "Background traffic: each sender starts flows as a Poisson process, sizes from a flow-size CDF (kind 'cdf' in fct.csv)."},
+        {"traffic.cdf.file", T::STRING, "", 0, 0, {}, "path", "Flow-size CDF, lines 'size_bytes cdf_percent', relative to the scenario file; shipped: scenarios/workloads/{websearch,fb_hadoop,fb_hadoop2015_fine,alistorage2019,solar2022,googlerpc2008}.cdf."},
+        {"traffic.cdf.load", T::NUMBER, 0.3, 1e-6, 1, {}, "fraction", "Target offered load: payload bits per second offered over the line rate of the links load_of names."},
+        {"traffic.cdf.load_of", T::CHOICE, "host_links", 0, 0, {"host_links", "tor_uplinks"}, "", "host_links: each sender's own link; tor_uplinks: each rack's uplinks (the senders' rate follows from the oversubscription and the share of their flows that leave the rack)."},
+        {"traffic.cdf.senders", T::INT_ARRAY, json::array(), 0, 1e6, {}, "host", "Sending hosts; empty = every host."},
+        {"traffic.cdf.receivers", T::INT_ARRAY, json::array(), 0, 1e6, {}, "host", "Destination candidates; empty = every host."},
+        {"traffic.cdf.destinations", T::CHOICE, "uniform", 0, 0, {"uniform", "other_rack"}, "", "Destination of each flow: uniform over the receivers other than the sender, or over those under another ToR."},
+        {"traffic.cdf.start_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Start of the arrivals."},
+        {"traffic.cdf.duration_us", T::NUMBER, 1000, 0.001, 1e9, {}, "us", "Flows arrive during [start, start + duration); the run goes on until they complete."},
+        {"traffic.cdf.warmup_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Measurement window: flows starting in the first warmup_us are excluded (summary.json warmup_end_ns)."},
+        {"traffic.cdf.cooldown_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Measurement window: flows starting in the last cooldown_us of the arrivals are excluded (summary.json cooldown_start_ns)."},
+        {"traffic.cdf.priority", T::INT, nullptr, 0, 7, {}, "", "Class of the CDF flows (default nic.data_priority)."},
+        {"traffic.incast_groups_csv", T::STRING, "", 0, 0, {}, "path", "Incast groups that join and leave: CSV with columns receiver,senders,qps_per_sender,join_us,leave_us[,message_bytes,jitter_us,priority] (senders like 1-7 or 1;4;9), relative to the scenario file; empty = none."},
 
         {"output.queue_sample_us", T::NUMBER, 10, 0.001, 1e9, {}, "us", "Sampling period of queue.csv."},
         {"output.port_sample_us", T::NUMBER, 10, 0, 1e9, {}, "us", "Sampling period of ports.csv (cumulative bytes sent per port); 0 = off."},
@@ -193,6 +225,68 @@ ScenarioSchema::Find(const std::string& path)
     }
     return nullptr;
 }
+
+namespace
+{
+/// Each event: {"at_us": >= 0, "a": node, "b": node, "nth": >= 0 (optional),
+/// "action": down|up|rate, "rate_gbps": > 0 (rate only)}.
+void
+CheckLinkEvents(const ScenarioSchema::Key& k, const json& v, const std::string& origin)
+{
+    if (!v.is_array())
+    {
+        throw ScenarioError(origin + ": key '" + k.path + "' has invalid value " + v.dump() +
+                            " (expected an array of link events)");
+    }
+    for (size_t i = 0; i < v.size(); ++i)
+    {
+        const json& e = v[i];
+        const std::string where = k.path + "[" + std::to_string(i) + "]";
+        auto fail = [&](const std::string& field, const std::string& why) {
+            const std::string value = e.is_object() && e.contains(field) ? e[field].dump() : e.dump();
+            throw ScenarioError(origin + ": key '" + where + (field.empty() ? "" : "." + field) +
+                                "' has invalid value " + value + " (" + why + ")");
+        };
+        if (!e.is_object())
+        {
+            fail("", "expected an object");
+        }
+        for (auto it = e.begin(); it != e.end(); ++it)
+        {
+            static const std::vector<std::string> known{"at_us", "a", "b", "nth", "action", "rate_gbps"};
+            if (std::find(known.begin(), known.end(), it.key()) == known.end())
+            {
+                throw ScenarioError(origin + ": unknown key '" + where + "." + it.key() + "' (value " +
+                                    it.value().dump() + ")");
+            }
+        }
+        if (!e.contains("at_us") || !e["at_us"].is_number() || e["at_us"].get<double>() < 0)
+        {
+            fail("at_us", "required, a time >= 0 in us");
+        }
+        for (const char* node : {"a", "b"})
+        {
+            if (!e.contains(node) || !e[node].is_number_integer() || e[node].get<int64_t>() < 0)
+            {
+                fail(node, "required, a node id >= 0");
+            }
+        }
+        if (e.contains("nth") && (!e["nth"].is_number_integer() || e["nth"].get<int64_t>() < 0))
+        {
+            fail("nth", "an integer >= 0");
+        }
+        const std::string action = e.contains("action") && e["action"].is_string() ? e["action"].get<std::string>() : "";
+        if (action != "down" && action != "up" && action != "rate")
+        {
+            fail("action", "required, one of \"down\" \"up\" \"rate\"");
+        }
+        if (action == "rate" && (!e.contains("rate_gbps") || !e["rate_gbps"].is_number() || e["rate_gbps"].get<double>() <= 0))
+        {
+            fail("rate_gbps", "required for action rate, a rate > 0 in Gb/s");
+        }
+    }
+}
+} // namespace
 
 void
 ScenarioSchema::CheckValue(const Key& k, const json& v, const std::string& origin)
@@ -249,6 +343,9 @@ ScenarioSchema::CheckValue(const Key& k, const json& v, const std::string& origi
         {
             fail("expected " + TypeName(k));
         }
+        break;
+    case T::LINK_EVENTS:
+        CheckLinkEvents(k, v, origin);
         break;
     case T::INT_ARRAY:
         if (!v.is_array())

@@ -29,6 +29,7 @@ class ScenarioSchema
         STRING,
         CHOICE,    ///< a string among `choices`
         INT_ARRAY, ///< array of integers within [min, max]
+        LINK_EVENTS, ///< array of {at_us, a, b, nth, action, rate_gbps} objects
     };
 
     struct Key

@@ -34,6 +34,12 @@ FlowKindName(FlowKind kind)
         return "incast";
     case FlowKind::PROBE:
         return "probe";
+    case FlowKind::PERMUTATION:
+        return "permutation";
+    case FlowKind::CDF:
+        return "cdf";
+    case FlowKind::COLLECTIVE:
+        return "collective";
     }
     return "?";
 }

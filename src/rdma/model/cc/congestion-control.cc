@@ -101,6 +101,12 @@ CongestionControl::OnProbeTimeout()
 {
 }
 
+Time
+CongestionControl::GetRetransmissionTimeout() const
+{
+    return Time(0);
+}
+
 uint64_t
 CongestionControl::GetWindow() const
 {

@@ -104,6 +104,9 @@ class CongestionControl : public Object
     virtual uint64_t GetRate() = 0;
     /// In-flight limit (bytes); 0 means no window.
     virtual uint64_t GetWindow() const;
+    /// Retransmission timeout the controller wants (e.g. Swift: srtt + 4 rttvar); zero
+    /// means the NIC's own (RetransmissionTimeout, or RtoLow/RtoHigh).
+    virtual Time GetRetransmissionTimeout() const;
     /// Short name used in scenarios and outputs ("dcqcn", "none", ...).
     virtual std::string GetName() const = 0;
 

@@ -5,20 +5,120 @@
 #define RDMA_HPCC_H
 
 #include "ns3/congestion-control.h"
+#include "ns3/data-rate.h"
+#include "ns3/int-hop.h"
+
+#include <array>
 
 namespace ns3
 {
 
 /**
  * \ingroup rdma
- * Hpcc congestion control (being written: see ALGORITHMS.md).
+ * HPCC sender (Li et al., "HPCC: High Precision Congestion Control", SIGCOMM 2019).
+ *
+ * Switches push one IntHop record per egress on every data packet (NeedsInt() is true),
+ * the receiver echoes the stack in the ACK. Per ACK, for each hop i against the record of
+ * the previous ACK: txRate = dTxBytes/dts and
+ *   u_i = min(qlen, qlen_prev)/(B_i T) + txRate/B_i      (B_i in bytes/s, T = BaseRtt),
+ * u = max_i u_i, tau = the dts of that hop (at most T), U = (1 - tau/T) U + (tau/T) u.
+ * The window is recomputed from the reference window Wc on every ACK:
+ *   W = Wc/(U/eta) + W_AI   if U >= eta or incStage >= MaxStage   (multiplicative step)
+ *   W = Wc + W_AI           otherwise                             (additive step)
+ * clamped to [MinRate x T, line rate x T]. Wc = W, and incStage (0 after a
+ * multiplicative step, +1 after an additive one), change only once per RTT: when the
+ * ACK's ackPsn passes (is above) the sndNxt recorded at the previous Wc update, i.e. when
+ * data sent after that update is acknowledged. The QP is paced at W/T and in flight is
+ * capped at W bytes. W starts at line rate x T.
+ *
+ * With the NIC's per-destination rate limiting one controller serves several QPs whose
+ * PSNs are unrelated, and the PSN rule fires at random or never (a QP with larger PSNs
+ * passes at once; once the recorded sndNxt exceeds every short message's last PSN, Wc
+ * freezes). RttBoundary = SendTime uses the ACKed packet's send time instead (now - rtt
+ * after the last update), which is the same test for one QP with in-order delivery.
+ *
+ * Refinements where the specification is silent, each explained in hpcc.cc:
+ *  - the first ACK with INT only stores the records (no delta yet) and starts the first
+ *    RTT; a change of the number of records (a path change) re-stores them;
+ *  - U starts at 1, as in the HPCC simulator;
+ *  - a hop whose timestamp did not advance carries no new information and is skipped; a
+ *    record older than the stored one (reordering: timestamp delta above half the 24-bit
+ *    range) is ignored; after a silence of a quarter of the wrap period of the 24-bit
+ *    timestamp (16.8 ms) or of the 20-bit byte counter (128 MiB at the hop's rate) the
+ *    deltas could be ambiguous, so the records are re-stored instead;
+ *  - only the first (hops - 1) records are used, the switch egresses of the forward path
+ *    (CcContext::hops counts links). A switch that also stamps the ACK on its way back
+ *    appends the reverse path's records after them; they must not drive this QP's window.
+ * HPCC-PINT is not implemented.
  */
 class Hpcc : public CongestionControl
 {
   public:
+    /// What ends the RTT after which Wc is updated again.
+    enum RttBoundary
+    {
+        PSN,       ///< the ACK's ackPsn passes the sndNxt recorded at the last update
+        SEND_TIME, ///< the ACKed packet was sent after the last update (now - rtt)
+    };
+
     static TypeId GetTypeId();
+    Hpcc();
+
+    void Init(const CcContext& ctx) override;
+    void OnAck(const CcAck& ack) override;
+    bool NeedsInt() const override;
     uint64_t GetRate() override;
+    uint64_t GetWindow() const override;
     std::string GetName() const override;
+
+    /// Normalised utilisation estimate U (EWMA over the most loaded hop).
+    double GetUtilization() const;
+    /// Window W in use (bytes).
+    double GetCurrentWindow() const;
+    /// Reference window Wc (bytes), updated once per RTT.
+    double GetReferenceWindow() const;
+    /// Additive-increase stages since the last multiplicative step.
+    uint32_t GetIncStage() const;
+    /// W_AI in bytes for this QP's line rate and T.
+    double GetWindowAi() const;
+    /// W_init = line rate x T (bytes), also the largest window.
+    double GetInitialWindow() const;
+    /// T, the RTT the utilisation is normalised to.
+    Time GetT() const;
+
+  private:
+    /// Store the forward-path records of \p ack as the reference for the next deltas.
+    void StoreHops(const CcAck& ack, uint32_t n);
+    /// Set W, keeping it within [min, W_init], and the rate that follows from it.
+    void SetWindow(double w);
+    /// Whether \p ack acknowledges data sent after the last Wc update.
+    bool EndsRtt(const CcAck& ack) const;
+
+    // Attributes
+    double m_eta;
+    uint32_t m_maxStage;
+    DataRate m_rateAi;
+    DataRate m_minRate;
+    Time m_baseRtt;
+    RttBoundary m_rttBoundary;
+
+    // Derived at Init
+    double m_tNs;   ///< T (ns)
+    double m_wInit; ///< bytes
+    double m_wMin;  ///< bytes
+    double m_wAi;   ///< bytes
+
+    // State
+    double m_u;
+    double m_w;
+    double m_wc;
+    uint32_t m_incStage;
+    uint32_t m_lastUpdateSeq; ///< sndNxt at the last Wc update
+    Time m_lastUpdateTime;    ///< time of the last Wc update
+    bool m_started;           ///< per-hop records stored
+    Time m_lastIntAck;        ///< arrival of the last ACK whose records were stored
+    uint32_t m_nHops;
+    std::array<IntHop, rdmawire::kMaxIntHops> m_hops;
 };
 
 } // namespace ns3

@@ -66,6 +66,8 @@ RdmaNetDevice::RdmaNetDevice()
       m_clock(m_rate.GetBitRate()),
       m_strictPriority(7),
       m_honourPfc(true),
+      m_linkUp(true),
+      m_linkDownDrops(0),
       m_address(Mac48Address::Allocate()),
       m_ifIndex(0),
       m_mtu(4200),
@@ -190,7 +192,7 @@ RdmaNetDevice::SelectNext()
 void
 RdmaNetDevice::TryTransmit()
 {
-    if (m_busy || !m_channel)
+    if (m_busy || !m_channel || !m_linkUp)
     {
         return;
     }
@@ -219,6 +221,11 @@ RdmaNetDevice::TransmitComplete()
 void
 RdmaNetDevice::Receive(Ptr<Packet> p)
 {
+    if (!m_linkUp)
+    {
+        ++m_linkDownDrops;
+        return;
+    }
     RdmaHeader h;
     p->PeekHeader(h);
     if (h.type == RdmaPacketType::PFC)
@@ -377,7 +384,39 @@ RdmaNetDevice::GetMtu() const
 bool
 RdmaNetDevice::IsLinkUp() const
 {
-    return m_channel != nullptr;
+    return m_channel != nullptr && m_linkUp;
+}
+
+void
+RdmaNetDevice::SetLinkUp(bool up)
+{
+    m_linkUp = up;
+    if (up)
+    {
+        TryTransmit();
+        return;
+    }
+    for (uint32_t c = 0; c < kRdmaNumPriorities; ++c)
+    {
+        while (!m_queues[c].empty())
+        {
+            Queued item = m_queues[c].front();
+            m_queues[c].pop_front();
+            m_queueBytes[c] -= item.packet->GetSize();
+            ++m_linkDownDrops;
+            if (!m_dequeueCallback.IsNull())
+            {
+                m_dequeueCallback(item.packet, static_cast<uint8_t>(c), item.meta);
+            }
+        }
+    }
+    m_pfcQueue.clear();
+}
+
+uint64_t
+RdmaNetDevice::GetLinkDownDrops() const
+{
+    return m_linkDownDrops;
 }
 
 void

@@ -63,6 +63,14 @@ class RdmaNetDevice : public NetDevice
     uint64_t GetBitRate() const;
     /// Change the rate (takes effect with the next frame).
     void SetDataRate(DataRate rate);
+    /**
+     * Take the link end down or up. Down: queued frames are discarded (through the
+     * dequeue callback, so a switch releases their buffer) and counted, nothing is sent,
+     * and frames arriving (in flight when the link was cut) are lost.
+     */
+    void SetLinkUp(bool up);
+    /// Frames lost because the link was down.
+    uint64_t GetLinkDownDrops() const;
     Ptr<RdmaChannel> GetRdmaChannel() const;
     uint8_t GetStrictPriority() const;
     /// Bytes waiting in the queue of one class.
@@ -128,6 +136,8 @@ class RdmaNetDevice : public NetDevice
     SerializationClock m_clock;
     uint8_t m_strictPriority;
     bool m_honourPfc;
+    bool m_linkUp;
+    uint64_t m_linkDownDrops;
     Ptr<RdmaChannel> m_channel;
     Ptr<Node> m_node;
     Mac48Address m_address;

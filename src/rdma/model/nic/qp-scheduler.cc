@@ -25,19 +25,9 @@ QpScheduler::PopReady(uint32_t& qpn)
 }
 
 void
-QpScheduler::PushWaiting(uint32_t qpn, uint64_t readyPs)
+QpScheduler::PushWaiting(uint32_t qpn, uint64_t readyPs, uint32_t generation)
 {
-    m_waiting.push({readyPs, qpn});
-}
-
-void
-QpScheduler::ReleaseDue(uint64_t nowPs)
-{
-    while (!m_waiting.empty() && m_waiting.top().ps <= nowPs)
-    {
-        m_ready.push_back(m_waiting.top().qpn);
-        m_waiting.pop();
-    }
+    m_waiting.push({readyPs, qpn, generation});
 }
 
 void

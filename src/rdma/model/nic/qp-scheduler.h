@@ -31,9 +31,26 @@ class QpScheduler
     void PushReady(uint32_t qpn);
     /// Pop the next ready QP; false if none.
     bool PopReady(uint32_t& qpn);
-    void PushWaiting(uint32_t qpn, uint64_t readyPs);
-    /// Move every waiting QP whose time has come (<= nowPs) to the ready list.
-    void ReleaseDue(uint64_t nowPs);
+    /// Wait until \p readyPs; \p generation tags the entry (see ReleaseDue).
+    void PushWaiting(uint32_t qpn, uint64_t readyPs, uint32_t generation = 0);
+    /**
+     * Move every waiting QP whose time has come (<= nowPs) to the ready list, skipping
+     * entries for which \p isCurrent(qpn, generation) is false: a QP moved to an earlier
+     * time is pushed again with a new generation, and its old entry is dropped here.
+     */
+    template <typename IsCurrent>
+    void ReleaseDue(uint64_t nowPs, IsCurrent isCurrent)
+    {
+        while (!m_waiting.empty() && m_waiting.top().ps <= nowPs)
+        {
+            const Waiting w = m_waiting.top();
+            m_waiting.pop();
+            if (isCurrent(w.qpn, w.generation))
+            {
+                m_ready.push_back(w.qpn);
+            }
+        }
+    }
     void Park(uint32_t qpn, uint8_t priority);
     /// Move the QPs parked in classes not in \p pausedMask back to the ready list.
     void Unpark(uint8_t pausedMask);
@@ -47,6 +64,7 @@ class QpScheduler
     {
         uint64_t ps;
         uint32_t qpn;
+        uint32_t generation;
 
         bool operator>(const Waiting& o) const
         {

@@ -39,6 +39,8 @@ struct RateLimiter
 {
     Ptr<CongestionControl> cc;
     uint64_t nextSendPs = 0;      ///< earliest next data packet (ps)
+    uint64_t lastSendPs = 0;      ///< when the last data packet left (ps)
+    uint32_t lastWire = 0;        ///< and its wire bytes
     bool probeOutstanding = false;
     Time probeTimeout;            ///< doubles on each unanswered probe, reset on answer
     EventId probeTimer;
@@ -69,6 +71,7 @@ struct SendQueuePair
     uint8_t priority = 0;
     State state = State::IDLE;
     uint32_t limiter = 0;             ///< index into the NIC's rate limiters
+    uint32_t waitGeneration = 0;      ///< tag of its current pacing-heap entry
 
     std::deque<RdmaMessage> messages; ///< unacknowledged, oldest first
     uint32_t nextPsn = 0;             ///< PSN after the last posted message
@@ -119,6 +122,8 @@ struct RecvQueuePair
     /// Selective repeat / direct placement: packets already placed, bit i for PSN
     /// expectedPsn + i (bit 0 stays false: that packet is the one missing).
     std::deque<bool> placed;
+    /// Direct placement: an ACK is owed once every PSN below this has arrived (0: none).
+    uint32_t ackRequestedBelow = 0;
 };
 
 } // namespace ns3

@@ -83,7 +83,18 @@ RdmaNic::GetTypeId()
                           "GoBackN (RoCE default) or SelectiveRepeat (IRN).",
                           EnumValue(GO_BACK_N),
                           MakeEnumAccessor(&RdmaNic::m_lossRecovery),
-                          MakeEnumChecker(GO_BACK_N, "GoBackN", SELECTIVE_REPEAT, "SelectiveRepeat"))
+                          MakeEnumChecker(GO_BACK_N,
+                                          "GoBackN",
+                                          SELECTIVE_REPEAT,
+                                          "SelectiveRepeat",
+                                          DIRECT_PLACEMENT,
+                                          "DirectPlacement"))
+            .AddAttribute("EntropyChangePackets",
+                          "Host-side spraying: change the UDP source port (ECMP entropy) every "
+                          "N packets of a QP; 0 = one port per QP.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_entropyChangePackets),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("RtoLow",
                           "Selective repeat: timeout with few packets in flight (IRN: 100 us).",
                           TimeValue(MicroSeconds(100)),
@@ -152,6 +163,7 @@ RdmaNic::RdmaNic()
       m_perDestination(false),
       m_probeRequestPriority(-1),
       m_probeResponsePriority(-1),
+      m_entropyChangePackets(0),
       m_nodeId(0),
       m_wakePs(0),
       m_inPull(false)
@@ -457,7 +469,7 @@ RdmaNic::Reschedule(SendQueuePair& qp)
     else
     {
         qp.state = SendQueuePair::State::WAITING;
-        m_scheduler.PushWaiting(qp.qpn, due);
+        m_scheduler.PushWaiting(qp.qpn, due, ++qp.waitGeneration);
         if (!m_inPull)
         {
             ArmWake(due);
@@ -470,7 +482,9 @@ RdmaNic::Pull(uint8_t pausedMask)
 {
     const uint64_t now = NowPs();
     m_scheduler.Unpark(pausedMask);
-    m_scheduler.ReleaseDue(now);
+    m_scheduler.ReleaseDue(now, [this](uint32_t qpn, uint32_t generation) {
+        return m_sendQps[qpn].waitGeneration == generation;
+    });
     uint32_t qpn;
     while (m_scheduler.PopReady(qpn))
     {
@@ -491,7 +505,7 @@ RdmaNic::Pull(uint8_t pausedMask)
         if (limiter.nextSendPs > now)
         {
             qp.state = SendQueuePair::State::WAITING;
-            m_scheduler.PushWaiting(qpn, limiter.nextSendPs);
+            m_scheduler.PushWaiting(qpn, limiter.nextSendPs, ++qp.waitGeneration);
             continue;
         }
         Ptr<Packet> p;
@@ -551,6 +565,12 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     h.src = m_nodeId;
     h.dst = qp.peerNode;
     h.sport = qp.sport;
+    if (m_entropyChangePackets > 0)
+    {
+        // A new entropy value every N packets, spread over the dynamic port range.
+        const uint32_t epoch = psn / m_entropyChangePackets;
+        h.sport = 49152 + ((qp.sport * 40503u + epoch) * 2654435761u >> 12) % 16384;
+    }
     h.dstQpn = qp.peerQpn;
     h.psn = psn;
     h.payload = payload;
@@ -583,6 +603,8 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
         rate >= m_device->GetBitRate()
             ? now
             : now + SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1));
+    limiter.lastSendPs = now;
+    limiter.lastWire = wire;
     if (!qp.rto.IsRunning())
     {
         qp.lastProgress = Simulator::Now();
@@ -747,6 +769,12 @@ RdmaNic::ReceiveData(const RdmaHeader& h)
         SendCnp(rq);
     }
     const bool selective = m_lossRecovery == SELECTIVE_REPEAT;
+    const bool placement = m_lossRecovery == DIRECT_PLACEMENT;
+    if (placement)
+    {
+        ReceivePlaced(rq, h);
+        return;
+    }
     if (h.psn == rq.expectedPsn)
     {
         rq.bytesReceived += h.payload;
@@ -808,6 +836,51 @@ RdmaNic::ReceiveData(const RdmaHeader& h)
 }
 
 void
+RdmaNic::ReceivePlaced(RecvQueuePair& rq, const RdmaHeader& h)
+{
+    // Direct placement: any order is fine; new packets are counted once.
+    if (h.psn >= rq.expectedPsn)
+    {
+        const uint32_t offset = h.psn - rq.expectedPsn;
+        if (offset > 0)
+        {
+            ++m_stats.outOfOrderPackets;
+        }
+        if (rq.placed.size() <= offset)
+        {
+            rq.placed.resize(offset + 1, false);
+        }
+        if (!rq.placed[offset])
+        {
+            rq.placed[offset] = true;
+            rq.bytesReceived += h.payload;
+            m_stats.payloadBytesDelivered += h.payload;
+        }
+        while (!rq.placed.empty() && rq.placed.front())
+        {
+            rq.placed.pop_front();
+            ++rq.expectedPsn;
+        }
+    }
+    // Cumulative ACK every AckInterval arrivals, for a duplicate, and as soon as a
+    // message's last packet (ACK requested) and everything before it have arrived.
+    if (h.flags & RdmaHeader::FLAG_ACK_REQUEST)
+    {
+        rq.ackRequestedBelow = std::max(rq.ackRequestedBelow, h.psn + 1);
+    }
+    const bool requested = rq.ackRequestedBelow > 0 && rq.expectedPsn >= rq.ackRequestedBelow;
+    if (requested)
+    {
+        rq.ackRequestedBelow = 0;
+    }
+    if (++rq.sinceAck >= m_ackInterval || requested || h.psn + 1 < rq.expectedPsn)
+    {
+        rq.sinceAck = 0;
+        SendAck(rq, h, RdmaPacketType::ACK, rq.expectedPsn - 1, 0);
+    }
+}
+
+void
 RdmaNic::ReceiveProbe(const RdmaHeader& h)
 {
     RecvQueuePair& rq = m_recvQps[h.dstQpn];
@@ -836,6 +909,7 @@ RdmaNic::ReceiveProbeResponse(const RdmaHeader& h)
     limiter.probeOutstanding = false;
     limiter.probeTimeout = m_probeTimeout;
     limiter.cc->OnProbeResponse(Simulator::Now() - NanoSeconds(h.timestamp));
+    Repace(qp);
     Reschedule(qp);
 }
 
@@ -884,10 +958,49 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
 }
 
 void
+RdmaNic::Repace(SendQueuePair& qp)
+{
+    // The gap after the last packet was fixed at the rate of that moment; if the
+    // controller has raised the rate since (an ACK can lift a window-limited Swift from
+    // a millisecond gap), shorten the wait to what the new rate implies.
+    RateLimiter& limiter = m_limiters[qp.limiter];
+    const uint64_t now = NowPs();
+    if (limiter.nextSendPs <= now)
+    {
+        return;
+    }
+    const uint64_t rate = qp.cc->GetRate();
+    const uint64_t due = rate >= m_device->GetBitRate()
+                             ? limiter.lastSendPs
+                             : limiter.lastSendPs +
+                                   SerializationClock::Picoseconds(limiter.lastWire, std::max<uint64_t>(rate, 1));
+    const uint64_t earlier = std::max(now, due);
+    if (earlier >= limiter.nextSendPs)
+    {
+        return;
+    }
+    limiter.nextSendPs = earlier;
+    if (qp.state == SendQueuePair::State::WAITING)
+    {
+        // Re-queue under the earlier time; the old heap entry is now stale.
+        m_scheduler.PushWaiting(qp.qpn, earlier, ++qp.waitGeneration);
+        if (earlier <= now)
+        {
+            m_device->TryTransmit();
+        }
+        else
+        {
+            ArmWake(earlier);
+        }
+    }
+}
+
+void
 RdmaNic::ReceiveAck(const RdmaHeader& h)
 {
     SendQueuePair& qp = m_sendQps[h.dstQpn];
     Acknowledge(qp, h.psn + 1, h);
+    Repace(qp);
     Reschedule(qp);
 }
 
@@ -949,6 +1062,11 @@ RdmaNic::GoBack(SendQueuePair& qp, uint32_t psn)
 Time
 RdmaNic::CurrentRto(const SendQueuePair& qp) const
 {
+    const Time wanted = qp.cc->GetRetransmissionTimeout();
+    if (wanted.IsStrictlyPositive())
+    {
+        return wanted;
+    }
     if (m_lossRecovery != SELECTIVE_REPEAT)
     {
         return m_rto;

@@ -38,7 +38,12 @@ namespace ns3
  * the packets in flight (BDP-FC). A retransmission timeout always exists, so no run can
  * stall. Responders ACK every AckInterval packets and each message's last packet, and
  * answer CE-marked packets with CNPs (at most one per CnpInterval per QP). ACK, NACK,
- * CNP and probe responses travel in the port's strict class.
+ * CNP and probe responses travel in the port's strict class. DirectPlacement: every
+ * packet carries its placement (per-packet RETH), so the responder accepts packets in
+ * any order, tracks them in a bitmap and acknowledges cumulatively every AckInterval
+ * arrivals, with no NACK: reordering by the fabric costs nothing, and a real loss is
+ * recovered by the timeout. With EntropyChangePackets > 0 the requester changes the UDP
+ * source port every N packets (host-side spraying over plain ECMP).
  */
 class RdmaNic : public Object
 {
@@ -79,6 +84,7 @@ class RdmaNic : public Object
     {
         GO_BACK_N,
         SELECTIVE_REPEAT,
+        DIRECT_PLACEMENT,
     };
 
     static TypeId GetTypeId();
@@ -132,6 +138,8 @@ class RdmaNic : public Object
     void ProbeExpired(uint32_t limiter);
     /// Selective repeat: move the recovery scan past PSNs the receiver reported.
     static void SkipReported(SendQueuePair& qp);
+    /// After an ACK: shorten a pending pacing gap if the rate has risen since.
+    void Repace(SendQueuePair& qp);
     /// Put an IDLE QP back into the scheduler if it may send.
     void Reschedule(SendQueuePair& qp);
     bool WindowFull(const SendQueuePair& qp) const;
@@ -151,6 +159,7 @@ class RdmaNic : public Object
     void ReceiveAck(const RdmaHeader& h);
     void ReceiveNack(const RdmaHeader& h);
     void ReceiveProbe(const RdmaHeader& h);
+    void ReceivePlaced(RecvQueuePair& rq, const RdmaHeader& h);
     void ReceiveProbeResponse(const RdmaHeader& h);
     /// Cumulative acknowledgement up to \p newUna (exclusive); feeds the controller.
     void Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h);
@@ -179,6 +188,7 @@ class RdmaNic : public Object
     Time m_probeTimeout;
     int32_t m_probeRequestPriority;
     int32_t m_probeResponsePriority;
+    uint32_t m_entropyChangePackets;
 
     Ptr<RdmaNetDevice> m_device;
     uint32_t m_nodeId;

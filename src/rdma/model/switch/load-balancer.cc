@@ -20,4 +20,10 @@ LoadBalancer::Attach(RdmaSwitch* /* sw */)
 {
 }
 
+int64_t
+LoadBalancer::AssignStreams(int64_t /* stream */)
+{
+    return 0;
+}
+
 } // namespace ns3

@@ -29,6 +29,8 @@ class LoadBalancer : public Object
     virtual void Attach(RdmaSwitch* sw);
     /// Pick one of \p candidates (never empty, size >= 2) for a frame with header \p h.
     virtual uint32_t SelectPort(const RdmaHeader& h, const std::vector<uint32_t>& candidates) = 0;
+    /// Fix the random streams used (returns how many); deterministic schemes use none.
+    virtual int64_t AssignStreams(int64_t stream);
 };
 
 } // namespace ns3

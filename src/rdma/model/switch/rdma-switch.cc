@@ -126,6 +126,12 @@ RdmaSwitch::SetLoadBalancer(Ptr<LoadBalancer> lb)
     m_lb->Attach(this);
 }
 
+Ptr<LoadBalancer>
+RdmaSwitch::GetLoadBalancer() const
+{
+    return m_lb;
+}
+
 Ptr<SwitchMmu>
 RdmaSwitch::GetMmu() const
 {
@@ -159,7 +165,10 @@ RdmaSwitch::Receive(uint32_t inPort,
     const std::vector<uint32_t>& candidates = GetRoute(h.dst);
     if (candidates.empty())
     {
-        NS_FATAL_ERROR("RdmaSwitch " << m_nodeId << ": no route to node " << h.dst);
+        // Unreachable (a link went down): drop, counted on the ingress port.
+        ++m_stats[inPort].unroutable;
+        m_dropTrace(p, inPort, inPort);
+        return;
     }
     const uint32_t outPort =
         candidates.size() == 1 ? candidates[0] : m_lb->SelectPort(h, candidates);

@@ -36,6 +36,7 @@ class RdmaSwitch : public Object
         uint64_t pauseFrames = 0;    ///< PFC pause frames (incl. refreshes) sent upstream
         uint64_t resumeFrames = 0;   ///< PFC resume frames sent upstream
         uint64_t ecnMarked = 0;      ///< frames CE-marked at this egress port
+        uint64_t unroutable = 0;     ///< frames arriving here with no route (links down)
     };
 
     /// PFC events sent by a port: the (node, port, class) and kind.
@@ -60,6 +61,7 @@ class RdmaSwitch : public Object
     void SetRoute(uint32_t dst, const std::vector<uint32_t>& ports);
     const std::vector<uint32_t>& GetRoute(uint32_t dst) const;
     void SetLoadBalancer(Ptr<LoadBalancer> lb);
+    Ptr<LoadBalancer> GetLoadBalancer() const;
     Ptr<SwitchMmu> GetMmu() const;
     const PortStats& GetPortStats(uint32_t port) const;
     /// Frames forwarded (admitted) so far.

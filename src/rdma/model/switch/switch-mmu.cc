@@ -105,6 +105,7 @@ SwitchMmu::SetPortCount(uint32_t ports)
     m_ingressShared.resize(ports, zero);
     m_headroomUsed.resize(ports, zero);
     m_egress.resize(ports, zero);
+    m_egressPort.resize(ports, 0);
     m_headroom.resize(ports, 0);
     m_portHeadroomUsed.resize(ports, 0);
     m_ecn.resize(ports, Ecn{m_defaultKmin, m_defaultKmax, m_defaultPmax});
@@ -205,6 +206,7 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t b
     }
     uint64_t& egress = m_egress[outPort][priority];
     egress += bytes;
+    m_egressPort[outPort] += bytes;
     m_maxEgress = std::max(m_maxEgress, egress);
     return true;
 }
@@ -213,6 +215,7 @@ void
 SwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes)
 {
     m_egress[outPort][priority] -= bytes;
+    m_egressPort[outPort] -= bytes;
     uint64_t fromShared = bytes;
     if (IsLossless(priority))
     {
@@ -271,6 +274,12 @@ uint64_t
 SwitchMmu::GetEgressBytes(uint32_t outPort, uint8_t priority) const
 {
     return m_egress[outPort][priority];
+}
+
+uint64_t
+SwitchMmu::GetEgressPortBytes(uint32_t outPort) const
+{
+    return m_egressPort[outPort];
 }
 
 uint64_t

@@ -65,6 +65,8 @@ class SwitchMmu : public Object
     uint64_t GetSharedCapacity() const;
     uint64_t GetSharedUsed() const;
     uint64_t GetEgressBytes(uint32_t outPort, uint8_t priority) const;
+    /// Bytes queued at egress \p outPort over all classes.
+    uint64_t GetEgressPortBytes(uint32_t outPort) const;
     uint64_t GetIngressBytes(uint32_t inPort, uint8_t priority) const;
     uint64_t GetHeadroomUsed(uint32_t inPort, uint8_t priority) const;
     /// Largest egress (port, class) queue seen since the start (bytes).
@@ -97,6 +99,7 @@ class SwitchMmu : public Object
     std::vector<PerClass> m_ingressShared;
     std::vector<PerClass> m_headroomUsed;
     std::vector<PerClass> m_egress;
+    std::vector<uint64_t> m_egressPort; ///< per port, over its classes
     std::vector<uint64_t> m_headroom;         ///< reserved per port
     std::vector<uint64_t> m_portHeadroomUsed; ///< per port, over its classes
     std::vector<Ecn> m_ecn;

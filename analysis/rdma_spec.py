@@ -1,0 +1,530 @@
+"""What sweeps and tuning share: strict spec checking, parameters, running
+one point with ``rdma-run``.
+
+A *spec* is a JSON file; paths inside it are relative to the spec file.  Any
+problem with a spec raises :class:`SpecError`, whose message names the spec
+file, the key and the value; the commands print it as one line and exit with
+code 2 before writing anything.
+"""
+
+import hashlib
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+ANALYSIS_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_ROOT = os.path.dirname(ANALYSIS_DIR)
+DEFAULT_RUNNER = os.path.join(REPO_ROOT, "build", "bin", "rdma-run")
+
+# Stop time used to check a scenario and its overrides without running it.
+CHECK_STOP_TIME_MS = "1e-6"
+
+
+class SpecError(Exception):
+    """A spec is wrong; the message names the spec file, key and value."""
+
+
+def describe(value, limit=80):
+    """Compact JSON text of *value* for error messages."""
+    try:
+        text = json.dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def runner_path(override=None):
+    """The simulator binary: *override*, else $RDMA_RUNNER, else
+    build/bin/rdma-run of this checkout (absolute)."""
+    path = override or os.environ.get("RDMA_RUNNER") or DEFAULT_RUNNER
+    return os.path.abspath(path)
+
+
+def default_jobs():
+    """Number of cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover  (not Linux)
+        return max(1, os.cpu_count() or 1)
+
+
+# ---------------------------------------------------------------------------
+# Reading and checking a spec
+# ---------------------------------------------------------------------------
+
+class Spec:
+    """A parsed spec file: ``path`` (absolute), ``data`` (dict)."""
+
+    def __init__(self, path):
+        self.path = os.path.abspath(path)
+        self.name = path
+        if not os.path.isfile(self.path):
+            raise SpecError(f"{path}: spec file not found")
+        try:
+            with open(self.path, encoding="utf-8") as handle:
+                self.data = json.load(handle)
+        except json.JSONDecodeError as exc:
+            raise SpecError(f"{path}: not valid JSON: {exc.msg} at line "
+                            f"{exc.lineno} column {exc.colno}") from None
+        except OSError as exc:
+            raise SpecError(f"{path}: cannot read: {exc}") from None
+        if not isinstance(self.data, dict):
+            raise SpecError(f"{path}: expected a JSON object, got "
+                            f"{describe(self.data)}")
+
+    @property
+    def stem(self):
+        return os.path.splitext(os.path.basename(self.path))[0]
+
+    def error(self, key, value, why):
+        """A :class:`SpecError` for *key* (dotted path in the spec)."""
+        return SpecError(f"{self.name}: key '{key}' has invalid value "
+                         f"{describe(value)} ({why})")
+
+    def check_known(self, obj, allowed, prefix=""):
+        """Raise on the first key of *obj* not in *allowed*."""
+        for key, value in obj.items():
+            if key not in allowed:
+                where = f"{prefix}{key}"
+                raise SpecError(
+                    f"{self.name}: unknown key '{where}' (value "
+                    f"{describe(value)}); expected one of: "
+                    f"{', '.join(sorted(allowed))}")
+
+    def resolve(self, relpath):
+        """A path from the spec, relative to the spec file's folder."""
+        return os.path.normpath(os.path.join(os.path.dirname(self.path),
+                                             relpath))
+
+    # Typed getters ---------------------------------------------------------
+
+    def get_string(self, key, default=None, required=False):
+        if key not in self.data:
+            if required:
+                raise SpecError(f"{self.name}: missing key '{key}'")
+            return default
+        value = self.data[key]
+        if not isinstance(value, str) or not value.strip():
+            raise self.error(key, value, "expected a non-empty string")
+        return value
+
+    def get_int(self, key, default=None, minimum=None, obj=None,
+                where=None):
+        obj = self.data if obj is None else obj
+        if key not in obj:
+            return default
+        value = obj[key]
+        if isinstance(value, bool) or not isinstance(value, int) or \
+                (minimum is not None and value < minimum):
+            raise self.error(where or key, value, "expected an integer" + (
+                f" >= {minimum}" if minimum is not None else ""))
+        return value
+
+    def base_scenario(self, key="base"):
+        """``(absolute path, canonical text)`` of the base scenario."""
+        rel = self.get_string(key, required=True)
+        path = self.resolve(rel)
+        if not os.path.isfile(path):
+            raise self.error(key, rel, f"scenario file not found: {path}")
+        try:
+            with open(path, encoding="utf-8") as handle:
+                scenario = json.load(handle)
+        except (OSError, ValueError) as exc:
+            raise self.error(key, rel, f"cannot read {path}: {exc}") \
+                from None
+        if not isinstance(scenario, dict):
+            raise self.error(key, rel, f"{path} is not a JSON object")
+        return path, json.dumps(scenario, sort_keys=True)
+
+    def out_dir(self, override=None, key="out"):
+        """The output folder: *override* (relative to the current folder),
+        else the spec's ``out`` (relative to the spec file), else
+        ``out/<spec name>`` in the current folder."""
+        if override:
+            return os.path.abspath(override)
+        rel = self.get_string(key)
+        if rel is not None:
+            return self.resolve(rel)
+        return os.path.abspath(os.path.join("out", self.stem))
+
+    def metrics(self, key="metrics", default=None):
+        """Checked list of metric names."""
+        from rdma_data import known_metric
+        if key not in self.data:
+            return list(default or [])
+        value = self.data[key]
+        if not isinstance(value, list) or not value or \
+                not all(isinstance(m, str) for m in value):
+            raise self.error(key, value, "expected a non-empty list of "
+                             "metric names")
+        for name in value:
+            if not known_metric(name):
+                raise self.error(key, value, f"unknown metric '{name}'; see "
+                                 "docs/analysis.md for the list, or use "
+                                 "summary.KEY for any summary.json key")
+        return list(dict.fromkeys(value))
+
+    def seeds(self, key="seeds"):
+        """Checked list of seeds ([] if absent)."""
+        if key not in self.data:
+            return []
+        value = self.data[key]
+        if not isinstance(value, list) or not value or not all(
+                isinstance(s, int) and not isinstance(s, bool) and
+                0 <= s <= 4294967295 for s in value):
+            raise self.error(key, value, "expected a non-empty list of "
+                             "integers in [0, 4294967295]")
+        if len(set(value)) != len(value):
+            raise self.error(key, value, "seeds must differ")
+        return list(value)
+
+    def overrides(self, key="set"):
+        """Checked fixed overrides ``{scenario key: value}``."""
+        if key not in self.data:
+            return {}
+        value = self.data[key]
+        if not isinstance(value, dict):
+            raise self.error(key, value, "expected an object "
+                             "{\"scenario.key\": value}")
+        for k, v in value.items():
+            check_scenario_value(self, f"{key}.{k}", v)
+        return dict(value)
+
+
+def check_scenario_value(spec, where, value):
+    """A value a scenario key can take on the command line."""
+    if value is None or isinstance(value, dict):
+        raise spec.error(where, value, "expected a number, string, boolean "
+                         "or list")
+
+
+# ---------------------------------------------------------------------------
+# Parameters (sweep "random" and tune "params")
+# ---------------------------------------------------------------------------
+
+PARAM_KEYS = {"min", "max", "log", "int", "unit", "values"}
+
+
+class Param:
+    """A parameter range: numeric ``[min, max]`` (optionally log-scaled,
+    integer, with a unit appended to the value) or a list of ``values``."""
+
+    def __init__(self, key, kind, low=None, high=None, log=False,
+                 unit="", values=None):
+        self.key = key
+        self.kind = kind            # "float", "int" or "choice"
+        self.low = low
+        self.high = high
+        self.log = log
+        self.unit = unit
+        self.values = values
+
+    def __repr__(self):  # pragma: no cover
+        return f"Param({self.key!r}, {self.kind})"
+
+    def value(self, x):
+        """The value passed to rdma-run for a raw draw *x*."""
+        if self.kind == "choice":
+            return x
+        if self.kind == "int":
+            x = int(round(x))
+        else:
+            x = float(f"{x:.6g}")
+        return f"{format_value(x)}{self.unit}" if self.unit else x
+
+    def candidates(self):
+        """Values that exercise the range (to check with rdma-run)."""
+        if self.kind == "choice":
+            return list(self.values)
+        return [self.value(self.low), self.value(self.high)]
+
+    def sample(self, rng):
+        """One random value drawn with the ``random.Random`` *rng*."""
+        if self.kind == "choice":
+            return self.values[rng.randrange(len(self.values))]
+        if self.log:
+            x = math.exp(rng.uniform(math.log(self.low),
+                                     math.log(self.high)))
+        else:
+            x = rng.uniform(self.low, self.high)
+        return self.value(min(max(x, self.low), self.high))
+
+
+def parse_param(spec, where, key, obj):
+    """A :class:`Param` from its spec object (checked strictly)."""
+    if not isinstance(obj, dict):
+        raise spec.error(where, obj, 'expected an object like {"min": 1, '
+                         '"max": 10} or {"values": [...]}')
+    spec.check_known(obj, PARAM_KEYS, prefix=f"{where}.")
+    if "values" in obj:
+        extra = sorted(set(obj) - {"values"})
+        if extra:
+            raise spec.error(f"{where}.{extra[0]}", obj[extra[0]],
+                             "not allowed together with 'values'")
+        values = obj["values"]
+        if not isinstance(values, list) or not values:
+            raise spec.error(f"{where}.values", values,
+                             "expected a non-empty list")
+        for v in values:
+            check_scenario_value(spec, f"{where}.values", v)
+        return Param(key, "choice", values=values)
+    for bound in ("min", "max"):
+        if bound not in obj:
+            raise SpecError(f"{spec.name}: missing key '{where}.{bound}'")
+        v = obj[bound]
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise spec.error(f"{where}.{bound}", v, "expected a number")
+    low, high = float(obj["min"]), float(obj["max"])
+    if not low < high:
+        raise spec.error(f"{where}.max", obj["max"],
+                         f"must be greater than min {describe(obj['min'])}")
+    log = obj.get("log", False)
+    as_int = obj.get("int", False)
+    for flag, v in (("log", log), ("int", as_int)):
+        if not isinstance(v, bool):
+            raise spec.error(f"{where}.{flag}", v, "expected true or false")
+    if log and low <= 0:
+        raise spec.error(f"{where}.min", obj["min"],
+                         "must be > 0 for a log range")
+    unit = obj.get("unit", "")
+    if not isinstance(unit, str) or (unit and not re.fullmatch(
+            r"[A-Za-z/%]+", unit)):
+        raise spec.error(f"{where}.unit", unit, 'expected letters, e.g. '
+                         '"Mbps", "us"')
+    if as_int and (low != int(low) or high != int(high)):
+        raise spec.error(where, obj, "min and max must be integers when "
+                         "int is true")
+    return Param(key, "int" if as_int else "float", low, high, log, unit)
+
+
+def format_value(v):
+    """Text of a scenario value for ``--set KEY=VALUE``."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if v == int(v) and abs(v) < 1e15:
+            return str(int(v))
+        return format(v, ".12g")
+    if isinstance(v, str):
+        return v
+    return json.dumps(v, separators=(",", ":"))
+
+
+def set_args(overrides):
+    """``['--set', 'k=v', ...]`` for a ``{key: value}`` mapping."""
+    args = []
+    for key, value in overrides.items():
+        args += ["--set", f"{key}={format_value(value)}"]
+    return args
+
+
+def point_id(base_text, overrides):
+    """Stable 10-hex-digit id of a run: the base scenario's content and the
+    overrides (order-free).  Same inputs, same id, same folder."""
+    canon = json.dumps([base_text, sorted((k, format_value(v))
+                                          for k, v in overrides.items())],
+                       separators=(",", ":"))
+    return hashlib.sha1(canon.encode("utf-8")).hexdigest()[:10]
+
+
+# ---------------------------------------------------------------------------
+# Checking scenario keys and values with the simulator itself
+# ---------------------------------------------------------------------------
+
+_KEYS_CACHE = {}
+
+
+def scenario_keys(runner):
+    """``{key: unit}`` of every scenario key ``rdma-run --list-keys``
+    prints, or None if the runner is missing or fails."""
+    if runner in _KEYS_CACHE:
+        return _KEYS_CACHE[runner]
+    keys = None
+    if os.path.isfile(runner) and os.access(runner, os.X_OK):
+        try:
+            proc = subprocess.run([runner, "--list-keys"],
+                                  capture_output=True, text=True,
+                                  timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            proc = None
+        if proc is not None and proc.returncode == 0:
+            keys = {}
+            for line in proc.stdout.splitlines():
+                m = re.match(r"\|\s*`([^`]+)`\s*\|", line)
+                if not m:
+                    continue
+                cells = [c.strip() for c in line.strip().strip("|")
+                         .split("|")]
+                # Main table: key | type | unit | range | default | meaning
+                unit = cells[2] if len(cells) >= 6 else ""
+                keys[m.group(1)] = unit
+    _KEYS_CACHE[runner] = keys
+    return keys
+
+
+def check_keys_exist(spec, runner, keys_with_where):
+    """Raise on a scenario key the simulator does not know.
+
+    *keys_with_where* is a list of ``(key, where, value)``.  Skipped (no
+    check) when the runner cannot list its keys.
+    """
+    known = scenario_keys(runner)
+    if known is None:
+        return
+    for key, where, value in keys_with_where:
+        if key not in known:
+            raise SpecError(f"{spec.name}: unknown scenario key '{key}' in "
+                            f"'{where}' (value {describe(value)}); see "
+                            "docs/scenario-keys.md")
+
+
+def check_values_with_runner(spec, runner, base, fixed, candidates):
+    """Let rdma-run check the base scenario and every candidate value.
+
+    *candidates* is ``{key: [values]}``.  Runs ``max(len(values))``
+    zero-length simulations (stop time 1 ps) into a temporary folder; the
+    i-th sets every key to its i-th value (cycling).  A rejection raises
+    :class:`SpecError` with the simulator's message.  Skipped when the
+    runner does not exist.
+    """
+    if not os.path.isfile(runner):
+        return
+    rounds = max([len(v) for v in candidates.values()] + [1])
+    tmp = tempfile.mkdtemp(prefix="rdma-check-")
+    try:
+        for i in range(rounds):
+            overrides = dict(fixed)
+            for key, values in candidates.items():
+                overrides[key] = values[i % len(values)]
+            overrides["stop_time_ms"] = CHECK_STOP_TIME_MS
+            out = os.path.join(tmp, f"check{i}")
+            cmd = [runner, base, "--out", out, "--quiet"] + \
+                set_args(overrides)
+            proc = subprocess.run(cmd, capture_output=True, text=True,
+                                  timeout=300)
+            if proc.returncode != 0:
+                lines = (proc.stderr or proc.stdout).strip().splitlines()
+                msg = lines[-1] if lines else f"exit code {proc.returncode}"
+                msg = re.sub(r"^rdma-run: error: (--set: )?", "", msg)
+                raise SpecError(f"{spec.name}: rdma-run rejects this spec: "
+                                f"{msg}")
+            shutil.rmtree(out, ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------
+# Running one point
+# ---------------------------------------------------------------------------
+
+def is_done(run_dir):
+    """A point is finished iff its folder has summary.json (the simulator
+    writes its output folder in one rename)."""
+    return os.path.isfile(os.path.join(run_dir, "summary.json"))
+
+
+def clean_partials(folder, min_age_s=60):
+    """Remove ``NAME.partial-PID`` staging folders left behind by killed
+    simulator runs: the PID no longer exists here and the folder has not
+    changed for *min_age_s* seconds (on a shared file system the PID may
+    belong to another machine, whose run keeps writing)."""
+    if not os.path.isdir(folder):
+        return
+    now = time.time()
+    for name in os.listdir(folder):
+        m = re.fullmatch(r".+\.partial-(\d+)", name)
+        if not m:
+            continue
+        path = os.path.join(folder, name)
+        try:
+            os.kill(int(m.group(1)), 0)
+            continue  # alive
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue  # alive, someone else's
+        try:
+            if now - os.path.getmtime(path) >= min_age_s:
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            pass
+
+
+def run_command(runner, base, run_dir, overrides):
+    """The rdma-run command line of one point."""
+    return [runner, base, "--out", run_dir, "--quiet"] + set_args(overrides)
+
+
+def run_point(cmd, run_dir, log_path, with_metrics=True):
+    """Run one point (unless already done) and compute its metrics.
+
+    Output of the simulator goes to *log_path* (removed when empty).
+    Returns ``{'status': 'ok'|'failed', 'rc', 'seconds', 'ran',
+    'metrics', 'error'}``.  Runs in a worker process.
+    """
+    result = {"status": "ok", "rc": 0, "seconds": 0.0, "ran": False,
+              "metrics": None, "error": ""}
+    if not is_done(run_dir):
+        if cmd is None:
+            result.update(status="missing", error="not run")
+            return result
+        if os.path.isdir(run_dir):  # never a finished run: see is_done
+            shutil.rmtree(run_dir, ignore_errors=True)
+        os.makedirs(os.path.dirname(log_path), exist_ok=True)
+        start = time.monotonic()
+        try:
+            with open(log_path, "w", encoding="utf-8") as log:
+                proc = subprocess.run(cmd, stdout=log,
+                                      stderr=subprocess.STDOUT,
+                                      stdin=subprocess.DEVNULL)
+        except OSError as exc:  # e.g. the binary is being rebuilt
+            result.update(status="failed", rc=-1, ran=True,
+                          error=f"cannot run {cmd[0]}: {exc}")
+            return result
+        result.update(ran=True, rc=proc.returncode,
+                      seconds=time.monotonic() - start)
+        if os.path.getsize(log_path) == 0:
+            os.remove(log_path)
+        if proc.returncode != 0 or not is_done(run_dir):
+            last = ""
+            if os.path.exists(log_path):
+                with open(log_path, encoding="utf-8",
+                          errors="replace") as log:
+                    lines = log.read().strip().splitlines()
+                last = lines[-1] if lines else ""
+            result.update(status="failed",
+                          error=last or f"exit code {proc.returncode}")
+            return result
+    if with_metrics:
+        result["metrics"] = point_metrics(run_dir)
+        if result["metrics"] is None:
+            result.update(status="failed", error="unreadable output")
+    return result
+
+
+def point_metrics(run_dir):
+    """:func:`rdma_data.run_metrics` of a finished point (None if its
+    files cannot be read)."""
+    from rdma_data import RunDataError, load_run, run_metrics
+    try:
+        return run_metrics(load_run(run_dir))
+    except RunDataError:
+        return None
+
+
+def fmt_duration(seconds):
+    """``75.3`` -> ``'1m15s'``; ``4.2`` -> ``'4.2s'``."""
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, sec = divmod(int(round(seconds)), 60)
+    if minutes < 60:
+        return f"{minutes}m{sec:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"

@@ -1,0 +1,761 @@
+#!/usr/bin/python3
+"""Tune scenario parameters with Optuna (TPE) against run metrics.
+
+Usage::
+
+    /usr/bin/python3 analysis/rdma_tune.py SPEC.json [--trials N] [--jobs N]
+        [--out DIR] [--storage URL] [--study NAME] [--runner PATH]
+
+(``./rdma tune ...``).  The spec (JSON; paths relative to the spec file)::
+
+    {
+      "base": "../../scenarios/demo.json",
+      "out": "../../out/tune-demo",
+      "set": {"traffic.probe.interval_us": 10},
+      "params": {
+        "switch.ecn.kmin_kb": {"min": 10, "max": 800, "log": true},
+        "switch.ecn.kmax_kb": {"min": 100, "max": 3200, "log": true},
+        "switch.ecn.pmax": {"min": 0.01, "max": 1.0},
+        "cc.dcqcn.RateAi": {"min": 5, "max": 200, "log": true,
+                            "unit": "Mbps"}
+      },
+      "objective": {"metric": "probe_slowdown_p99", "direction": "minimize",
+                    "constraints": [{"metric": "goodput_utilization",
+                                     "min": 0.9}]},
+      "seeds": [1, 2],
+      "trials": 40,
+      "jobs": 2,
+      "storage": "sqlite:///study.db",
+      "study": "demo-ecn",
+      "sampler": {"seed": 0, "startup_trials": 10}
+    }
+
+Each trial runs the base scenario with the sampled values once per seed
+(``OUT/runs/ID``, reused when the same values come again) and takes the
+mean of the objective metric over the seeds; a constraint is met when the
+mean of its metric is >= ``min`` / <= ``max``.  TPE models the constraints
+(Optuna's ``constraints_func``) and the best trial is the best one meeting
+all of them.  The study lives in an Optuna storage: by default the SQLite
+file ``OUT/study.db``, so running the same command again resumes it until
+it holds ``trials`` finished trials; any database URL Optuna accepts
+(``--storage postgresql://...``) lets workers on several machines share one
+study.
+
+Outputs in OUT: ``best.json`` (the base scenario with the best values, ready
+for ``./rdma run``), ``tune.md`` (best trial, constraints, how to re-run),
+``trials.csv`` (every trial), ``optimization_history.png`` and
+``param_importance.png``.
+
+Exit codes: 0 ok, 1 no trial met the constraints (or all failed), 2 bad
+spec or options (nothing written), 130 interrupted.
+"""
+
+import argparse
+import copy
+import json
+import math
+import os
+import sys
+import threading
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+
+import rdma_spec as rs
+import rdma_style as style
+from rdma_data import metric_value
+
+import matplotlib.pyplot as plt  # noqa: E402  (rdma_style sets the backend)
+
+SPEC_KEYS = {"description", "base", "out", "set", "params", "objective",
+             "seeds", "trials", "jobs", "storage", "study", "sampler"}
+OBJECTIVE_KEYS = {"metric", "direction", "constraints"}
+CONSTRAINT_KEYS = {"metric", "min", "max"}
+SAMPLER_KEYS = {"seed", "startup_trials"}
+
+RUNS_DIR = "runs"
+LOGS_DIR = "logs"
+STUDY_DB = "study.db"
+BEST_FILE = "best.json"
+REPORT_FILE = "tune.md"
+TRIALS_CSV = "trials.csv"
+HISTORY_PLOT = "optimization_history.png"
+IMPORTANCE_PLOT = "param_importance.png"
+
+EXIT_INTERRUPTED = 130
+
+
+class TrialFailed(Exception):
+    """A trial's run failed or its metric is not available."""
+
+
+class Constraint:
+    def __init__(self, metric, low=None, high=None):
+        self.metric = metric
+        self.low = low
+        self.high = high
+
+    def violation(self, value):
+        """<= 0 when met (Optuna's convention), else how far off."""
+        if self.low is not None:
+            return self.low - value
+        return value - self.high
+
+    def text(self):
+        if self.low is not None:
+            return f"{self.metric} >= {rs.format_value(self.low)}"
+        return f"{self.metric} <= {rs.format_value(self.high)}"
+
+
+class Tune:
+    """A checked tune spec (see the module documentation)."""
+
+    def __init__(self, path, out=None, runner=None, storage=None,
+                 study=None, check_runner=True):
+        spec = rs.Spec(path)
+        self.spec = spec
+        spec.check_known(spec.data, SPEC_KEYS)
+        if "description" in spec.data and \
+                not isinstance(spec.data["description"], str):
+            raise spec.error("description", spec.data["description"],
+                             "expected a string")
+        self.base, self.base_text = spec.base_scenario()
+        self.out = spec.out_dir(out)
+        self.fixed = spec.overrides()
+        params = spec.data.get("params")
+        if "params" not in spec.data:
+            raise rs.SpecError(f"{spec.name}: missing key 'params'")
+        if not isinstance(params, dict) or not params:
+            raise spec.error("params", params, 'expected a non-empty object '
+                             '{"scenario.key": {"min": .., "max": ..}}')
+        self.params = [rs.parse_param(spec, f"params.{k}", k, v)
+                       for k, v in params.items()]
+        self.metric, self.direction, self.constraints = self._objective()
+        self.seeds = spec.seeds()
+        self.trials = spec.get_int("trials", default=20, minimum=0)
+        self.jobs = spec.get_int("jobs", minimum=1)
+        self.storage = storage or spec.get_string("storage") or \
+            "sqlite:///" + os.path.join(self.out, STUDY_DB)
+        if "storage" in spec.data and not storage:
+            self.storage = _resolve_sqlite(spec, self.storage)
+        self.study_name = study or spec.get_string("study") or spec.stem
+        sampler = spec.data.get("sampler", {})
+        if not isinstance(sampler, dict):
+            raise spec.error("sampler", sampler, "expected an object")
+        spec.check_known(sampler, SAMPLER_KEYS, prefix="sampler.")
+        self.sampler_seed = spec.get_int("seed", obj=sampler, minimum=0,
+                                         where="sampler.seed")
+        self.startup_trials = spec.get_int(
+            "startup_trials", default=10, minimum=0, obj=sampler,
+            where="sampler.startup_trials")
+        for key in [p.key for p in self.params]:
+            if key in self.fixed:
+                raise rs.SpecError(f"{spec.name}: scenario key '{key}' is "
+                                   "given in both 'set' and 'params'")
+            if key == "seed" and self.seeds:
+                raise rs.SpecError(f"{spec.name}: scenario key 'seed' is "
+                                   "given in both 'params' and 'seeds'")
+        self.runner = rs.runner_path(runner)
+        if check_runner:
+            self.check_with_runner()
+
+    def check_with_runner(self):
+        """Unknown scenario keys and rejected values are spec errors."""
+        keys = [(k, "set", v) for k, v in self.fixed.items()] + \
+               [(p.key, "params", p.key) for p in self.params]
+        rs.check_keys_exist(self.spec, self.runner, keys)
+        candidates = {p.key: p.candidates() for p in self.params}
+        if self.seeds:
+            candidates["seed"] = sorted({min(self.seeds), max(self.seeds)})
+        rs.check_values_with_runner(self.spec, self.runner, self.base,
+                                    self.fixed, candidates)
+
+    def _objective(self):
+        spec = self.spec
+        obj = spec.data.get("objective")
+        if "objective" not in spec.data:
+            raise rs.SpecError(f"{spec.name}: missing key 'objective'")
+        if not isinstance(obj, dict):
+            raise spec.error("objective", obj, 'expected an object {"metric":'
+                             ' .., "direction": "minimize"}')
+        spec.check_known(obj, OBJECTIVE_KEYS, prefix="objective.")
+        if "metric" not in obj:
+            raise rs.SpecError(f"{spec.name}: missing key "
+                               "'objective.metric'")
+        metric = _metric(spec, "objective.metric", obj["metric"])
+        direction = obj.get("direction", "minimize")
+        if direction not in ("minimize", "maximize"):
+            raise spec.error("objective.direction", direction,
+                             'expected "minimize" or "maximize"')
+        constraints = []
+        raw = obj.get("constraints", [])
+        if not isinstance(raw, list):
+            raise spec.error("objective.constraints", raw,
+                             "expected a list of {\"metric\", \"min\" or "
+                             "\"max\"}")
+        for i, c in enumerate(raw):
+            where = f"objective.constraints[{i}]"
+            if not isinstance(c, dict):
+                raise spec.error(where, c, "expected an object")
+            spec.check_known(c, CONSTRAINT_KEYS, prefix=f"{where}.")
+            if "metric" not in c:
+                raise rs.SpecError(f"{spec.name}: missing key "
+                                   f"'{where}.metric'")
+            name = _metric(spec, f"{where}.metric", c["metric"])
+            bounds = [b for b in ("min", "max") if b in c]
+            if len(bounds) != 1:
+                raise spec.error(where, c, "give exactly one of 'min' and "
+                                 "'max'")
+            bound = c[bounds[0]]
+            if isinstance(bound, bool) or not isinstance(bound, (int,
+                                                                 float)):
+                raise spec.error(f"{where}.{bounds[0]}", bound,
+                                 "expected a number")
+            constraints.append(Constraint(name, low=bound) if bounds[0] ==
+                               "min" else Constraint(name, high=bound))
+        return metric, direction, constraints
+
+
+def _metric(spec, where, name):
+    from rdma_data import known_metric
+    if not isinstance(name, str) or not known_metric(name):
+        raise spec.error(where, name, "unknown metric; see docs/analysis.md "
+                         "for the list, or use summary.KEY")
+    return name
+
+
+def _resolve_sqlite(spec, url):
+    """A relative SQLite file in the spec is relative to the spec file."""
+    prefix = "sqlite:///"
+    if url.startswith(prefix) and not url.startswith(prefix + "/") and \
+            url[len(prefix):] not in ("", ":memory:"):
+        return prefix + spec.resolve(url[len(prefix):])
+    return url
+
+
+# ---------------------------------------------------------------------------
+# Optuna
+# ---------------------------------------------------------------------------
+
+def _import_optuna():
+    try:
+        import optuna
+    except ImportError:
+        return None
+    # Failed trials are reported on our own progress line (Optuna would
+    # add a warning with a traceback for each).
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    warnings.filterwarnings("ignore", category=optuna.exceptions
+                            .ExperimentalWarning)
+    return optuna
+
+
+def suggest(trial, param):
+    """Draw a value of *param* for an Optuna trial (the value passed to
+    rdma-run, with its unit)."""
+    if param.kind == "choice":
+        labels = [rs.format_value(v) if isinstance(v, (list, dict)) else v
+                  for v in param.values]
+        chosen = trial.suggest_categorical(param.key, labels)
+        return param.values[labels.index(chosen)]
+    if param.kind == "int":
+        x = trial.suggest_int(param.key, int(param.low), int(param.high),
+                              log=param.log)
+    else:
+        x = trial.suggest_float(param.key, param.low, param.high,
+                                log=param.log)
+    return param.value(x)
+
+
+_RUN_LOCKS = {}
+_RUN_LOCKS_GUARD = threading.Lock()
+
+
+def _run_lock(run_dir):
+    """One lock per run folder: two parallel trials that drew the same
+    values run the simulator once; the second reuses the result."""
+    with _RUN_LOCKS_GUARD:
+        return _RUN_LOCKS.setdefault(run_dir, threading.Lock())
+
+
+def evaluate(tune, values):
+    """Run (or reuse) the runs of one set of parameter *values* and return
+    ``(objective, {metric: mean over seeds}, [run dirs])``; raises
+    :class:`TrialFailed`."""
+    names = [tune.metric] + [c.metric for c in tune.constraints]
+    per_seed = []
+    dirs = []
+    for seed in tune.seeds or [None]:
+        overrides = {**tune.fixed, **values}
+        if seed is not None:
+            overrides["seed"] = seed
+        pid = rs.point_id(tune.base_text, overrides)
+        run_dir = os.path.join(tune.out, RUNS_DIR, pid)
+        dirs.append(run_dir)
+        cmd = rs.run_command(tune.runner, tune.base, run_dir, overrides)
+        with _run_lock(run_dir):
+            res = rs.run_point(cmd, run_dir, os.path.join(
+                tune.out, LOGS_DIR, f"{pid}.log"))
+        if res["status"] != "ok":
+            raise TrialFailed(f"run {run_dir} failed: {res['error']}")
+        per_seed.append({n: float(metric_value(res["metrics"], n))
+                         for n in names})
+    means = {}
+    for n in names:
+        vals = [m[n] for m in per_seed]
+        if any(math.isnan(v) for v in vals):
+            raise TrialFailed(f"metric {n} is not available for these runs "
+                              f"({', '.join(dirs)})")
+        means[n] = float(np.mean(vals))
+    return means[tune.metric], means, dirs
+
+
+def run_study(tune, optuna, trials, jobs, stream=None):
+    """Create or load the study and run trials until it holds *trials*
+    finished ones.  Returns ``(study, interrupted)``."""
+    stream = stream or sys.stderr
+    from optuna.trial import TrialState
+    sampler = optuna.samplers.TPESampler(
+        seed=tune.sampler_seed, n_startup_trials=tune.startup_trials,
+        constraints_func=_constraints if tune.constraints else None)
+    try:
+        storage = tune.storage
+        if storage.startswith(("sqlite", "postgresql", "mysql")):
+            # Heartbeats let a resumed study fail the trials an interrupted
+            # worker left RUNNING.
+            storage = optuna.storages.RDBStorage(
+                storage, heartbeat_interval=10, grace_period=30)
+        study = optuna.create_study(
+            study_name=tune.study_name, storage=storage, sampler=sampler,
+            direction=tune.direction, load_if_exists=True)
+    except Exception as exc:  # any storage problem: one clear line
+        raise rs.SpecError(f"storage {tune.storage}: "
+                           f"{type(exc).__name__}: {exc}") from None
+    if study.direction.name.lower() != tune.direction:
+        raise rs.SpecError(f"study '{tune.study_name}' in {tune.storage} "
+                           f"was created to {study.direction.name.lower()}, "
+                           f"the spec says {tune.direction}")
+    finished_states = (TrialState.COMPLETE, TrialState.FAIL,
+                       TrialState.PRUNED)
+    done = len(study.get_trials(deepcopy=False, states=finished_states))
+    todo = max(0, trials - done)
+    print(f"tune: study '{tune.study_name}' in {tune.storage}: {done} "
+          f"finished trial(s), {todo} to run on {jobs} thread(s); output in "
+          f"{tune.out}", file=stream, flush=True)
+    if todo == 0:
+        return study, False
+    lock = threading.Lock()
+    start = time.monotonic()
+    count = [0]
+
+    def objective(trial):
+        values = {p.key: suggest(trial, p) for p in tune.params}
+        trial.set_user_attr("values", values)
+        try:
+            value, means, dirs = evaluate(tune, values)
+        except TrialFailed as exc:
+            trial.set_user_attr("error", str(exc))
+            raise
+        trial.set_user_attr("metrics", means)
+        trial.set_user_attr("runs", [os.path.relpath(d, tune.out)
+                                     for d in dirs])
+        trial.set_user_attr("constraints", [
+            c.violation(means[c.metric]) for c in tune.constraints])
+        return value
+
+    def progress(study, frozen):
+        with lock:
+            count[0] += 1
+            elapsed = time.monotonic() - start
+            eta = elapsed / count[0] * max(0, todo - count[0])
+            if frozen.state == TrialState.COMPLETE:
+                feasible = all(v <= 0 for v in
+                               frozen.user_attrs.get("constraints", []))
+                what = (f"{tune.metric}={style.format_number(frozen.value)}"
+                        + ("" if feasible else " (constraints not met)"))
+            else:
+                what = f"{frozen.state.name}: " \
+                       f"{frozen.user_attrs.get('error', '')}"
+            label = " ".join(f"{k.split('.')[-1]}={rs.format_value(v)}"
+                             for k, v in
+                             frozen.user_attrs.get("values", {}).items())
+            print(f"[trial {frozen.number}] {label} {what} | "
+                  f"{count[0]}/{todo} this session, elapsed "
+                  f"{rs.fmt_duration(elapsed)}, ETA {rs.fmt_duration(eta)}",
+                  file=stream, flush=True)
+
+    interrupted = False
+    try:
+        study.optimize(objective, n_trials=todo, n_jobs=jobs,
+                       catch=(TrialFailed,),
+                       callbacks=[optuna.study.MaxTrialsCallback(
+                           trials, states=finished_states), progress])
+    except KeyboardInterrupt:
+        interrupted = True
+        print("\ntune: interrupted; the study is kept, run the same command "
+              "again to resume", file=stream, flush=True)
+    return study, interrupted
+
+
+def _constraints(frozen):
+    return frozen.user_attrs.get("constraints", [])
+
+
+# ---------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------
+
+def trials_frame(tune, study):
+    """One row per trial: number, state, value, feasible, parameters,
+    metrics, runs, error."""
+    rows = []
+    for t in study.get_trials(deepcopy=False):
+        cons = t.user_attrs.get("constraints")
+        row = {"trial": t.number, "state": t.state.name,
+               "value": t.value if t.value is not None else math.nan,
+               "feasible": bool(cons is not None and
+                                all(v <= 0 for v in cons))
+               if t.state.name == "COMPLETE" else False}
+        values = t.user_attrs.get("values", {})
+        for p in tune.params:
+            row[p.key] = values.get(p.key, t.params.get(p.key))
+        for name, value in t.user_attrs.get("metrics", {}).items():
+            if name != tune.metric:
+                row[name] = value
+        row["runs"] = " ".join(t.user_attrs.get("runs", []))
+        row["error"] = t.user_attrs.get("error", "")
+        rows.append(row)
+    columns = ["trial", "state", "value", "feasible"] + \
+        [p.key for p in tune.params] + \
+        list(dict.fromkeys(c.metric for c in tune.constraints
+                           if c.metric != tune.metric)) + ["runs", "error"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def best_row(tune, frame):
+    """The best feasible completed trial's row, or None."""
+    ok = frame[(frame["state"] == "COMPLETE") & frame["feasible"]]
+    if ok.empty:
+        return None
+    ascending = tune.direction == "minimize"
+    return ok.sort_values(["value", "trial"],
+                          ascending=[ascending, True]).iloc[0]
+
+
+def set_dotted(scenario, key, value):
+    """``set_dotted(s, 'a.b.c', v)``: s['a']['b']['c'] = v."""
+    node = scenario
+    parts = key.split(".")
+    for part in parts[:-1]:
+        if not isinstance(node.get(part), dict):
+            node[part] = {}
+        node = node[part]
+    node[parts[-1]] = value
+
+
+def best_scenario(tune, values):
+    """The base scenario with the fixed overrides and *values* applied, as
+    it should be written into the output folder: a relative
+    ``traffic.flows_csv`` is rewritten to stay valid there."""
+    scenario = copy.deepcopy(json.loads(tune.base_text))
+    for key, value in {**tune.fixed, **values}.items():
+        set_dotted(scenario, key, value)
+    flows = scenario.get("traffic", {}).get("flows_csv") \
+        if isinstance(scenario.get("traffic"), dict) else None
+    if isinstance(flows, str) and flows and not os.path.isabs(flows):
+        target = os.path.join(os.path.dirname(tune.base), flows)
+        scenario["traffic"]["flows_csv"] = os.path.relpath(target, tune.out)
+    base_name = scenario.get("name") or \
+        os.path.splitext(os.path.basename(tune.base))[0]
+    scenario["name"] = f"{base_name}-tuned"
+    return scenario
+
+
+def param_importance(frame, keys):
+    """Share of the objective's variance each parameter explains on its
+    own (correlation ratio eta^2, normalized to sum to 1).
+
+    Completed trials only.  A numeric parameter's trials are split by rank
+    into min(5, distinct values) groups (one group per distinct value when
+    there are at most 5); eta^2 = sum over groups of n_g (mean_g - mean)^2
+    / sum over trials of (y - mean)^2.  Returns ``{key: share}`` (all 0
+    when the objective does not vary or there are < 2 trials).
+    """
+    done = frame[frame["state"] == "COMPLETE"]
+    y = done["value"].to_numpy(dtype=float)
+    if len(y) < 2 or np.var(y) == 0:
+        return {k: 0.0 for k in keys}
+    total = float(((y - y.mean()) ** 2).sum())
+    raw = {}
+    for key in keys:
+        col = done[key].to_list()
+        groups = _groups(col)
+        between = sum(len(g) * (y[g].mean() - y.mean()) ** 2 for g in groups)
+        raw[key] = between / total
+    s = sum(raw.values())
+    return {k: (v / s if s > 0 else 0.0) for k, v in raw.items()}
+
+
+def _groups(values, max_groups=5):
+    """Index groups of *values*: by distinct value (at most *max_groups*),
+    else by rank into *max_groups* nearly equal groups."""
+    from rdma_sweep import numeric_view
+    x, _ = numeric_view(values)
+    keys = [rs.format_value(v) for v in values]
+    distinct = list(dict.fromkeys(keys))
+    if x is None or len(distinct) <= max_groups:
+        return [np.asarray([i for i, k in enumerate(keys) if k == d])
+                for d in distinct]
+    order = np.argsort(x, kind="stable")
+    return [g for g in np.array_split(order, max_groups) if len(g)]
+
+
+def plot_history(tune, frame, path):
+    """Objective of every completed trial and the best feasible so far."""
+    done = frame[frame["state"] == "COMPLETE"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    color = style.algorithm_color(_algorithm(tune))
+    feas = done[done["feasible"]]
+    infeas = done[~done["feasible"]]
+    ax.scatter(feas["trial"], feas["value"], s=22, color=color,
+               label="trial (constraints met)")
+    if len(infeas):
+        ax.scatter(infeas["trial"], infeas["value"], s=22, marker="x",
+                   color="0.5", label="trial (constraints not met)")
+    if len(feas):
+        ordered = feas.sort_values("trial")
+        best = ordered["value"].cummin() if tune.direction == "minimize" \
+            else ordered["value"].cummax()
+        ax.step(ordered["trial"], best, where="post", color="0.15",
+                label="best so far")
+    if len(done) == 0:
+        style.no_data(ax, "no completed trial")
+    else:
+        ax.legend(fontsize="small")
+        v = done["value"].to_numpy(dtype=float)
+        v = v[np.isfinite(v)]
+        if len(v) and v.min() > 0 and v.max() / v.min() >= 20:
+            ax.set_yscale("log")
+    ax.set_xlabel("Trial number")
+    ax.set_ylabel(f"{tune.metric} ({tune.direction})")
+    ax.set_title(f"Optimization history: {tune.study_name}")
+    ax.grid(True, alpha=0.3)
+    style.save(fig, path)
+
+
+def plot_importance(tune, importance, path):
+    """Horizontal bars of :func:`param_importance`."""
+    keys = sorted(importance, key=lambda k: importance[k])
+    fig, ax = plt.subplots(figsize=(7, 1.5 + 0.45 * len(keys)))
+    ax.barh(range(len(keys)), [importance[k] for k in keys],
+            color=style.algorithm_color(_algorithm(tune)))
+    ax.set_yticks(range(len(keys)))
+    ax.set_yticklabels(keys, fontsize="small")
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(f"Share of {tune.metric} variance explained (eta^2, "
+                  "normalized)")
+    ax.set_title("Parameter importance")
+    ax.grid(True, axis="x", alpha=0.3)
+    style.save(fig, path)
+
+
+def _algorithm(tune):
+    if "cc.algorithm" in tune.fixed:
+        return tune.fixed["cc.algorithm"]
+    try:
+        return json.loads(tune.base_text).get("cc", {}).get("algorithm",
+                                                             "dcqcn")
+    except (ValueError, AttributeError):
+        return "?"
+
+
+def write_outputs(tune, study):
+    """trials.csv, plots, and (when a trial met the constraints) best.json
+    and tune.md.  Returns ``(paths, best row or None)``."""
+    os.makedirs(tune.out, exist_ok=True)
+    frame = trials_frame(tune, study)
+    paths = []
+    csv_path = os.path.join(tune.out, TRIALS_CSV)
+    frame.to_csv(csv_path, index=False)
+    paths.append(csv_path)
+    plot_history(tune, frame, os.path.join(tune.out, HISTORY_PLOT))
+    paths.append(os.path.join(tune.out, HISTORY_PLOT))
+    keys = [p.key for p in tune.params]
+    importance = param_importance(frame, keys)
+    plot_importance(tune, importance, os.path.join(tune.out,
+                                                   IMPORTANCE_PLOT))
+    paths.append(os.path.join(tune.out, IMPORTANCE_PLOT))
+    best = best_row(tune, frame)
+    md = [f"# Tuning: {tune.study_name}", "",
+          f"Spec `{tune.spec.path}`, base scenario `{tune.base}`, storage "
+          f"`{tune.storage}`.", "",
+          f"Objective: {tune.direction} the mean of `{tune.metric}` over "
+          f"seeds {tune.seeds or '(the base scenario seed)'}"
+          + (f", subject to {', '.join(c.text() for c in tune.constraints)}"
+             if tune.constraints else "") + ".", "",
+          f"Trials: {len(frame)} ({(frame['state'] == 'COMPLETE').sum()} "
+          f"complete, {int(frame['feasible'].sum())} meeting the "
+          f"constraints, {(frame['state'] == 'FAIL').sum()} failed).", ""]
+    if best is not None:
+        values = {p.key: _typed(best[p.key]) for p in tune.params}
+        scenario = best_scenario(tune, values)
+        best_path = os.path.join(tune.out, BEST_FILE)
+        with open(best_path, "w", encoding="utf-8") as handle:
+            json.dump(scenario, handle, indent=2)
+            handle.write("\n")
+        paths.insert(0, best_path)
+        problem = verify_scenario(tune.runner, best_path)
+        if problem:
+            raise rs.SpecError(f"{best_path}: rdma-run rejects the written "
+                               f"scenario: {problem}")
+        rows = [[k, rs.format_value(v)] for k, v in values.items()]
+        rows += [[c.text(), style.format_number(best[c.metric]
+                                                 if c.metric != tune.metric
+                                                 else best["value"])]
+                 for c in tune.constraints]
+        md += ["## Best trial", "",
+               f"Trial {int(best['trial'])}: `{tune.metric}` = "
+               f"{style.format_number(best['value'])}.", "",
+               style.markdown_table(["parameter / constraint", "value"],
+                                    rows), "",
+               f"Scenario: [{BEST_FILE}]({BEST_FILE}); run it with "
+               f"`./rdma run {best_path} --out out/tuned`.", ""]
+    else:
+        md += ["**No completed trial meets the constraints**; no "
+               f"{BEST_FILE} written.", ""]
+    md += ["## Parameter importance", "",
+           style.markdown_table(["parameter", "share"],
+                                [[k, f"{v:.2f}"] for k, v in
+                                 sorted(importance.items(),
+                                        key=lambda kv: -kv[1])]), "",
+           f"![Optimization history]({HISTORY_PLOT})",
+           f"![Parameter importance]({IMPORTANCE_PLOT})", "",
+           f"All trials: [{TRIALS_CSV}]({TRIALS_CSV}).", ""]
+    report = os.path.join(tune.out, REPORT_FILE)
+    with open(report, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(md))
+    paths.append(report)
+    return paths, best
+
+
+def verify_scenario(runner, path):
+    """None if rdma-run accepts the scenario file *path* (checked with a
+    zero-length run), else its error message."""
+    import shutil
+    import subprocess
+    import tempfile
+    tmp = tempfile.mkdtemp(prefix="rdma-check-")
+    try:
+        proc = subprocess.run(
+            [runner, path, "--out", os.path.join(tmp, "run"), "--quiet",
+             "--set", f"stop_time_ms={rs.CHECK_STOP_TIME_MS}"],
+            capture_output=True, text=True, timeout=300)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if proc.returncode == 0:
+        return None
+    lines = (proc.stderr or proc.stdout).strip().splitlines()
+    return lines[-1] if lines else f"exit code {proc.returncode}"
+
+
+def _typed(value):
+    """A value read back from the trials frame, as a JSON scalar."""
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------
+
+def _count(text, minimum):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text}") from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be >= {minimum}: {text}")
+    return value
+
+
+def main(argv=None):
+    """Command-line entry point; returns the process exit code."""
+    parser = argparse.ArgumentParser(
+        prog="rdma tune",
+        description="Tune scenario parameters with Optuna (TPE); resumable "
+                    "study in SQLite or any Optuna storage URL. See "
+                    "docs/analysis.md.")
+    parser.add_argument("spec", metavar="SPEC.json")
+    parser.add_argument("--trials", type=lambda t: _count(t, 0), metavar="N",
+                        help="finished trials the study should hold "
+                             "(default: the spec's 'trials', else 20)")
+    parser.add_argument("--jobs", "-j", type=lambda t: _count(t, 1),
+                        metavar="N", help="trials in parallel (default: the "
+                        "spec's 'jobs', else the number of cores)")
+    parser.add_argument("--out", metavar="DIR",
+                        help="output folder (default: the spec's 'out')")
+    parser.add_argument("--storage", metavar="URL",
+                        help="Optuna storage URL (default: the spec's "
+                             "'storage', else sqlite:///OUT/study.db)")
+    parser.add_argument("--study", metavar="NAME",
+                        help="study name (default: the spec's 'study', else "
+                             "the spec file name)")
+    parser.add_argument("--runner", metavar="PATH",
+                        help="simulator binary (default: $RDMA_RUNNER, "
+                             "else build/bin/rdma-run)")
+    args = parser.parse_args(argv)
+    runner = rs.runner_path(args.runner)
+    try:
+        tune = Tune(args.spec, out=args.out, runner=runner,
+                    storage=args.storage, study=args.study,
+                    check_runner=False)
+    except rs.SpecError as exc:
+        print(f"rdma tune: error: {exc}", file=sys.stderr)
+        return 2
+    optuna = _import_optuna()
+    if optuna is None:
+        print("rdma tune: error: Optuna is not installed (Debian: apt-get "
+              "install python3-optuna, or ./rdma setup)", file=sys.stderr)
+        return 2
+    if not os.path.isfile(runner):
+        print(f"rdma tune: error: simulator not found: {runner} (run "
+              "./rdma build)", file=sys.stderr)
+        return 2
+    try:
+        tune.check_with_runner()
+    except rs.SpecError as exc:
+        print(f"rdma tune: error: {exc}", file=sys.stderr)
+        return 2
+    trials = tune.trials if args.trials is None else args.trials
+    jobs = args.jobs or tune.jobs or rs.default_jobs()
+    os.makedirs(tune.out, exist_ok=True)
+    try:
+        study, interrupted = run_study(tune, optuna, trials, jobs)
+    except rs.SpecError as exc:
+        print(f"rdma tune: error: {exc}", file=sys.stderr)
+        return 2
+    if interrupted:
+        return EXIT_INTERRUPTED
+    try:
+        paths, best = write_outputs(tune, study)
+    except rs.SpecError as exc:
+        print(f"rdma tune: error: {exc}", file=sys.stderr)
+        return 1
+    if best is None:
+        print("tune: no completed trial meets the constraints (failed "
+              "trials: see the error column of trials.csv); see "
+              f"{os.path.join(tune.out, REPORT_FILE)}", file=sys.stderr)
+    else:
+        print(f"tune: best trial {int(best['trial'])}: {tune.metric} = "
+              f"{style.format_number(best['value'])} -> "
+              f"{os.path.join(tune.out, BEST_FILE)}", file=sys.stderr)
+    for p in paths:
+        print(p)
+    return 0 if best is not None else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

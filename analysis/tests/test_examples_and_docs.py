@@ -1,0 +1,55 @@
+"""The example specs stay valid and docs/analysis.md lists every metric."""
+
+import glob
+import os
+import re
+
+import pytest
+
+import crafted
+import rdma_data
+import rdma_sweep
+import rdma_tune
+
+EXAMPLES = sorted(glob.glob(os.path.join(crafted.ANALYSIS_DIR, "examples",
+                                         "*.json")))
+DOC = os.path.join(crafted.REPO_ROOT, "docs", "analysis.md")
+
+
+def _load(path, check):
+    if os.path.basename(path).startswith("tune-"):
+        return rdma_tune.Tune(path, check_runner=check)
+    return rdma_sweep.Sweep(path, check_runner=check)
+
+
+def test_there_are_sweep_and_tune_examples():
+    names = [os.path.basename(p) for p in EXAMPLES]
+    assert any(n.startswith("sweep-") for n in names)
+    assert any(n.startswith("tune-") for n in names)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=os.path.basename)
+def test_example_spec_parses(path):
+    spec = _load(path, check=False)
+    assert spec.base == os.path.join(crafted.REPO_ROOT, "scenarios",
+                                     "demo.json")
+    assert spec.out.startswith(os.path.join(crafted.REPO_ROOT, "out") +
+                               os.sep)
+
+
+@crafted.needs_runner
+@pytest.mark.parametrize("path", EXAMPLES, ids=os.path.basename)
+def test_example_spec_keys_and_values_accepted_by_the_simulator(path):
+    _load(path, check=True)   # raises SpecError with the simulator's word
+
+
+def test_docs_list_every_derived_metric():
+    with open(DOC) as handle:
+        doc = handle.read()
+    for name in rdma_data.DERIVED_METRICS:
+        m = re.fullmatch(r"(\w*)slowdown_(\w+)", name)
+        if m:   # rows like `small_slowdown_avg` ... `small_slowdown_p999`
+            assert f"`{m.group(1)}slowdown_avg`" in doc, name
+            assert f"`{m.group(1)}slowdown_p999`" in doc, name
+        else:
+            assert f"`{name}`" in doc, name

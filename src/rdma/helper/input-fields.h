@@ -1,0 +1,58 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_INPUT_FIELDS_H
+#define RDMA_INPUT_FIELDS_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * Strict parsing of the fields of line-oriented input files (CSV traces, group lists,
+ * topology files). Every function throws ScenarioError with \p where (`file:line`), the
+ * column name and the offending text, so that all readers report errors alike.
+ */
+namespace inputfields
+{
+
+/// Split \p line at \p separators (each cell trimmed); runs of separators count once
+/// when \p compress.
+std::vector<std::string> Split(const std::string& line, const char* separators, bool compress);
+
+/// An integer in [0, max].
+uint64_t Unsigned(const std::string& text,
+                  const std::string& where,
+                  const std::string& column,
+                  uint64_t max);
+
+/// A finite number in [min, max].
+double Number(const std::string& text,
+              const std::string& where,
+              const std::string& column,
+              double min,
+              double max);
+
+/// Host indices: `3`, `1-7`, or a list of those separated by ';'. Each in [0, hosts).
+std::vector<uint32_t> HostList(const std::string& text,
+                               const std::string& where,
+                               const std::string& column,
+                               uint32_t hosts);
+
+/// A bit rate with its unit: `100Gbps`, `25Gb/s` (bps, Kbps, Mbps, Gbps, Tbps, or the
+/// same with b/s), in [1 bps, 1000 Tbps]. Returns bit/s.
+uint64_t BitRate(const std::string& text, const std::string& where, const std::string& column);
+
+/// A time with its unit: `1000ns`, `1us`, `0.001ms`, `1e-6s`. Returns nanoseconds (>= 0,
+/// a whole number of nanoseconds).
+int64_t Nanoseconds(const std::string& text, const std::string& where, const std::string& column);
+
+} // namespace inputfields
+
+} // namespace ns3
+
+#endif /* RDMA_INPUT_FIELDS_H */

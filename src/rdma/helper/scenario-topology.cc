@@ -1,0 +1,211 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/scenario-topology.h"
+
+#include "ns3/fat-tree-helper.h"
+#include "ns3/scenario-error.h"
+#include "ns3/topology-file.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace ns3
+{
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace
+{
+const json&
+At(const json& s, const std::string& path)
+{
+    std::string p = "/" + path;
+    std::replace(p.begin(), p.end(), '.', '/');
+    return s.at(json::json_pointer(p));
+}
+
+std::string
+Type(const json& s)
+{
+    return At(s, "topology.type").get<std::string>();
+}
+
+double
+Gbps(const json& s, const std::string& key)
+{
+    return At(s, key).get<double>() * 1e9;
+}
+
+Time
+Us(double us)
+{
+    return NanoSeconds(static_cast<int64_t>(std::llround(us * 1000)));
+}
+
+FatTreeHelper
+FatTree(const json& s)
+{
+    FatTreeHelper ft;
+    const int64_t k = At(s, "topology.fat_tree.k").get<int64_t>();
+    if (k > 0)
+    {
+        ft.SetK(k);
+    }
+    else
+    {
+        ft.pods = At(s, "topology.fat_tree.pods").get<uint32_t>();
+        ft.torsPerPod = At(s, "topology.fat_tree.tors_per_pod").get<uint32_t>();
+        ft.aggsPerPod = At(s, "topology.fat_tree.aggs_per_pod").get<uint32_t>();
+        ft.hostsPerTor = At(s, "topology.fat_tree.hosts_per_tor").get<uint32_t>();
+        ft.cores = At(s, "topology.fat_tree.cores").get<uint32_t>();
+    }
+    ft.hostRate = DataRate(static_cast<uint64_t>(std::llround(Gbps(s, "topology.host_rate_gbps"))));
+    ft.hostDelay = Us(At(s, "topology.host_delay_us").get<double>());
+    ft.torAggRate = DataRate(static_cast<uint64_t>(std::llround(Gbps(s, "topology.fabric_rate_gbps"))));
+    ft.aggCoreRate = ft.torAggRate;
+    ft.fabricDelay = Us(At(s, "topology.fabric_delay_us").get<double>());
+    return ft;
+}
+
+TopologyFile
+ReadFile(const json& s)
+{
+    const std::string path = At(s, "topology.file").get<std::string>();
+    return Type(s) == "hpcc_file" ? TopologyFile::ReadHpcc(path) : TopologyFile::ReadRdma(path);
+}
+} // namespace
+
+void
+ScenarioTopology::ResolvePaths(json& s, const std::string& file)
+{
+    const std::string path = At(s, "topology.file").get<std::string>();
+    if (!path.empty() && fs::path(path).is_relative())
+    {
+        s["topology"]["file"] = fs::absolute(fs::path(file).parent_path() / path).lexically_normal().string();
+    }
+}
+
+void
+ScenarioTopology::Check(const json& s, const std::string& file)
+{
+    auto fail = [&](const std::string& key, const std::string& why) {
+        throw ScenarioError(file + ": key '" + key + "' has invalid value " + At(s, key).dump() + " (" + why + ")");
+    };
+    const std::string type = Type(s);
+    if (type == "fat_tree")
+    {
+        const int64_t k = At(s, "topology.fat_tree.k").get<int64_t>();
+        if (k > 0 && k % 2)
+        {
+            fail("topology.fat_tree.k", "k must be even");
+        }
+        if (k == 0 && !FatTree(s).IsValid())
+        {
+            fail("topology.fat_tree.cores", "must be a multiple of topology.fat_tree.aggs_per_pod");
+        }
+        if (FatTree(s).Hosts() < 2)
+        {
+            fail("topology.fat_tree.hosts_per_tor", "a fat-tree needs at least 2 hosts");
+        }
+    }
+    if (type == "file" || type == "hpcc_file")
+    {
+        const std::string path = At(s, "topology.file").get<std::string>();
+        if (path.empty())
+        {
+            fail("topology.file", "topology.type " + type + " needs a topology file");
+        }
+        if (!fs::exists(path))
+        {
+            fail("topology.file", "no such file");
+        }
+        ReadFile(s); // throws with file:line
+    }
+}
+
+bool
+ScenarioTopology::Handles(const json& s)
+{
+    const std::string type = Type(s);
+    return type == "fat_tree" || type == "file" || type == "hpcc_file";
+}
+
+uint32_t
+ScenarioTopology::HostCount(const json& s)
+{
+    return Type(s) == "fat_tree" ? FatTree(s).Hosts() : ReadFile(s).Hosts();
+}
+
+void
+ScenarioTopology::Build(const json& s, RdmaTopology& topo)
+{
+    if (Type(s) == "fat_tree")
+    {
+        FatTree(s).Build(topo);
+    }
+    else
+    {
+        ReadFile(s).Build(topo);
+    }
+}
+
+FabricShape
+ScenarioTopology::Shape(const json& s)
+{
+    FabricShape shape;
+    const std::string type = Type(s);
+    const double hostRate = Gbps(s, "topology.host_rate_gbps");
+    const double fabricRate = Gbps(s, "topology.fabric_rate_gbps");
+    if (type == "file" || type == "hpcc_file")
+    {
+        const TopologyFile t = ReadFile(s);
+        shape.rackOf = t.RackOf();
+        shape.hostBitRate = t.HostBitRate();
+        shape.rackUplinkBitRate = t.RackUplinkBitRate();
+        return shape;
+    }
+    uint32_t hosts;
+    uint32_t perRack;
+    double uplink;
+    if (type == "star")
+    {
+        hosts = At(s, "topology.hosts").get<uint32_t>();
+        perRack = hosts;
+        uplink = 0;
+    }
+    else if (type == "leaf_spine")
+    {
+        perRack = At(s, "topology.hosts_per_leaf").get<uint32_t>();
+        hosts = At(s, "topology.leaves").get<uint32_t>() * perRack;
+        uplink = At(s, "topology.spines").get<double>() * At(s, "topology.links_per_spine").get<double>() * fabricRate;
+    }
+    else
+    {
+        const FatTreeHelper ft = FatTree(s);
+        hosts = ft.Hosts();
+        perRack = ft.hostsPerTor;
+        uplink = double(ft.aggsPerPod) * fabricRate;
+    }
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        shape.rackOf.push_back(h / perRack);
+        shape.hostBitRate.push_back(hostRate);
+    }
+    shape.rackUplinkBitRate.assign(hosts / perRack, uplink);
+    return shape;
+}
+
+std::vector<int64_t>
+ScenarioTopology::HostIndexOfHpccNode(const json& s)
+{
+    if (Type(s) == "hpcc_file")
+    {
+        return ReadFile(s).HostIndexOfFileNode();
+    }
+    return {};
+}
+
+} // namespace ns3

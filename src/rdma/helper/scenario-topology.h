@@ -1,0 +1,56 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_SCENARIO_TOPOLOGY_H
+#define RDMA_SCENARIO_TOPOLOGY_H
+
+#include "ns3/rdma-topology.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * What workload generators need to know about a fabric before it is built: the rack
+ * (ToR) of every host, the rate of every host's link and of every rack's uplinks.
+ */
+struct FabricShape
+{
+    std::vector<uint32_t> rackOf;          ///< per host index
+    std::vector<double> hostBitRate;       ///< per host index
+    std::vector<double> rackUplinkBitRate; ///< per rack
+};
+
+/**
+ * \ingroup rdma
+ * The scenario side of the topology types added beside star and leaf_spine: fat_tree
+ * (FatTreeHelper), file (TopologyFile, the module's format) and hpcc_file (the HPCC
+ * simulator's topology.txt); and the fabric shape of every type.
+ */
+class ScenarioTopology
+{
+  public:
+    /// Make topology.file absolute (relative to the scenario \p file).
+    static void ResolvePaths(nlohmann::json& scenario, const std::string& file);
+    /// Checks of the fat_tree keys and of the topology file. Throws ScenarioError.
+    static void Check(const nlohmann::json& scenario, const std::string& file);
+    /// Whether topology.type is one built here (fat_tree, file, hpcc_file).
+    static bool Handles(const nlohmann::json& scenario);
+    /// Hosts of a type built here.
+    static uint32_t HostCount(const nlohmann::json& scenario);
+    /// Add the nodes and links of a type built here to \p topo (not finalized).
+    static void Build(const nlohmann::json& scenario, RdmaTopology& topo);
+    /// Racks and rates of any topology type.
+    static FabricShape Shape(const nlohmann::json& scenario);
+    /// Host index of each node id of an HPCC topology file (identity for other types,
+    /// whose node ids are the host indices).
+    static std::vector<int64_t> HostIndexOfHpccNode(const nlohmann::json& scenario);
+};
+
+} // namespace ns3
+
+#endif /* RDMA_SCENARIO_TOPOLOGY_H */

@@ -1,0 +1,69 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_SCENARIO_WORKLOADS_H
+#define RDMA_SCENARIO_WORKLOADS_H
+
+#include "ns3/flow-size-cdf.h"
+#include "ns3/flow-spec.h"
+#include "ns3/incast-generator.h"
+#include "ns3/rdma-topology.h"
+#include "ns3/traffic-driver.h"
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class RunOutput;
+
+/**
+ * \ingroup rdma
+ * The scenario side of the workload keys (traffic.cdf.*, traffic.incast_groups_csv):
+ * their cross-key checks, the files they name (read in Prepare, so that every input error
+ * comes before any output), the flows they add to a run and what they write into
+ * summary.json. ScenarioRunner calls it at each of its stages.
+ */
+class ScenarioWorkloads
+{
+  public:
+    /// Make the workload file keys absolute (they are relative to the scenario \p file).
+    static void ResolvePaths(nlohmann::json& scenario, const std::string& file);
+    /// Fill the derived workload keys (priorities).
+    static void Resolve(nlohmann::json& scenario);
+    /// Cross-key checks against a topology of \p hosts hosts. Throws ScenarioError.
+    static void Check(const nlohmann::json& scenario, const std::string& file, uint32_t hosts);
+    /// Whether the scenario has workload traffic (for the runner's "no traffic" check).
+    static bool HasTraffic(const nlohmann::json& scenario);
+
+    explicit ScenarioWorkloads(const nlohmann::json& scenario);
+    ~ScenarioWorkloads();
+
+    /// Read the files the keys name. Throws ScenarioError (file:line).
+    void Prepare(uint32_t hosts);
+
+    /**
+     * Add the workload flows to \p driver (topology finalized). Random streams are taken
+     * from \p stream upwards. Throws ScenarioError for checks that need the topology
+     * (e.g. a load the links cannot offer).
+     */
+    void AddTraffic(RdmaTopology& topo, TrafficDriver& driver, int64_t& stream);
+
+    /// Add the workload figures to \p summary; \p end is the simulated end.
+    void Summarize(nlohmann::json& summary, Time end) const;
+
+  private:
+    struct CdfState;
+
+    nlohmann::json m_scenario;
+    std::unique_ptr<CdfState> m_cdf;
+    std::vector<IncastGenerator> m_groups;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_SCENARIO_WORKLOADS_H */

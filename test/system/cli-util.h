@@ -1,0 +1,107 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Run the rdma-run binary as a user does and check that bad input is refused cleanly.
+ */
+#ifndef RDMA_CLI_UTIL_H
+#define RDMA_CLI_UTIL_H
+
+#include "scenario-test-util.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace rdmatest
+{
+
+struct CliResult
+{
+    int code;
+    std::string output;
+};
+
+inline CliResult
+RunRdmaRun(const std::string& args)
+{
+    const std::string cmd = std::string(RDMA_RUN_BINARY) + " " + args + " 2>&1";
+    FILE* pipe = ::popen(cmd.c_str(), "r");
+    std::string out;
+    std::array<char, 4096> buf;
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    {
+        out.append(buf.data(), n);
+    }
+    const int status = ::pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+/// Run \p scenarioFile (in \p dir) and expect one error line with exit code 2, every
+/// string of \p mentions in it, and no output folder.
+inline void
+ExpectRefused(const TempDir& dir, const std::string& scenarioFile, const std::vector<std::string>& mentions)
+{
+    const std::string out = dir / "out";
+    const CliResult r = RunRdmaRun(scenarioFile + " --quiet --out " + out);
+    EXPECT_EQ(r.code, 2) << r.output;
+    for (const std::string& m : mentions)
+    {
+        EXPECT_NE(r.output.find(m), std::string::npos) << "missing '" << m << "' in: " << r.output;
+    }
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << "one line: " << r.output;
+    EXPECT_FALSE(std::filesystem::exists(out)) << "no output folder on bad input";
+    for (const auto& e : std::filesystem::directory_iterator(dir / ""))
+    {
+        EXPECT_EQ(e.path().filename().string().find("out.partial"), std::string::npos);
+    }
+}
+
+/// Rows of a CSV file as maps column -> text.
+inline std::vector<std::map<std::string, std::string>>
+ReadCsv(const std::string& path)
+{
+    std::vector<std::map<std::string, std::string>> rows;
+    std::istringstream in(ReadText(path));
+    std::string line;
+    std::vector<std::string> header;
+    auto split = [](const std::string& l) {
+        std::vector<std::string> cells;
+        std::string cell;
+        std::istringstream ls(l);
+        while (std::getline(ls, cell, ','))
+        {
+            cells.push_back(cell);
+        }
+        if (!l.empty() && l.back() == ',')
+        {
+            cells.emplace_back();
+        }
+        return cells;
+    };
+    if (!std::getline(in, line))
+    {
+        return rows;
+    }
+    header = split(line);
+    while (std::getline(in, line))
+    {
+        const std::vector<std::string> cells = split(line);
+        std::map<std::string, std::string> row;
+        for (size_t i = 0; i < header.size() && i < cells.size(); ++i)
+        {
+            row[header[i]] = cells[i];
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+} // namespace rdmatest
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * TIMELY on the shared long-flow incast (long-flow-incast.h): 8 senders x 10 MB, one long
+ * flow each, into one 100G switch port, PFC on; fairness of the long flows' goodput over
+ * [2 ms, 5 ms].
+ *
+ * Rules asserted for every run:
+ *  - every flow completes and every byte is delivered exactly once
+ *    (bytesSent == bytesDelivered == bytesPosted);
+ *  - PFC keeps the fabric lossless: no drop;
+ *  - Jain's fairness index over the window >= 0.9.
+ *
+ * Fairness of the original rule. Zhu et al. (CoNEXT 2016, "ECN or Delay: Lessons Learnt
+ * from Analysis of DCQCN and TIMELY") show that TIMELY's gradient rule has no unique fixed
+ * point: any split of the link whose RTT is steady (gradient 0) is one, so flows that start
+ * differently may keep an arbitrary, unfair split; their patch (Variant=Patched) has a
+ * unique, fair one (unit test PatchedFixedPointIsRateIndependent). Here the eight flows
+ * start together at line rate on symmetric paths: they see the same RTTs and make the same
+ * decisions, so the original stays fair too and the >= 0.9 bound is asserted for both
+ * variants (Jain observed when this test was written: original 0.998, patched 0.973).
+ *
+ * Utilisation (observed, not asserted for the per-segment default): with one update per
+ * 16 KB segment, a segment lasts 1.4 us at 100G while the incast's first queue makes the
+ * RTT reach ~500 us, so a whole RTT of stale, rising samples cuts every flow down to the
+ * minimum rate; it then climbs back by delta per segment, i.e. slowly at low rates (the
+ * long flows' total goodput over the window was ~18 Gb/s, original). With OncePerRtt (the
+ * HPCC simulator's update rule) there is one cut per RTT: the flows cut slower than PFC
+ * fills the buffer, the bottleneck never idles, and that run asserts it.
+ */
+#include "long-flow-incast.h"
+
+#include <gtest/gtest.h>
+#include <iostream>
+#include <map>
+#include <string>
+
+using namespace rdmatest;
+
+namespace
+{
+
+LongFlowIncastResult
+RunTimely(const std::map<std::string, std::string>& attributes)
+{
+    LongFlowIncastOptions o;
+    o.cc = "ns3::Timely";
+    o.ccAttributes = attributes;
+    o.pfc = true;
+    const LongFlowIncastResult r = RunLongFlowIncast(o);
+    std::cout << "timely";
+    for (const auto& [k, v] : attributes)
+    {
+        std::cout << " " << k << "=" << v;
+    }
+    std::cout << ": jain " << r.jain << " goodput " << r.totalGoodputGbps << " Gb/s, max queue "
+              << r.maxQueueAfter << " B, mean queue " << r.meanQueueAfter << " B, pauses "
+              << r.pauses << ", finish " << r.finish.GetMicroSeconds() << " us" << std::endl;
+    ::testing::Test::RecordProperty("jain", std::to_string(r.jain));
+    ::testing::Test::RecordProperty("goodput_gbps", std::to_string(r.totalGoodputGbps));
+    return r;
+}
+
+void
+ExpectCompleteLosslessFair(const LongFlowIncastResult& r)
+{
+    EXPECT_TRUE(r.allCompleted);
+    EXPECT_EQ(r.bytesSent, r.bytesPosted);
+    EXPECT_EQ(r.bytesDelivered, r.bytesPosted);
+    EXPECT_EQ(r.drops, 0u);
+    EXPECT_EQ(r.goodputGbps.size(), 8u);
+    EXPECT_GE(r.jain, 0.9);
+}
+
+} // namespace
+
+// Original TIMELY (default attributes: one update per 16 KB segment).
+TEST(TimelySystem, OriginalIncastCompletesFairly)
+{
+    ExpectCompleteLosslessFair(RunTimely({}));
+}
+
+// CoNEXT 2016 patched TIMELY.
+TEST(TimelySystem, PatchedIncastCompletesFairly)
+{
+    ExpectCompleteLosslessFair(RunTimely({{"Variant", "Patched"}}));
+}
+
+// Once-per-RTT updates: besides the common rules, the bottleneck stays busy over the
+// window: the long flows' goodput is at least 90% of what a 100G link carries in payload
+// (100 Gb/s x 1024 / 1106, 1024 B payload per 1106 B on the wire).
+TEST(TimelySystem, OncePerRttKeepsBottleneckBusy)
+{
+    const LongFlowIncastResult r = RunTimely({{"OncePerRtt", "true"}});
+    ExpectCompleteLosslessFair(r);
+    EXPECT_GT(r.totalGoodputGbps, 0.9 * 100 * 1024 / 1106);
+}
