@@ -3,6 +3,8 @@
  */
 #include "ns3/queue-sampler.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -24,10 +26,17 @@ QueueSampler::WriteHeader(std::ostream& out)
     m_last.assign(slots, 0);
 }
 
+double
+QueueSampler::GetMeanLargestQueue() const
+{
+    return m_samples ? m_largestSum / m_samples : 0;
+}
+
 void
 QueueSampler::Sample(std::ostream& out, int64_t now)
 {
     std::size_t slot = 0;
+    uint64_t largest = 0;
     for (uint32_t s : m_topo.GetSwitches())
     {
         Ptr<RdmaSwitch> sw = m_topo.GetSwitch(s);
@@ -42,9 +51,12 @@ QueueSampler::Sample(std::ostream& out, int64_t now)
                     out << now << ',' << s << ',' << port << ',' << c << ',' << bytes << '\n';
                 }
                 m_last[slot] = bytes;
+                largest = std::max(largest, bytes);
             }
         }
     }
+    m_largestSum += double(largest);
+    ++m_samples;
 }
 
 } // namespace ns3

@@ -22,6 +22,9 @@ class QueueSampler : public PeriodicSampler
 {
   public:
     QueueSampler(const RdmaTopology& topo, std::ostream& out, Time interval);
+    /// Mean over samples of the largest egress queue at that sample (bytes): the
+    /// typical bottleneck queue.
+    double GetMeanLargestQueue() const;
 
   protected:
     void WriteHeader(std::ostream& out) override;
@@ -30,6 +33,8 @@ class QueueSampler : public PeriodicSampler
   private:
     const RdmaTopology& m_topo;
     std::vector<uint64_t> m_last; ///< per (switch, port, class), flattened
+    double m_largestSum = 0;
+    uint64_t m_samples = 0;
 };
 
 } // namespace ns3

@@ -678,7 +678,9 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     }
     topo.WriteLinks(out.Stream("links.csv"));
     std::vector<std::unique_ptr<PeriodicSampler>> samplers;
-    samplers.push_back(std::make_unique<QueueSampler>(topo, out.Stream("queue.csv"), Us(Num(s, "output.queue_sample_us"))));
+    auto queueSampler = std::make_unique<QueueSampler>(topo, out.Stream("queue.csv"), Us(Num(s, "output.queue_sample_us")));
+    const QueueSampler* queues = queueSampler.get();
+    samplers.push_back(std::move(queueSampler));
     if (Num(s, "output.port_sample_us") > 0)
     {
         samplers.push_back(std::make_unique<PortSampler>(topo, out.Stream("ports.csv"), Us(Num(s, "output.port_sample_us"))));
@@ -781,6 +783,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     sum["pfc_pause_frames"] = pauses;
     sum["pfc_resume_frames"] = resumes;
     sum["max_queue_bytes"] = maxQueue;
+    sum["mean_queue_bytes"] = queues->GetMeanLargestQueue();
     if (!topo.GetUplinkTxBytes().empty())
     {
         sum["uplink_imbalance_max"] = uplinks.GetRunImbalanceMax();
@@ -799,6 +802,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     sum["probe_latency_p50_ns"] = Percentile(probes, 0.5);
     sum["probe_latency_p99_ns"] = Percentile(probes, 0.99);
     m_workloads->Summarize(sum, end);
+    m_workloads->WriteFiles(out);
     out.WriteFile("summary.json", sum.dump(2) + "\n");
     Simulator::Destroy();
     out.Commit();

@@ -6,7 +6,9 @@
 
 #include "ns3/flow-size-cdf.h"
 #include "ns3/flow-spec.h"
+#include "ns3/collective-replay.h"
 #include "ns3/incast-generator.h"
+#include "ns3/moe-generator.h"
 #include "ns3/rdma-topology.h"
 #include "ns3/traffic-driver.h"
 
@@ -23,7 +25,8 @@ class RunOutput;
 
 /**
  * \ingroup rdma
- * The scenario side of the workload keys (traffic.cdf.*, traffic.incast_groups_csv):
+ * The scenario side of the workload keys (traffic.cdf.*, traffic.incast_groups_csv,
+ * traffic.moe.*, traffic.trace.*, traffic.collective_qps, traffic.hpcc_flow_file):
  * their cross-key checks, the files they name (read in Prepare, so that every input error
  * comes before any output), the flows they add to a run and what they write into
  * summary.json. ScenarioRunner calls it at each of its stages.
@@ -47,14 +50,15 @@ class ScenarioWorkloads
     void Prepare(uint32_t hosts);
 
     /**
-     * Add the workload flows to \p driver (topology finalized). Random streams are taken
-     * from \p stream upwards. Throws ScenarioError for checks that need the topology
-     * (e.g. a load the links cannot offer).
+     * Add the workload flows to \p driver (topology finalized) and schedule the
+     * collective ones. Random streams are taken from \p stream upwards.
      */
     void AddTraffic(RdmaTopology& topo, TrafficDriver& driver, int64_t& stream);
 
     /// Add the workload figures to \p summary; \p end is the simulated end.
     void Summarize(nlohmann::json& summary, Time end) const;
+    /// Write the workload files of the run (collectives.csv, moe-trace.csv).
+    void WriteFiles(RunOutput& out) const;
 
   private:
     struct CdfState;
@@ -62,6 +66,11 @@ class ScenarioWorkloads
     nlohmann::json m_scenario;
     std::unique_ptr<CdfState> m_cdf;
     std::vector<IncastGenerator> m_groups;
+    std::vector<FlowSpec> m_hpccFlows;
+    std::unique_ptr<CollectiveTrace> m_trace;       ///< MoE generator's or replayed
+    std::unique_ptr<MoeGenerator::Stats> m_moeStats; ///< MoE generator only
+    std::vector<uint32_t> m_rankHosts;
+    std::unique_ptr<CollectiveReplay> m_replay;
 };
 
 } // namespace ns3

@@ -91,6 +91,36 @@ TrafficDriver::AddFlow(const FlowSpec& flow)
     return m_flows.size() - 1;
 }
 
+uint64_t
+TrafficDriver::AddDeferredFlow(const FlowSpec& flow, int64_t shareQpOf)
+{
+    NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddDeferredFlow after Start");
+    NS_ABORT_MSG_IF(flow.bytes == RdmaMessage::kUnbounded, "TrafficDriver: a deferred flow needs a size");
+    uint32_t qpn;
+    if (shareQpOf >= 0)
+    {
+        const FlowState& other = m_flows.at(shareQpOf);
+        NS_ABORT_MSG_IF(other.spec.src != flow.src || other.spec.dst != flow.dst ||
+                            other.spec.priority != flow.priority,
+                        "TrafficDriver: a shared QP joins the same hosts in the same class");
+        qpn = other.qpn;
+    }
+    else
+    {
+        qpn = Connect(flow.src, flow.dst, flow.priority);
+    }
+    m_flows.push_back(FlowState{flow, qpn, true});
+    m_foregroundBytes += flow.bytes;
+    return m_flows.size() - 1;
+}
+
+void
+TrafficDriver::ReleaseFlow(uint64_t flowId, Time delay)
+{
+    NS_ABORT_MSG_IF(!m_flows.at(flowId).deferred, "TrafficDriver: flow " << flowId << " is not deferred");
+    Simulator::Schedule(delay, &TrafficDriver::PostFlow, this, flowId);
+}
+
 void
 TrafficDriver::AddProbe(uint32_t src,
                         uint32_t dst,
@@ -110,7 +140,10 @@ TrafficDriver::Start()
     m_started = true;
     for (uint64_t id = 0; id < m_flows.size(); ++id)
     {
-        Simulator::Schedule(m_flows[id].spec.start, &TrafficDriver::PostFlow, this, id);
+        if (!m_flows[id].deferred)
+        {
+            Simulator::Schedule(m_flows[id].spec.start, &TrafficDriver::PostFlow, this, id);
+        }
     }
     for (uint32_t i = 0; i < m_probes.size(); ++i)
     {
@@ -188,6 +221,10 @@ TrafficDriver::Completed(const RdmaNic::Completion& c)
     {
         m_recordCallback(r);
     }
+    for (const RecordCallback& listener : m_listeners)
+    {
+        listener(r);
+    }
     // Done once the foreground has completed and no probe is still in flight, so that
     // bytes sent = bytes delivered holds at the end of every completed run.
     if (!m_done && !m_flows.empty() && m_completed == m_flows.size())
@@ -208,6 +245,12 @@ void
 TrafficDriver::SetRecordCallback(RecordCallback cb)
 {
     m_recordCallback = cb;
+}
+
+void
+TrafficDriver::AddCompletionListener(RecordCallback cb)
+{
+    m_listeners.push_back(cb);
 }
 
 void

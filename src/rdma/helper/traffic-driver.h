@@ -45,6 +45,15 @@ class TrafficDriver
     /// Add a foreground flow (own QP); returns its flow id.
     uint64_t AddFlow(const FlowSpec& flow);
     /**
+     * Add a foreground flow that is posted only when ReleaseFlow says so (dependencies
+     * resolved during the run, e.g. collectives); its start is ignored. With
+     * \p shareQpOf = the id of an earlier flow between the same hosts, it uses that
+     * flow's QP (an RC QP carries its messages in order) instead of a new one.
+     */
+    uint64_t AddDeferredFlow(const FlowSpec& flow, int64_t shareQpOf = -1);
+    /// Post deferred flow \p flowId after \p delay (once).
+    void ReleaseFlow(uint64_t flowId, Time delay);
+    /**
      * A latency probe: one QP from \p src to \p dst posting a \p bytes message every
      * \p interval (closed loop: never before the previous one completed) from \p start
      * until the foreground traffic is done.
@@ -55,6 +64,8 @@ class TrafficDriver
     /// Schedule everything; call once before Simulator::Run.
     void Start();
     void SetRecordCallback(RecordCallback cb);
+    /// One more receiver of every completed message (called after the record callback).
+    void AddCompletionListener(RecordCallback cb);
     /// Called once when every foreground flow has completed.
     void SetDoneCallback(Callback<void> cb);
 
@@ -84,6 +95,7 @@ class TrafficDriver
     {
         FlowSpec spec;
         uint32_t qpn;
+        bool deferred = false; ///< posted by ReleaseFlow, not at spec.start
     };
 
     uint32_t Connect(uint32_t src, uint32_t dst, uint8_t priority);
@@ -104,6 +116,7 @@ class TrafficDriver
     bool m_done;
     std::vector<uint32_t> m_nextSport; ///< per host
     RecordCallback m_recordCallback;
+    std::vector<RecordCallback> m_listeners;
     Callback<void> m_doneCallback;
 };
 

@@ -188,7 +188,9 @@ RdmaSwitch::Receive(uint32_t inPort,
         Pause(inPort, prio);
     }
     // The dequeue callback gets the ingress port, and whether to stamp INT.
-    const uint32_t meta = inPort | ((h.flags & RdmaHeader::FLAG_INT) ? kMetaInt : 0);
+    // (ACKs carry the echoed stack with FLAG_INT too: only data packets collect records.)
+    const bool stamp = h.type == RdmaPacketType::DATA && (h.flags & RdmaHeader::FLAG_INT);
+    const uint32_t meta = inPort | (stamp ? kMetaInt : 0);
     m_ports[outPort]->Enqueue(p, prio, meta);
 }
 

@@ -1,0 +1,220 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/collective-replay.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <map>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CollectiveReplay");
+
+CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
+                                   const CollectiveTrace& trace,
+                                   const std::vector<uint32_t>& rankHosts,
+                                   uint8_t defaultPriority,
+                                   bool shareQps)
+    : m_driver(driver),
+      m_trace(trace),
+      m_firstFlowId(driver.GetFlowsTotal()),
+      m_groups(trace.groups.size())
+{
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint64_t> qpOwner; // (src, dst, prio) -> flow id
+    for (const TraceFlow& t : m_trace.flows)
+    {
+        NS_ABORT_MSG_IF(t.src >= rankHosts.size() || t.dst >= rankHosts.size(),
+                        "CollectiveReplay: rank without a host");
+        FlowState s;
+        s.srcHost = rankHosts[t.src];
+        s.dstHost = rankHosts[t.dst];
+        NS_ABORT_MSG_IF(s.srcHost == s.dstHost, "CollectiveReplay: ranks " << t.src << " and " << t.dst
+                                                                             << " share a host");
+        FlowSpec f;
+        f.src = s.srcHost;
+        f.dst = s.dstHost;
+        f.bytes = t.bytes;
+        f.priority = t.priority >= 0 ? t.priority : defaultPriority;
+        f.kind = FlowKind::COLLECTIVE;
+        int64_t share = -1;
+        if (shareQps)
+        {
+            const auto [it, added] = qpOwner.emplace(std::make_tuple(f.src, f.dst, f.priority), 0);
+            if (added)
+            {
+                it->second = m_driver.GetFlowsTotal();
+            }
+            else
+            {
+                share = it->second;
+            }
+        }
+        const uint64_t id = m_driver.AddDeferredFlow(f, share);
+        NS_ABORT_MSG_IF(id != m_firstFlowId + m_flows.size(), "CollectiveReplay: flows must be added together");
+        m_flows.push_back(s);
+        ++m_remaining[Key(s.srcHost, t.group)];
+        ++m_remaining[Key(s.dstHost, t.group)];
+        m_groups[t.group].flows += 1;
+        m_groups[t.group].bytes += t.bytes;
+    }
+    // Dependencies: a flow waits for its groups on its sending host; a group without
+    // flows there is complete from the start.
+    for (uint32_t i = 0; i < m_flows.size(); ++i)
+    {
+        for (uint32_t g : m_trace.flows[i].waits)
+        {
+            const uint64_t key = Key(m_flows[i].srcHost, g);
+            if (m_remaining.count(key))
+            {
+                m_waiters[key].push_back(i);
+                ++m_flows[i].pending;
+            }
+        }
+    }
+    m_driver.AddCompletionListener(MakeCallback(&CollectiveReplay::Completed, this));
+}
+
+uint64_t
+CollectiveReplay::Key(uint32_t host, uint32_t group)
+{
+    return (uint64_t(group) << 32) | host;
+}
+
+void
+CollectiveReplay::Start()
+{
+    for (uint32_t i = 0; i < m_flows.size(); ++i)
+    {
+        if (m_flows[i].pending == 0)
+        {
+            Release(i);
+        }
+    }
+}
+
+void
+CollectiveReplay::Release(uint32_t i)
+{
+    const TraceFlow& t = m_trace.flows[i];
+    Time at = NanoSeconds(t.releaseNs);
+    if (!t.waits.empty())
+    {
+        at = Max(at, m_flows[i].ready + NanoSeconds(t.gapNs));
+    }
+    m_driver.ReleaseFlow(m_firstFlowId + i, Max(Time(0), at - Simulator::Now()));
+}
+
+void
+CollectiveReplay::Completed(const TrafficDriver::Record& r)
+{
+    if (r.flowId < m_firstFlowId || r.flowId >= m_firstFlowId + m_flows.size() || r.kind != FlowKind::COLLECTIVE)
+    {
+        return;
+    }
+    const uint32_t i = r.flowId - m_firstFlowId;
+    const uint32_t g = m_trace.flows[i].group;
+    GroupStats& stats = m_groups[g];
+    stats.start = Min(stats.start, r.start);
+    stats.end = Max(stats.end, r.end);
+    ++stats.completed;
+    for (uint32_t host : {m_flows[i].srcHost, m_flows[i].dstHost})
+    {
+        const uint64_t key = Key(host, g);
+        if (--m_remaining[key] == 0)
+        {
+            GroupDoneOnHost(key);
+        }
+    }
+}
+
+void
+CollectiveReplay::GroupDoneOnHost(uint64_t key)
+{
+    const auto it = m_waiters.find(key);
+    if (it == m_waiters.end())
+    {
+        return;
+    }
+    for (uint32_t i : it->second)
+    {
+        m_flows[i].ready = Max(m_flows[i].ready, Simulator::Now());
+        if (--m_flows[i].pending == 0)
+        {
+            Release(i);
+        }
+    }
+    m_waiters.erase(it);
+}
+
+const std::vector<CollectiveReplay::GroupStats>&
+CollectiveReplay::GetGroupStats() const
+{
+    return m_groups;
+}
+
+void
+CollectiveReplay::WriteCsv(std::ostream& out) const
+{
+    out << "phase,layer,start_ns,end_ns,duration_ns,flows,bytes\n";
+    for (uint32_t g = 0; g < m_groups.size(); ++g)
+    {
+        const GroupStats& s = m_groups[g];
+        const bool done = s.completed == s.flows;
+        out << m_trace.groups[g].phase << ',' << m_trace.groups[g].layer << ',';
+        if (done)
+        {
+            out << s.start.GetNanoSeconds() << ',' << s.end.GetNanoSeconds() << ','
+                << (s.end - s.start).GetNanoSeconds();
+        }
+        else
+        {
+            out << ",,"; // did not complete before the stop time
+        }
+        out << ',' << s.flows << ',' << s.bytes << '\n';
+    }
+}
+
+void
+CollectiveReplay::Summarize(nlohmann::json& sum) const
+{
+    uint64_t flows = 0;
+    uint64_t bytes = 0;
+    bool complete = true;
+    Time first = Time::Max();
+    Time last;
+    std::map<std::string, std::pair<double, uint32_t>> phases; // phase -> (sum ns, groups)
+    for (uint32_t g = 0; g < m_groups.size(); ++g)
+    {
+        const GroupStats& s = m_groups[g];
+        flows += s.flows;
+        bytes += s.bytes;
+        if (s.completed != s.flows)
+        {
+            complete = false;
+            continue;
+        }
+        first = Min(first, s.start);
+        last = Max(last, s.end);
+        auto& p = phases[m_trace.groups[g].phase];
+        p.first += double((s.end - s.start).GetNanoSeconds());
+        p.second += 1;
+    }
+    sum["collective_flows"] = flows;
+    sum["collective_bytes"] = bytes;
+    sum["collective_groups"] = m_groups.size();
+    sum["collective_completed"] = complete;
+    // First flow posted to last flow completed: the all-to-all completion time.
+    sum["collective_time_ns"] = complete && flows > 0 ? (last - first).GetNanoSeconds() : 0;
+    nlohmann::json mean = nlohmann::json::object();
+    for (const auto& [phase, p] : phases)
+    {
+        mean[phase] = p.first / p.second;
+    }
+    sum["collective_phase_mean_ns"] = mean;
+}
+
+} // namespace ns3

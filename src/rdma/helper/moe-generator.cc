@@ -1,0 +1,385 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/moe-generator.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MoeGenerator");
+
+namespace
+{
+/**
+ * Draw \p count distinct indices from weights given as the cumulative sums \p cum
+ * (cum[i] = w[0] + ... + w[i]) by successive sampling: each draw picks index i with
+ * probability w[i] over the weight not yet drawn. Drawing from all weights and
+ * rejecting repeats is exactly that; after many rejections (most of the weight already
+ * drawn) the remaining indices are scanned instead.
+ */
+void
+DrawDistinct(const std::vector<double>& cum, uint32_t count, UniformRandomVariable& u, std::vector<uint32_t>& out)
+{
+    out.clear();
+    const double total = cum.back();
+    uint32_t rejected = 0;
+    while (out.size() < count && rejected < 64)
+    {
+        const double x = u.GetValue() * total;
+        const uint32_t i = std::min<size_t>(std::upper_bound(cum.begin(), cum.end(), x) - cum.begin(), cum.size() - 1);
+        if (std::find(out.begin(), out.end(), i) != out.end())
+        {
+            ++rejected;
+            continue;
+        }
+        out.push_back(i);
+    }
+    while (out.size() < count)
+    {
+        double remaining = 0;
+        uint32_t candidates = 0;
+        for (uint32_t i = 0; i < cum.size(); ++i)
+        {
+            if (std::find(out.begin(), out.end(), i) == out.end())
+            {
+                remaining += cum[i] - (i ? cum[i - 1] : 0.0);
+                ++candidates;
+            }
+        }
+        // With no weight left (a Dirichlet draw can put all of it on a few experts), the
+        // rest are equally likely.
+        double x = u.GetValue() * (remaining > 0 ? remaining : candidates);
+        for (uint32_t i = 0; i < cum.size(); ++i)
+        {
+            if (std::find(out.begin(), out.end(), i) != out.end())
+            {
+                continue;
+            }
+            x -= remaining > 0 ? cum[i] - (i ? cum[i - 1] : 0.0) : 1.0;
+            if (x < 0 || --candidates == 0)
+            {
+                out.push_back(i);
+                break;
+            }
+        }
+    }
+}
+
+std::vector<double>
+Cumulative(const std::vector<double>& w)
+{
+    std::vector<double> c(w.size());
+    std::partial_sum(w.begin(), w.end(), c.begin());
+    return c;
+}
+} // namespace
+
+bool
+MoeGenerator::SetPreset(const std::string& name)
+{
+    MoeGenerator g;
+    if (name == "deepseek_v3")
+    {
+        g.ranks = 64;
+        g.gpusPerNode = 8;
+        g.tokensPerRank = 4096;
+        g.hidden = 7168;
+        g.topK = 8;
+        g.experts = 256;
+        g.maxNodes = 4;
+        g.exchange = Exchange::HIERARCHICAL;
+    }
+    else if (name == "mixtral")
+    {
+        g.ranks = 8;
+        g.gpusPerNode = 1;
+        g.tokensPerRank = 4096;
+        g.hidden = 4096;
+        g.topK = 2;
+        g.experts = 8;
+        g.exchange = Exchange::FLAT;
+    }
+    else if (name == "decode")
+    {
+        g.ranks = 64;
+        g.gpusPerNode = 8;
+        g.tokensPerRank = 128;
+        g.hidden = 7168;
+        g.topK = 8;
+        g.experts = 256;
+        g.exchange = Exchange::FLAT;
+        g.granularity = Granularity::PER_TOKEN;
+    }
+    else
+    {
+        return false;
+    }
+    *this = g;
+    return true;
+}
+
+std::vector<std::string>
+MoeGenerator::PresetNames()
+{
+    return {"deepseek_v3", "mixtral", "decode"};
+}
+
+uint64_t
+MoeGenerator::DispatchBytes() const
+{
+    return dispatchBytesPerToken ? dispatchBytesPerToken : hidden + 4 * ((hidden + 127) / 128);
+}
+
+uint64_t
+MoeGenerator::CombineBytes() const
+{
+    return combineBytesPerToken ? combineBytesPerToken : 2 * uint64_t(hidden);
+}
+
+std::string
+MoeGenerator::Validate() const
+{
+    if (ranks < 2)
+    {
+        return "the EP group needs at least 2 ranks";
+    }
+    if (gpusPerNode == 0 || ranks % gpusPerNode)
+    {
+        return "ranks (" + std::to_string(ranks) + ") must be a multiple of gpus_per_node (" +
+               std::to_string(gpusPerNode) + ")";
+    }
+    if (experts == 0 || experts % ranks)
+    {
+        return "experts (" + std::to_string(experts) + ") must be a multiple of ranks (" + std::to_string(ranks) + ")";
+    }
+    if (topK == 0 || topK > experts)
+    {
+        return "top_k must be in [1, experts]";
+    }
+    const uint32_t nodes = ranks / gpusPerNode;
+    if (maxNodes > nodes)
+    {
+        return "max_nodes (" + std::to_string(maxNodes) + ") exceeds the " + std::to_string(nodes) + " nodes";
+    }
+    if (maxNodes > 0 && topK > maxNodes * (experts / nodes))
+    {
+        return "top_k (" + std::to_string(topK) + ") exceeds max_nodes x experts per node (" +
+               std::to_string(maxNodes * (experts / nodes)) + ")";
+    }
+    if (exchange == Exchange::HIERARCHICAL && nodes < 2)
+    {
+        return "a hierarchical exchange needs at least 2 nodes";
+    }
+    if (tokensPerRank == 0 || hidden == 0 || layers == 0 || microBatches == 0 || messagesPerPair == 0)
+    {
+        return "tokens, hidden size, layers, micro-batches and messages per pair must be positive";
+    }
+    return "";
+}
+
+CollectiveTrace
+MoeGenerator::Generate(Ptr<UniformRandomVariable> uniform, Ptr<GammaRandomVariable> gamma)
+{
+    NS_ABORT_MSG_IF(!Validate().empty(), "MoeGenerator: " << Validate());
+    m_stats = Stats();
+    CollectiveTrace trace;
+    const uint32_t nodes = ranks / gpusPerNode;
+    const uint32_t perRank = experts / ranks;
+    const uint32_t perNode = experts / nodes;
+    const bool hier = exchange == Exchange::HIERARCHICAL;
+    const uint64_t dispatchBytes = DispatchBytes();
+    const uint64_t combineBytes = CombineBytes();
+
+    // Expert popularity of each layer (one gate per layer, shared by micro-batches).
+    std::vector<std::vector<double>> popularity(layers, std::vector<double>(experts, 1.0));
+    if (dirichletAlpha > 0)
+    {
+        for (auto& p : popularity)
+        {
+            double sum = 0;
+            for (double& x : p)
+            {
+                x = gamma->GetValue(dirichletAlpha, 1.0);
+                sum += x;
+            }
+            for (double& x : p)
+            {
+                x = sum > 0 ? x / sum : 1.0 / experts;
+            }
+        }
+    }
+
+    std::vector<uint32_t> chosenNodes;
+    std::vector<uint32_t> chosen;
+    std::vector<uint32_t> candidates; // experts on the chosen nodes
+    std::vector<double> weights;
+    const uint32_t stages = layers * microBatches;
+    double loadRatioSum = 0;
+    for (uint32_t stage = 0; stage < stages; ++stage)
+    {
+        const uint32_t layer = stage % layers;
+        const std::vector<double>& p = popularity[layer];
+        const std::vector<double> expertCum = Cumulative(p);
+        std::vector<double> nodeWeight(nodes, 0);
+        for (uint32_t e = 0; e < experts; ++e)
+        {
+            nodeWeight[e / perNode] += p[e];
+        }
+        const std::vector<double> nodeCum = Cumulative(nodeWeight);
+
+        std::vector<uint64_t> expertLoad(experts, 0);
+        std::vector<uint64_t> pairCopies(uint64_t(ranks) * ranks, 0);  // PER_PAIR
+        std::vector<std::pair<uint32_t, uint32_t>> messages;            // PER_TOKEN (src, dst)
+        std::vector<uint32_t> dests;
+        for (uint32_t src = 0; src < ranks; ++src)
+        {
+            const uint32_t srcNode = src / gpusPerNode;
+            for (uint32_t t = 0; t < tokensPerRank; ++t)
+            {
+                if (maxNodes > 0)
+                {
+                    DrawDistinct(nodeCum, maxNodes, *uniform, chosenNodes);
+                    std::sort(chosenNodes.begin(), chosenNodes.end());
+                    candidates.clear();
+                    weights.clear();
+                    for (uint32_t n : chosenNodes)
+                    {
+                        for (uint32_t e = n * perNode; e < (n + 1) * perNode; ++e)
+                        {
+                            candidates.push_back(e);
+                            weights.push_back(p[e]);
+                        }
+                    }
+                    DrawDistinct(Cumulative(weights), topK, *uniform, chosen);
+                    for (uint32_t& c : chosen)
+                    {
+                        c = candidates[c];
+                    }
+                }
+                else
+                {
+                    DrawDistinct(expertCum, topK, *uniform, chosen);
+                }
+                // Destinations on the fabric: ranks (flat) or nodes (hierarchical), one
+                // copy each (PER_PAIR), or one message per expert (PER_TOKEN, flat).
+                dests.clear();
+                for (uint32_t e : chosen)
+                {
+                    ++expertLoad[e];
+                    const uint32_t rank = e / perRank;
+                    const uint32_t node = rank / gpusPerNode;
+                    if (hier)
+                    {
+                        if (node != srcNode)
+                        {
+                            dests.push_back(node * gpusPerNode + src % gpusPerNode);
+                        }
+                    }
+                    else if (rank != src)
+                    {
+                        dests.push_back(rank);
+                    }
+                }
+                if (granularity == Granularity::PER_PAIR || hier)
+                {
+                    std::sort(dests.begin(), dests.end());
+                    dests.erase(std::unique(dests.begin(), dests.end()), dests.end());
+                }
+                for (uint32_t d : dests)
+                {
+                    if (granularity == Granularity::PER_PAIR)
+                    {
+                        ++pairCopies[uint64_t(src) * ranks + d];
+                    }
+                    else
+                    {
+                        messages.emplace_back(src, d);
+                    }
+                }
+            }
+        }
+        const double mean = double(tokensPerRank) * ranks * topK / experts;
+        loadRatioSum += double(*std::max_element(expertLoad.begin(), expertLoad.end())) / mean;
+
+        // Flows and dependencies of this stage.
+        const uint32_t dispatch = trace.GroupIndex("dispatch", stage);
+        const uint32_t combine = trace.GroupIndex("combine", stage);
+        std::vector<uint32_t> dispatchWaits;
+        const bool chained = overlapMicroBatches ? layer > 0 : stage > 0;
+        if (chained)
+        {
+            dispatchWaits.push_back(trace.GroupIndex("combine", stage - 1));
+        }
+        auto add = [&](uint32_t s, uint32_t d, uint64_t bytes, uint32_t group, const std::vector<uint32_t>& waits, int64_t gap) {
+            TraceFlow f;
+            f.flowId = trace.flows.size();
+            f.src = s;
+            f.dst = d;
+            f.bytes = bytes;
+            f.group = group;
+            f.phase = trace.groups[group].phase;
+            f.layer = stage;
+            f.waits = waits;
+            f.gapNs = waits.empty() ? 0 : gap;
+            f.priority = priority;
+            trace.flows.push_back(f);
+        };
+        for (int phase = 0; phase < 2; ++phase)
+        {
+            const bool isDispatch = phase == 0;
+            const uint64_t perCopy = isDispatch ? dispatchBytes : combineBytes;
+            const uint32_t group = isDispatch ? dispatch : combine;
+            const std::vector<uint32_t> waits = isDispatch ? dispatchWaits : std::vector<uint32_t>{dispatch};
+            const int64_t gap = isDispatch ? layerComputeNs : expertComputeNs;
+            uint64_t& total = isDispatch ? m_stats.dispatchBytes : m_stats.combineBytes;
+            if (granularity == Granularity::PER_PAIR)
+            {
+                for (uint32_t s = 0; s < ranks; ++s)
+                {
+                    for (uint32_t d = 0; d < ranks; ++d)
+                    {
+                        // Combine goes back: from the expert's rank d to the token's rank s.
+                        const uint64_t copies = pairCopies[uint64_t(s) * ranks + d];
+                        if (copies == 0)
+                        {
+                            continue;
+                        }
+                        const uint64_t bytes = copies * perCopy;
+                        total += bytes;
+                        const uint64_t parts = std::min<uint64_t>(messagesPerPair, bytes);
+                        for (uint64_t i = 0; i < parts; ++i)
+                        {
+                            const uint64_t part = bytes / parts + (i < bytes % parts ? 1 : 0);
+                            add(isDispatch ? s : d, isDispatch ? d : s, part, group, waits, gap);
+                        }
+                    }
+                }
+            }
+            else
+            {
+                for (const auto& [s, d] : messages)
+                {
+                    total += perCopy;
+                    add(isDispatch ? s : d, isDispatch ? d : s, perCopy, group, waits, gap);
+                }
+            }
+        }
+    }
+    m_stats.expertLoadMaxOverMean = loadRatioSum / stages;
+    NS_LOG_INFO("generated " << trace.flows.size() << " flows, " << m_stats.dispatchBytes << " B dispatch, "
+                             << m_stats.combineBytes << " B combine");
+    return trace;
+}
+
+const MoeGenerator::Stats&
+MoeGenerator::GetStats() const
+{
+    return m_stats;
+}
+
+} // namespace ns3
