@@ -24,6 +24,10 @@ TEST(HpccSystem, IncastConvergesFairWithABoundedQueue)
     LongFlowIncastOptions o;
     o.cc = "ns3::Hpcc";
     o.pfc = true;
+    // Additive stages (the paper text's maxStage 5) are what make HPCC converge to the
+    // fair share; with 0 (its simulations' value) every update scales all windows alike
+    // and fairness comes from W_AI alone, too slowly for this window.
+    o.ccAttributes["MaxStage"] = "5";
     const LongFlowIncastResult r = RunLongFlowIncast(o);
 
     EXPECT_TRUE(r.allCompleted);

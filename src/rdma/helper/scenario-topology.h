@@ -46,8 +46,8 @@ class ScenarioTopology
     static void Build(const nlohmann::json& scenario, RdmaTopology& topo);
     /// Racks and rates of any topology type.
     static FabricShape Shape(const nlohmann::json& scenario);
-    /// Host index of each node id of an HPCC topology file (identity for other types,
-    /// whose node ids are the host indices).
+    /// Host index (-1: a switch) of each node id of an hpcc_file topology; empty for the
+    /// other types, whose flow files name hosts by their index.
     static std::vector<int64_t> HostIndexOfHpccNode(const nlohmann::json& scenario);
 };
 

@@ -3,14 +3,14 @@
  */
 #include "ns3/scenario-workloads.h"
 
+#include "ns3/abort.h"
 #include "ns3/cdf-workload-generator.h"
 #include "ns3/hpcc-flow-reader.h"
 #include "ns3/incast-group-reader.h"
-#include "ns3/run-output.h"
 #include "ns3/log.h"
+#include "ns3/run-output.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-topology.h"
-#include "ns3/abort.h"
 
 #include <algorithm>
 #include <cmath>

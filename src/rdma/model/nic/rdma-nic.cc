@@ -1039,8 +1039,11 @@ RdmaNic::Sack(SendQueuePair& qp, uint32_t psn)
         qp.sacked.resize(offset + 1, false);
     }
     qp.sacked[offset] = true;
-    // Everything below the reported PSN that was not reported is a hole to resend.
-    if (!qp.InRecovery())
+    // Everything below the reported PSN that was not reported is a hole to resend, once
+    // per recovery episode: while the cumulative ACK has not passed the episode's high
+    // mark the scan goes on from where it is (a later NACK only adds the PSNs above the
+    // old mark); once it has, a new episode scans from the cumulative ACK.
+    if (qp.sndUna > qp.recoverHigh)
     {
         qp.retxNext = qp.sndUna;
     }
