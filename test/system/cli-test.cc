@@ -5,7 +5,7 @@
  * message naming the file, the key and the value, and exit code 2; a run is repeatable
  * from the same seed and from its own config.json.
  */
-#include "scenario-test-util.h"
+#include "cli-util.h"
 
 #include <array>
 #include <cstdio>
@@ -15,34 +15,13 @@
 
 using nlohmann::json;
 using rdmatest::ReadText;
+using rdmatest::RunRdmaRun;
 using rdmatest::TempDir;
 using rdmatest::WriteText;
 namespace fs = std::filesystem;
 
 namespace
 {
-struct Result
-{
-    int code;
-    std::string output;
-};
-
-Result
-RunCli(const std::string& args)
-{
-    const std::string cmd = std::string(RDMA_RUN_BINARY) + " " + args + " 2>&1";
-    FILE* pipe = ::popen(cmd.c_str(), "r");
-    std::string out;
-    std::array<char, 4096> buf;
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    {
-        out.append(buf.data(), n);
-    }
-    const int status = ::pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
 const json kSmall = {
     {"topology", {{"type", "star"}, {"hosts", 4}}},
     {"traffic",
@@ -62,7 +41,7 @@ ExpectInputError(const json& scenario,
     const std::string file = dir / "bad.json";
     WriteText(file, scenario.dump());
     const std::string out = dir / "out";
-    const Result r = RunCli(file + " --out " + out + " " + extra);
+    const rdmatest::CliResult r = RunRdmaRun(file + " --out " + out + " " + extra);
     EXPECT_EQ(r.code, 2) << r.output;
     for (const std::string& m : mentions)
     {
@@ -121,7 +100,7 @@ TEST(Cli, BadOverride)
 TEST(Cli, MissingScenarioFile)
 {
     TempDir dir;
-    const Result r = RunCli(dir / "nowhere.json" + " --out " + dir / "out");
+    const rdmatest::CliResult r = RunRdmaRun(dir / "nowhere.json" + " --out " + dir / "out");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.output.find("nowhere.json"), std::string::npos) << r.output;
     EXPECT_FALSE(fs::exists(dir / "out"));
@@ -147,13 +126,13 @@ TEST(Cli, SameSeedSameFct)
 {
     TempDir dir;
     WriteText(dir / "s.json", kSmall.dump());
-    ASSERT_EQ(RunCli(dir / "s.json" + " --quiet --out " + dir / "a").code, 0);
-    ASSERT_EQ(RunCli(dir / "s.json" + " --quiet --out " + dir / "b").code, 0);
+    ASSERT_EQ(RunRdmaRun(dir / "s.json" + " --quiet --out " + dir / "a").code, 0);
+    ASSERT_EQ(RunRdmaRun(dir / "s.json" + " --quiet --out " + dir / "b").code, 0);
     const std::string a = ReadText(dir / "a/fct.csv");
     EXPECT_GT(std::count(a.begin(), a.end(), '\n'), 6);
     EXPECT_EQ(a, ReadText(dir / "b/fct.csv"));
     // A different seed draws different start jitter, hence different times.
-    ASSERT_EQ(RunCli(dir / "s.json" + " --quiet --set seed=7 --out " + dir / "c").code, 0);
+    ASSERT_EQ(RunRdmaRun(dir / "s.json" + " --quiet --set seed=7 --out " + dir / "c").code, 0);
     EXPECT_NE(a, ReadText(dir / "c/fct.csv"));
 }
 
@@ -161,7 +140,7 @@ TEST(Cli, ConfigJsonRepeatsTheRun)
 {
     TempDir dir;
     WriteText(dir / "s.json", kSmall.dump());
-    ASSERT_EQ(RunCli(dir / "s.json" + " --quiet --out " + dir / "a").code, 0);
+    ASSERT_EQ(RunRdmaRun(dir / "s.json" + " --quiet --out " + dir / "a").code, 0);
     for (const char* f : {"summary.json", "fct.csv", "queue.csv", "pfc.csv", "config.json"})
     {
         EXPECT_TRUE(fs::exists(dir / (std::string("a/") + f))) << f;
@@ -175,7 +154,7 @@ TEST(Cli, ConfigJsonRepeatsTheRun)
         EXPECT_TRUE(config.contains(json::json_pointer(ptr))) << key.path;
         EXPECT_FALSE(config.at(json::json_pointer(ptr)).is_null()) << key.path << " unresolved";
     }
-    ASSERT_EQ(RunCli(dir / "a/config.json" + " --quiet --out " + dir / "b").code, 0);
+    ASSERT_EQ(RunRdmaRun(dir / "a/config.json" + " --quiet --out " + dir / "b").code, 0);
     EXPECT_EQ(ReadText(dir / "a/fct.csv"), ReadText(dir / "b/fct.csv"));
 }
 
@@ -185,7 +164,7 @@ TEST(Cli, RefusesToReplaceAForeignFolder)
     WriteText(dir / "s.json", kSmall.dump());
     fs::create_directories(dir / "mine");
     WriteText(dir / "mine/notes.txt", "precious");
-    const Result r = RunCli(dir / "s.json" + " --quiet --out " + dir / "mine");
+    const rdmatest::CliResult r = RunRdmaRun(dir / "s.json" + " --quiet --out " + dir / "mine");
     EXPECT_EQ(r.code, 2) << r.output;
     EXPECT_EQ(ReadText(dir / "mine/notes.txt"), "precious");
 }
@@ -199,8 +178,8 @@ TEST(Cli, SamplingDoesNotChangeResults)
     s["cc"] = {{"algorithm", "dcqcn"}};
     s["switch"] = {{"ecn", {{"kmin_kb", 20}, {"kmax_kb", 80}}}};
     WriteText(dir / "s.json", s.dump());
-    ASSERT_EQ(RunCli(dir / "s.json" + " --quiet --set output.cc_sample_us=0 --out " + dir / "a").code, 0);
-    ASSERT_EQ(RunCli(dir / "s.json" +
+    ASSERT_EQ(RunRdmaRun(dir / "s.json" + " --quiet --set output.cc_sample_us=0 --out " + dir / "a").code, 0);
+    ASSERT_EQ(RunRdmaRun(dir / "s.json" +
                      " --quiet --set output.cc_sample_us=1 --set output.cc_sample_qps=6 --out " +
                      dir / "b")
                   .code,
@@ -229,7 +208,7 @@ TEST(Cli, CongestionControlParameters)
     TempDir dir;
     s["cc"]["dcqcn"] = {{"preset", "paper"}, {"RateAi", "80Mbps"}};
     WriteText(dir / "s.json", s.dump());
-    ASSERT_EQ(RunCli(dir / "s.json" + " --quiet --out " + dir / "a").code, 0);
+    ASSERT_EQ(RunRdmaRun(dir / "s.json" + " --quiet --out " + dir / "a").code, 0);
     const json config = json::parse(ReadText(dir / "a/config.json"));
     EXPECT_EQ(config["cc"]["dcqcn"]["RateAi"], "80Mbps");
     EXPECT_EQ(config["cc"]["dcqcn"]["RateIncreaseInterval"], "55us"); // paper preset

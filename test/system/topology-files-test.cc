@@ -164,3 +164,42 @@ TEST(TopologyFiles, BadInputIsRefused)
     WriteText(dir / "s.json", s.dump());
     ExpectRefused(dir, dir / "s.json", {"flow.txt:3", "switch"});
 }
+
+TEST(TopologyFiles, HpccFlowsConvertToAReplayableTrace)
+{
+    // hpcc-flows-to-trace turns flow.txt into a trace; replayed, it gives the flows the
+    // run reading flow.txt directly gives (same hosts, sizes, starts, completion times).
+    const std::string converter =
+        (std::filesystem::path(RDMA_RUN_BINARY).parent_path() / "hpcc-flows-to-trace").string();
+    if (!std::filesystem::exists(converter))
+    {
+        GTEST_SKIP() << "examples not built";
+    }
+    TempDir dir;
+    WriteText(dir / "topology.txt", "5 1 4\n2\n0 2 100Gbps 1000ns 0\n1 2 100Gbps 1000ns 0\n"
+                                    "3 2 100Gbps 1000ns 0\n4 2 100Gbps 1000ns 0\n");
+    WriteText(dir / "flow.txt", "4\n0 3 3 100 100000 0.000002\n4 3 3 100 50000 0.000003\n"
+                                "1 0 3 100 70000 0.000001\n3 4 3 100 20000 0.00001\n");
+    ASSERT_EQ(std::system((converter + " " + dir / "flow.txt" + " " + dir / "topology.txt" + " > " + dir / "trace.csv").c_str()), 0);
+    json scenario = {
+        {"topology", {{"type", "hpcc_file"}, {"file", "topology.txt"}}},
+        {"traffic", {{"hpcc_flow_file", "flow.txt"}}},
+        {"output", {{"progress", false}, {"port_sample_us", 0}, {"cc_sample_us", 0}}},
+    };
+    RunScenario(dir, "direct", scenario);
+    scenario["traffic"] = {{"trace", {{"csv", "trace.csv"}}}};
+    RunScenario(dir, "replay", scenario);
+    const auto direct = ReadCsv(dir / "direct/fct.csv");
+    const auto replay = ReadCsv(dir / "replay/fct.csv");
+    ASSERT_EQ(direct.size(), 4u);
+    ASSERT_EQ(replay.size(), 4u);
+    for (size_t i = 0; i < direct.size(); ++i)
+    {
+        for (const char* column : {"flow_id", "src", "dst", "prio", "size_bytes", "start_ns", "end_ns"})
+        {
+            EXPECT_EQ(direct[i].at(column), replay[i].at(column)) << column << " of row " << i;
+        }
+        EXPECT_EQ(direct[i].at("kind"), "flow");
+        EXPECT_EQ(replay[i].at("kind"), "collective");
+    }
+}

@@ -91,8 +91,8 @@ CdfWorkloadGenerator::Generate(Ptr<UniformRandomVariable> rng) const
         {
             continue;
         }
-        // Time is kept in double seconds and rounded per flow, so that rounding to
-        // nanoseconds never accumulates over a long sequence.
+        // Time is kept in double seconds and cut to nanoseconds per flow, so that the
+        // rounding never accumulates over a long sequence.
         double t = begin;
         while (true)
         {
@@ -106,7 +106,8 @@ CdfWorkloadGenerator::Generate(Ptr<UniformRandomVariable> rng) const
             f.bytes = cdf->Sample(rng->GetValue());
             const auto pick = static_cast<size_t>(rng->GetValue() * double(candidates.size()));
             f.dst = candidates[std::min(pick, candidates.size() - 1)];
-            f.start = NanoSeconds(static_cast<int64_t>(std::llround(t * 1e9)));
+            // Truncated, so that start <= time < stop holds in whole nanoseconds too.
+            f.start = NanoSeconds(static_cast<int64_t>(std::floor(t * 1e9)));
             f.priority = priority;
             f.kind = FlowKind::CDF;
             flows.push_back(f);

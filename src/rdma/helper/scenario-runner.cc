@@ -27,6 +27,7 @@
 #include "ns3/queue-sampler.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/run-output.h"
+#include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-schema.h"
 #include "ns3/scenario-topology.h"
@@ -56,61 +57,10 @@ NS_LOG_COMPONENT_DEFINE("ScenarioRunner");
 
 using json = nlohmann::json;
 namespace fs = std::filesystem;
+using namespace scenario;
 
 namespace
 {
-const json&
-At(const json& s, const std::string& path)
-{
-    std::string p = "/" + path;
-    std::replace(p.begin(), p.end(), '.', '/');
-    return s.at(json::json_pointer(p));
-}
-
-double
-Num(const json& s, const std::string& path)
-{
-    return At(s, path).get<double>();
-}
-
-int64_t
-Int(const json& s, const std::string& path)
-{
-    return At(s, path).get<int64_t>();
-}
-
-bool
-Bool(const json& s, const std::string& path)
-{
-    return At(s, path).get<bool>();
-}
-
-std::string
-Str(const json& s, const std::string& path)
-{
-    return At(s, path).get<std::string>();
-}
-
-void
-Set(json& s, const std::string& path, const json& v)
-{
-    std::string p = "/" + path;
-    std::replace(p.begin(), p.end(), '.', '/');
-    s[json::json_pointer(p)] = v;
-}
-
-Time
-Us(double us)
-{
-    return NanoSeconds(static_cast<int64_t>(std::llround(us * 1000)));
-}
-
-DataRate
-Gbps(double g)
-{
-    return DataRate(static_cast<uint64_t>(std::llround(g * 1e9)));
-}
-
 /// Receives the simulation's records and writes fct.csv / pfc.csv rows.
 class Recorder
 {

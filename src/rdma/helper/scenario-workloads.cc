@@ -9,6 +9,7 @@
 #include "ns3/incast-group-reader.h"
 #include "ns3/log.h"
 #include "ns3/run-output.h"
+#include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-topology.h"
 
@@ -24,55 +25,10 @@ NS_LOG_COMPONENT_DEFINE("ScenarioWorkloads");
 
 using json = nlohmann::json;
 namespace fs = std::filesystem;
+using namespace scenario;
 
 namespace
 {
-const json&
-At(const json& s, const std::string& path)
-{
-    std::string p = "/" + path;
-    std::replace(p.begin(), p.end(), '.', '/');
-    return s.at(json::json_pointer(p));
-}
-
-void
-Set(json& s, const std::string& path, const json& v)
-{
-    std::string p = "/" + path;
-    std::replace(p.begin(), p.end(), '.', '/');
-    s[json::json_pointer(p)] = v;
-}
-
-double
-Num(const json& s, const std::string& path)
-{
-    return At(s, path).get<double>();
-}
-
-int64_t
-Int(const json& s, const std::string& path)
-{
-    return At(s, path).get<int64_t>();
-}
-
-bool
-Bool(const json& s, const std::string& path)
-{
-    return At(s, path).get<bool>();
-}
-
-std::string
-Str(const json& s, const std::string& path)
-{
-    return At(s, path).get<std::string>();
-}
-
-Time
-Us(double us)
-{
-    return NanoSeconds(static_cast<int64_t>(std::llround(us * 1000)));
-}
-
 [[noreturn]] void
 Fail(const std::string& file, const json& s, const std::string& key, const std::string& why)
 {
