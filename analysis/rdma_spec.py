@@ -7,6 +7,7 @@ file, the key and the value; the commands print it as one line and exit with
 code 2 before writing anything.
 """
 
+import argparse
 import hashlib
 import json
 import math
@@ -528,3 +529,14 @@ def fmt_duration(seconds):
         return f"{minutes}m{sec:02d}s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours}h{minutes:02d}m"
+
+
+def int_at_least(text, minimum):
+    """argparse type: an integer >= minimum (a clear message otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text}") from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be >= {minimum}: {text}")
+    return value

@@ -684,16 +684,6 @@ def emit(sweep, stream=None):
 # Command line
 # ---------------------------------------------------------------------------
 
-def _jobs(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1: {text}")
-    return value
-
-
 def main(argv=None):
     """Command-line entry point; returns the process exit code."""
     parser = argparse.ArgumentParser(
@@ -702,7 +692,7 @@ def main(argv=None):
                     "parallel, resumable; write sweep.csv and plots. See "
                     "docs/analysis.md.")
     parser.add_argument("spec", metavar="SPEC.json")
-    parser.add_argument("--jobs", "-j", type=_jobs, metavar="N",
+    parser.add_argument("--jobs", "-j", type=lambda t: rs.int_at_least(t, 1), metavar="N",
                         help="parallel processes (default: the spec's "
                              "'jobs', else the number of cores)")
     parser.add_argument("--out", metavar="DIR",

@@ -671,16 +671,6 @@ def _typed(value):
 # Command line
 # ---------------------------------------------------------------------------
 
-def _count(text, minimum):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text}") from None
-    if value < minimum:
-        raise argparse.ArgumentTypeError(f"must be >= {minimum}: {text}")
-    return value
-
-
 def main(argv=None):
     """Command-line entry point; returns the process exit code."""
     parser = argparse.ArgumentParser(
@@ -689,10 +679,10 @@ def main(argv=None):
                     "study in SQLite or any Optuna storage URL. See "
                     "docs/analysis.md.")
     parser.add_argument("spec", metavar="SPEC.json")
-    parser.add_argument("--trials", type=lambda t: _count(t, 0), metavar="N",
+    parser.add_argument("--trials", type=lambda t: rs.int_at_least(t, 0), metavar="N",
                         help="finished trials the study should hold "
                              "(default: the spec's 'trials', else 20)")
-    parser.add_argument("--jobs", "-j", type=lambda t: _count(t, 1),
+    parser.add_argument("--jobs", "-j", type=lambda t: rs.int_at_least(t, 1),
                         metavar="N", help="trials in parallel (default: the "
                         "spec's 'jobs', else the number of cores)")
     parser.add_argument("--out", metavar="DIR",

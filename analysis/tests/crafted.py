@@ -242,3 +242,23 @@ def write_json(path, data):
 
 def rmtree(path):
     shutil.rmtree(path, ignore_errors=True)
+
+
+def write_spec(folder, spec, name="spec.json"):
+    """Write a sweep/tune spec as JSON into folder; returns its path."""
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, name)
+    with open(path, "w") as handle:
+        json.dump(spec, handle)
+    return path
+
+
+def run_cli(main, capsys, *args):
+    """Call a command's main() with args; returns (exit code, stdout, stderr)."""
+    capsys.readouterr()
+    try:
+        rc = main([str(a) for a in args])
+    except SystemExit as exc:
+        rc = exc.code
+    out, err = capsys.readouterr()
+    return rc, out, err

@@ -35,21 +35,11 @@ exec {real} "$@"
 
 
 def write_spec(folder, spec, name="spec.json"):
-    os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, name)
-    with open(path, "w") as handle:
-        json.dump(spec, handle)
-    return path
+    return crafted.write_spec(folder, spec, name)
 
 
 def run_main(capsys, *args):
-    capsys.readouterr()
-    try:
-        rc = rdma_sweep.main([str(a) for a in args])
-    except SystemExit as exc:
-        rc = exc.code
-    out, err = capsys.readouterr()
-    return rc, out, err
+    return crafted.run_cli(rdma_sweep.main, capsys, *args)
 
 
 @pytest.fixture

@@ -10,6 +10,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include "temp-file.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -17,32 +19,7 @@ using namespace ns3;
 
 namespace
 {
-/// A file with \p text; removed at destruction.
-class TempFile
-{
-  public:
-    explicit TempFile(const std::string& text)
-    {
-        char name[] = "/tmp/rdma-cdf-XXXXXX";
-        const int fd = ::mkstemp(name);
-        ::close(fd);
-        m_path = name;
-        std::ofstream(m_path) << text;
-    }
-
-    ~TempFile()
-    {
-        std::remove(m_path.c_str());
-    }
-
-    const std::string& Path() const
-    {
-        return m_path;
-    }
-
-  private:
-    std::string m_path;
-};
+using rdmatest::TempFile;
 
 /// The message of the ScenarioError that loading \p text raises ("" if none).
 std::string

@@ -12,6 +12,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include "temp-file.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -19,31 +21,7 @@ using namespace ns3;
 
 namespace
 {
-class TempFile
-{
-  public:
-    explicit TempFile(const std::string& text)
-    {
-        char name[] = "/tmp/rdma-input-XXXXXX";
-        const int fd = ::mkstemp(name);
-        ::close(fd);
-        m_path = name;
-        std::ofstream(m_path) << text;
-    }
-
-    ~TempFile()
-    {
-        std::remove(m_path.c_str());
-    }
-
-    const std::string& Path() const
-    {
-        return m_path;
-    }
-
-  private:
-    std::string m_path;
-};
+using rdmatest::TempFile;
 
 template <typename F>
 std::string

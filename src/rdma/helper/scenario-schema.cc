@@ -4,6 +4,7 @@
 #include "ns3/scenario-schema.h"
 
 #include "ns3/cc-registry.h"
+#include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 
 #include <algorithm>
@@ -21,20 +22,6 @@ namespace
 {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 using T = ScenarioSchema::Type;
-
-json::json_pointer
-Pointer(const std::string& path)
-{
-    std::string p = "/" + path;
-    for (char& c : p)
-    {
-        if (c == '.')
-        {
-            c = '/';
-        }
-    }
-    return json::json_pointer(p);
-}
 
 std::string
 TypeName(const ScenarioSchema::Key& k)
@@ -486,7 +473,7 @@ ScenarioSchema::Validate(const json& user, const std::string& file)
     json out = json::object();
     for (const Key& k : Keys())
     {
-        const auto ptr = Pointer(k.path);
+        const auto ptr = scenario::Pointer(k.path);
         out[ptr] = user.contains(ptr) ? user.at(ptr) : k.defaultValue;
     }
     // Congestion-control parameters, normalized to the strings ns-3 parses.
@@ -529,7 +516,7 @@ ScenarioSchema::ApplyOverride(json& scenario, const std::string& assignment)
         {
             value = text;
         }
-        scenario[Pointer(path)] = CcParameterString(path, value, "--set");
+        scenario[ns3::scenario::Pointer(path)] = CcParameterString(path, value, "--set");
         return;
     }
     if (!k)
@@ -544,7 +531,7 @@ ScenarioSchema::ApplyOverride(json& scenario, const std::string& assignment)
         value = text;
     }
     CheckValue(*k, value, "--set");
-    scenario[Pointer(path)] = value;
+    scenario[ns3::scenario::Pointer(path)] = value;
 }
 
 std::string
