@@ -1,8 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Unit tests of the RTT-probe no-PFC controller (RttProbe), driven by a fake clock (no
- * simulation).
+ * Unit tests of the RTT-probe no-PFC controller (RttProbe) with its NvidiaSample preset
+ * (the published reference), driven by a fake clock (no simulation).
  *
  * Specification (ALGORITHMS.md "RTT-probe no-PFC controller", reference
  * parameterisation of NVIDIA's RTT sample algorithm, rates relative to line rate):
@@ -58,6 +58,9 @@ class RttProbeTest : public ::testing::Test
     void Make(const std::map<std::string, std::string>& attributes = {})
     {
         cc = CreateObject<RttProbe>();
+        // These are the rules of the NVIDIA reference (rtt-probe-scalable-test.cc has
+        // the default preset's).
+        cc->SetAttribute("Preset", StringValue("NvidiaSample"));
         for (const auto& [name, value] : attributes)
         {
             cc->SetAttribute(name, StringValue(value));

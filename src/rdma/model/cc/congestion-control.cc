@@ -79,6 +79,11 @@ CongestionControl::OnSend(uint32_t /* payloadBytes */)
 {
 }
 
+void
+CongestionControl::OnFirstSend()
+{
+}
+
 bool
 CongestionControl::NeedsInt() const
 {

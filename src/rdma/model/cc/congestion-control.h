@@ -37,6 +37,23 @@ class SimulatorCcClock : public CcClock
     static const CcClock* Get();
 };
 
+/**
+ * What a NIC knows about a QP's siblings: its QPs to the same destination (per-QP rate
+ * limiting only). A NIC knows this without any help from the network; a controller may
+ * use it to choose a sane first rate for a QP that joins many others.
+ */
+struct CcPeerGroup
+{
+    uint32_t activeQps = 0; ///< QPs with posted work not yet completed (this one included)
+    uint32_t ratedQps = 0;  ///< of those, the QPs that have sent (their rate is in rateSum)
+    uint64_t rateSum = 0;   ///< sum of their latest rates (bit/s)
+    /// The latest rate verdict a controller of the group drew from its own feedback
+    /// (bit/s, in the controller's own units; RttProbe: the NIC's claim on the
+    /// destination), and when: controllers may write it, for their siblings.
+    double verdict = 0;
+    Time verdictTime = Time(-1);
+};
+
 /// What a controller knows about its QP's path when it starts.
 struct CcContext
 {
@@ -45,6 +62,11 @@ struct CcContext
     uint32_t mtu = 1024;      ///< payload bytes per packet
     uint32_t hops = 1;        ///< links on the path (one way)
     Time fabricBaseRtt;       ///< largest base RTT between any two hosts (HPCC's T)
+    /// The NIC's live view of its QPs to the same destination (owned by the NIC, valid
+    /// while the NIC lives; the verdict is the controllers' to write); null when one
+    /// controller paces all of them (RateLimitPerDestination) or outside a NIC (unit
+    /// tests may set their own).
+    CcPeerGroup* peers = nullptr;
     const CcClock* clock = nullptr;
 };
 
@@ -91,6 +113,12 @@ class CongestionControl : public Object
     virtual void OnTimeout();
     /// A data packet with \p payloadBytes is being sent.
     virtual void OnSend(uint32_t payloadBytes);
+    /**
+     * Called once, right before the QP's first data packet (before GetRate() for it), so
+     * that a controller can choose its first rate from what it knows then (for example
+     * CcContext::peers). Default: nothing.
+     */
+    virtual void OnFirstSend();
     /// Whether data packets must collect INT records (switches stamp them).
     virtual bool NeedsInt() const;
     /// Whether the NIC should send an RTT probe now (asked before each data packet; the

@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -19,13 +20,27 @@ NS_OBJECT_ENSURE_REGISTERED(RttProbe);
 TypeId
 RttProbe::GetTypeId()
 {
-    // Defaults: ALGORITHMS.md's reference parameterisation (NVIDIA's public RTT sample
-    // algorithm, DOCA PCC rtt_template), rates relative to the line rate.
+    // NvidiaSample defaults: ALGORITHMS.md's reference parameterisation (NVIDIA's public
+    // RTT sample algorithm, DOCA PCC rtt_template), rates relative to the line rate.
     static TypeId tid =
         TypeId("ns3::RttProbe")
             .SetParent<CongestionControl>()
             .SetGroupName("Rdma")
             .AddConstructor<RttProbe>()
+            .AddAttribute("Preset",
+                          "Rule set. Scalable (default): holds thousands of QPs per port "
+                          "without PFC (every data packet probes, proportional decrease, "
+                          "flow-scaled target, multiplicative increase below one MTU per "
+                          "RTT, first rate from the NIC's QP counts; rtt-probe.h). "
+                          "NvidiaSample: NVIDIA's RTT sample algorithm (fixed x0.9 / +5% "
+                          "line-rate steps per probe answer, line-rate start), the "
+                          "published reference.",
+                          EnumValue(RttProbe::PRESET_SCALABLE),
+                          MakeEnumAccessor(&RttProbe::m_preset),
+                          MakeEnumChecker(RttProbe::PRESET_SCALABLE,
+                                          "Scalable",
+                                          RttProbe::PRESET_NVIDIA_SAMPLE,
+                                          "NvidiaSample"))
             .AddAttribute("TargetMode",
                           "Where the target RTT comes from. Absolute (default): TargetRtt as "
                           "given, as the NIC sample does (a real NIC does not know the path's "
@@ -57,8 +72,10 @@ RttProbe::GetTypeId()
                           MakeTimeAccessor(&RttProbe::m_targetMargin),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("ProbeInterval",
-                          "Shortest time between two probes, sent to sent; one probe is "
-                          "outstanding at most, so a probe leaves every max(ProbeInterval, "
+                          "Shortest time between two probes, sent to sent (both presets; "
+                          "Scalable also waits that long without any sample before it "
+                          "probes); one probe is outstanding at most, so a probe leaves every "
+                          "max(ProbeInterval, "
                           "RTT) (time, default 0 = the target RTT: simulator; the controller "
                           "steers the RTT to the target, so this is one probe per RTT at the "
                           "operating point, as the NIC sample's re-ask on each answer; a "
@@ -70,25 +87,29 @@ RttProbe::GetTypeId()
                           MakeTimeAccessor(&RttProbe::m_probeIntervalAttr),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("MdFactor",
-                          "Rate factor for a sample above the target RTT (no unit, default "
+                          "NvidiaSample: Rate factor for a sample above the target RTT (no unit, "
+                          "default "
                           "0.9: NIC, NVIDIA sample 1 - UPDATE_FACTOR 0.1).",
                           DoubleValue(0.9),
                           MakeDoubleAccessor(&RttProbe::m_mdFactor),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("HighRtt",
-                          "Samples at or above this RTT decrease by HighRttMdFactor instead "
+                          "NvidiaSample: Samples at or above this RTT decrease by HighRttMdFactor "
+                          "instead "
                           "(time, default 150 us: NIC, NVIDIA sample MAX_DELAY).",
                           TimeValue(MicroSeconds(150)),
                           MakeTimeAccessor(&RttProbe::m_highRtt),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("HighRttMdFactor",
-                          "Rate factor for a sample at or above HighRtt (no unit, default "
+                          "NvidiaSample: Rate factor for a sample at or above HighRtt (no unit, "
+                          "default "
                           "0.8: NIC, NVIDIA sample 1 - 2 x UPDATE_FACTOR).",
                           DoubleValue(0.8),
                           MakeDoubleAccessor(&RttProbe::m_highRttMdFactor),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("AiStep",
-                          "Additive increase per sample at or below the target, as a fraction "
+                          "NvidiaSample: Additive increase per sample at or below the target, as "
+                          "a fraction "
                           "of the line rate (no unit, default 0.05 = +5% of line rate: NIC, "
                           "NVIDIA sample AI).",
                           DoubleValue(0.05),
@@ -101,7 +122,8 @@ RttProbe::GetTypeId()
                           MakeDoubleAccessor(&RttProbe::m_nackFactor),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("NackMode",
-                          "When a NACK acts. Immediate (default, CTCC design: a loss halves "
+                          "NvidiaSample: When a NACK acts. Immediate (default, CTCC design: a "
+                          "loss halves "
                           "the rate at once). OnHighRtt (NVIDIA sample): the NACK is "
                           "remembered and the next sample at or above HighRtt applies "
                           "NackFactor instead of HighRttMdFactor; lower samples follow the "
@@ -124,7 +146,8 @@ RttProbe::GetTypeId()
                           MakeBooleanAccessor(&RttProbe::m_nackOncePerEpisode),
                           MakeBooleanChecker())
             .AddAttribute("LateProbeDecrease",
-                          "A probe still unanswered after k target RTTs counts as k samples "
+                          "NvidiaSample: A probe still unanswered after k target RTTs counts as k "
+                          "samples "
                           "above the target, each applied as soon as it is known (x "
                           "MdFactor; x HighRttMdFactor for the first k with k x target >= "
                           "HighRtt, which is the last: 12 at the defaults), and a probe "
@@ -144,7 +167,8 @@ RttProbe::GetTypeId()
                           MakeDoubleAccessor(&RttProbe::m_minRateFraction),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("UseAckRtt",
-                          "Data ACK RTTs (send to ACK of a data packet) also feed the rules, "
+                          "NvidiaSample: Data ACK RTTs (send to ACK of a data packet) also feed "
+                          "the rules, "
                           "at most one ACK update per max(ProbeInterval, that RTT) after the "
                           "last update of either source (bool, default false: the CTCC "
                           "design measures with probes only; ACKs add nothing a probe does "
@@ -153,12 +177,92 @@ RttProbe::GetTypeId()
                           "peak grows from 0.9 to 1.4 MB).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&RttProbe::m_useAckRtt),
+                          MakeBooleanChecker())
+            .AddAttribute("Beta",
+                          "Scalable: decrease gain, rate *= 1 - min(Beta (rtt - target) / "
+                          "rtt, MaxMd) (no unit, default 1: simulator; the rate becomes "
+                          "rate x target / rtt, the cut that removes the excess queue in one "
+                          "step when all senders apply it; Swift uses 0.8).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&RttProbe::m_beta),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("MaxMd",
+                          "Scalable: largest decrease per update, as a fraction of the rate "
+                          "(no unit, default 0.9: simulator; a QP at its fair share among "
+                          "thousands samples once per packet, hundreds of microseconds "
+                          "apart, so one sample must be able to undo a 7x overload; "
+                          "Swift's 0.5 assumes one sample per RTT).",
+                          DoubleValue(0.9),
+                          MakeDoubleAccessor(&RttProbe::m_maxMd),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("MiFactor",
+                          "Scalable: multiplicative increase per update at or below the "
+                          "target, while below the additive cap (no unit, default 0.1: "
+                          "simulator; the sum of any number of such QPs grows by at most "
+                          "10% per sample).",
+                          DoubleValue(0.1),
+                          MakeDoubleAccessor(&RttProbe::m_miFactor),
+                          MakeDoubleChecker<double>(0, 10))
+            .AddAttribute("AiPackets",
+                          "Scalable: the increase per update is at most AiPackets MTUs per "
+                          "TargetRtt (packets, default 1: Swift's ai of one packet per RTT; "
+                          "630 Mb/s per update at 1 KB MTU and 13 us).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&RttProbe::m_aiPackets),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("FlowScaleStep",
+                          "Scalable: the target grows by this much per halving of the QP's "
+                          "rate below one MTU per TargetRtt (time, default 4 us: simulator; "
+                          "7,000 QPs into 100G, about 5.5 halvings below, aim at about 35 "
+                          "us; 0 = no flow scaling).",
+                          TimeValue(MicroSeconds(4)),
+                          MakeTimeAccessor(&RttProbe::m_flowScaleStep),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("FlowScaleMax",
+                          "Scalable: largest flow-scaling addition to the target (time, "
+                          "default 64 us: simulator; bounds the standing queue however "
+                          "many QPs share a port).",
+                          TimeValue(MicroSeconds(64)),
+                          MakeTimeAccessor(&RttProbe::m_flowScaleMax),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("FirstRate",
+                          "Scalable: a QP's first claim. PeerShare (default): what the "
+                          "NIC's QPs to that destination that already send claim (their mean "
+                          "rate x the active QPs), the line rate if none does, so 1,000 QPs "
+                          "starting together share the line and a newcomer to a busy "
+                          "destination starts at its siblings' learned share. LineRate: the "
+                          "line rate.",
+                          EnumValue(RttProbe::FIRST_PEER_SHARE),
+                          MakeEnumAccessor(&RttProbe::m_firstRate),
+                          MakeEnumChecker(RttProbe::FIRST_PEER_SHARE,
+                                          "PeerShare",
+                                          RttProbe::FIRST_LINE_RATE,
+                                          "LineRate"))
+            .AddAttribute("GradientSpan",
+                          "Scalable: shortest send-time span over which the RTT's growth is "
+                          "measured for the gradient cut (time, default 2 us: simulator; a "
+                          "fast QP samples every packet, 0.08 us apart at 100G, where one "
+                          "packet's serialization is noise; 0 = no gradient cut).",
+                          TimeValue(MicroSeconds(2)),
+                          MakeTimeAccessor(&RttProbe::m_gradientSpan),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ShareWithPeers",
+                          "Scalable: the controller's rate is a claim on what the NIC may "
+                          "send to the QP's destination, shared by the NIC's active QPs to "
+                          "it: the QP paces at claim / n. Each QP keeps its own controller, "
+                          "fed by its own packets (QPs on different paths learn different "
+                          "claims), but 1,000 QPs joining or leaving do not change what the "
+                          "NIC sends there, only how it is split (bool, default true: "
+                          "simulator; false: the claim is the QP's own rate).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RttProbe::m_shareWithPeers),
                           MakeBooleanChecker());
     return tid;
 }
 
 RttProbe::RttProbe()
-    : m_targetMode(TARGET_ABSOLUTE),
+    : m_preset(PRESET_SCALABLE),
+      m_targetMode(TARGET_ABSOLUTE),
       m_mdFactor(0.9),
       m_highRttMdFactor(0.8),
       m_aiStep(0.05),
@@ -168,11 +272,23 @@ RttProbe::RttProbe()
       m_lateProbeDecrease(true),
       m_minRateFraction(1.0 / 16384),
       m_useAckRtt(false),
+      m_beta(1.0),
+      m_maxMd(0.9),
+      m_miFactor(0.1),
+      m_aiPackets(1.0),
+      m_firstRate(FIRST_PEER_SHARE),
+      m_shareWithPeers(true),
       m_minRate(0),
       m_rc(0),
+      m_epochHead(0),
+      m_gradRefValid(false),
+      m_lastGradient(0),
+      m_fed(false),
       m_probeOutstanding(false),
       m_probedOnce(false),
+      m_probeRate(0),
       m_lateDecreases(0),
+      m_inflight(0),
       m_ackPsn(0),
       m_ackSndNxt(0),
       m_inLossEpisode(false),
@@ -189,11 +305,20 @@ RttProbe::Init(const CcContext& ctx)
     m_probeInterval = m_probeIntervalAttr.IsStrictlyPositive() ? m_probeIntervalAttr : m_targetRtt;
     const double line = double(ctx.lineRate);
     m_minRate = std::min(line * m_minRateFraction, line);
-    m_rc = line; // flows start at line rate
+    m_rc = line; // NvidiaSample: flows start at line rate; Scalable: until OnFirstSend
+    m_epochs.fill(Epoch{Now(), m_rc});
+    m_epochHead = 0;
+    m_gradRefValid = false;
+    m_lastGradient = 0;
+    m_fed = false;
+
     m_probeOutstanding = false;
     m_probedOnce = false;
+    m_probeRate = 0;
     m_lateDecreases = 0;
     m_lastUpdate = Now();
+    m_lastSample = Now();
+    m_inflight = 0;
     m_ackPsn = m_ackSndNxt = 0;
     m_inLossEpisode = false;
     m_recoverPsn = 0;
@@ -216,7 +341,7 @@ RttProbe::GetName() const
 Time
 RttProbe::GetTargetRtt() const
 {
-    return m_targetRtt;
+    return TargetFor(m_preset == PRESET_SCALABLE ? Effective() : m_rc);
 }
 
 Time
@@ -231,188 +356,36 @@ RttProbe::IsProbeOutstanding() const
     return m_probeOutstanding;
 }
 
+Time
+RttProbe::TargetFor(double rate) const
+{
+    if (m_preset != PRESET_SCALABLE || !m_flowScaleStep.IsStrictlyPositive() || rate <= 0)
+    {
+        return m_targetRtt;
+    }
+    // Packets per target RTT at this rate; flow scaling below one.
+    const double window = rate * m_targetRtt.GetSeconds() / (8.0 * m_ctx.mtu);
+    if (window >= 1)
+    {
+        return m_targetRtt;
+    }
+    const double halvings = -std::log2(window);
+    const double extra =
+        std::min(halvings * m_flowScaleStep.GetSeconds(), m_flowScaleMax.GetSeconds());
+    return m_targetRtt + Seconds(extra);
+}
+
 void
 RttProbe::SetRate(double rate)
 {
-    m_rc = std::clamp(rate, m_minRate, double(m_ctx.lineRate));
+    // Scalable with a shared claim: the floor is per QP, so the claim's is n floors.
+    const double floor = std::min(m_minRate * Sharers(), double(m_ctx.lineRate));
+    m_rc = std::clamp(rate, floor, double(m_ctx.lineRate));
     const uint64_t r = static_cast<uint64_t>(m_rc);
     if (r != m_rate.Get())
     {
         m_rate = r;
     }
-}
-
-bool
-RttProbe::WantsProbe()
-{
-    if (m_probeOutstanding)
-    {
-        return false; // one outstanding: its answer or timeout comes first
-    }
-    const Time now = Now();
-    if (m_probedOnce && now < m_lastProbe + m_probeInterval)
-    {
-        return false;
-    }
-    // The NIC sends a probe whenever this returns true (it asks only when it has none
-    // outstanding itself), so the request and the NIC's view stay in step.
-    m_probeOutstanding = true;
-    m_probedOnce = true;
-    m_lastProbe = now;
-    m_lateDecreases = 0;
-    return true;
-}
-
-void
-RttProbe::ApplyLateDecreases(Time elapsed)
-{
-    const int64_t t = m_targetRtt.GetTimeStep();
-    if (t <= 0 || !elapsed.IsStrictlyPositive())
-    {
-        return;
-    }
-    // Decrease k is due once the probe is older than k target RTTs (strictly: an RTT
-    // equal to the target is not above it), up to the first k with k x target >=
-    // HighRtt, which is the reference's one high-RTT decrease: a probe stands for at
-    // most that many samples, so a queue that is draining (every probe then waits
-    // long) does not drive the rate to the floor, from where the NIC's pacing lets the
-    // next probe out only after one packet time at the floor (1.45 ms at 100G).
-    const uint64_t cap = uint64_t((m_highRtt.GetTimeStep() + t - 1) / t);
-    const uint64_t due = std::min(uint64_t((elapsed.GetTimeStep() - 1) / t), cap);
-    if (due <= m_lateDecreases)
-    {
-        return;
-    }
-    double rate = m_rc;
-    while (m_lateDecreases < due)
-    {
-        ++m_lateDecreases;
-        // Known when it is applied: the RTT is above k x target.
-        const bool high = m_targetRtt * int64_t(m_lateDecreases) >= m_highRtt;
-        if (high && m_nackPending)
-        {
-            rate *= m_nackFactor;
-            m_nackPending = false;
-        }
-        else
-        {
-            rate *= high ? m_highRttMdFactor : m_mdFactor;
-        }
-    }
-    m_lastUpdate = Now();
-    NS_LOG_LOGIC("probe out for " << elapsed.GetNanoSeconds() << " ns: " << due
-                                  << " decreases, rate " << m_rc << " -> " << rate);
-    SetRate(rate);
-}
-
-void
-RttProbe::OnProbeResponse(Time rtt)
-{
-    if (m_lateProbeDecrease && m_probeOutstanding)
-    {
-        ApplyLateDecreases(rtt);
-        const bool decided = m_lateDecreases > 0;
-        m_probeOutstanding = false;
-        m_lateDecreases = 0;
-        if (decided)
-        {
-            return; // above the target: the decreases it stands for are applied
-        }
-    }
-    m_probeOutstanding = false;
-    Sample(rtt);
-}
-
-void
-RttProbe::OnProbeTimeout()
-{
-    // No answer within the NIC's probe timeout (the NIC drops a late answer). With
-    // LateProbeDecrease the decreases for the time waited are due (the probe was lost or
-    // waits in a queue longer than the timeout: both mean congestion); without it the
-    // timeout is no rate signal (NVIDIA sample: abort and re-ask). The next
-    // WantsProbe() re-asks: the timeout is far longer than ProbeInterval.
-    if (m_lateProbeDecrease && m_probeOutstanding)
-    {
-        ApplyLateDecreases(Now() - m_lastProbe);
-    }
-    m_probeOutstanding = false;
-    m_lateDecreases = 0;
-}
-
-void
-RttProbe::OnAck(const CcAck& ack)
-{
-    // Kept for the NACK that may follow (the NIC reports it through OnAck first).
-    m_ackPsn = ack.ackPsn;
-    m_ackSndNxt = ack.sndNxt;
-    if (!m_useAckRtt || !ack.rtt.IsStrictlyPositive())
-    {
-        return;
-    }
-    // Probes give one sample per RTT; ACKs come once per packet. Keep the reaction at
-    // one update per RTT, or the x0.9 / +5% steps would apply per packet.
-    if (Now() < m_lastUpdate + std::max(m_probeInterval, ack.rtt))
-    {
-        return;
-    }
-    Sample(ack.rtt);
-}
-
-void
-RttProbe::Sample(Time rtt)
-{
-    m_lastUpdate = Now();
-    double rate = m_rc;
-    if (rtt >= m_highRtt)
-    {
-        if (m_nackPending)
-        {
-            rate *= m_nackFactor;
-            m_nackPending = false;
-        }
-        else
-        {
-            rate *= m_highRttMdFactor;
-        }
-    }
-    else if (rtt > m_targetRtt)
-    {
-        rate *= m_mdFactor;
-    }
-    else
-    {
-        rate += m_aiStep * double(m_ctx.lineRate);
-    }
-    NS_LOG_LOGIC("rtt " << rtt.GetNanoSeconds() << " ns: rate " << m_rc << " -> " << rate);
-    SetRate(rate);
-}
-
-void
-RttProbe::OnNack()
-{
-    if (m_nackMode == NACK_ON_HIGH_RTT)
-    {
-        m_nackPending = true;
-        return;
-    }
-    if (m_nackOncePerEpisode && m_inLossEpisode && m_ackPsn < m_recoverPsn)
-    {
-        return; // the same loss episode as the last cut
-    }
-    // A new episode: it lasts until everything sent so far is acknowledged.
-    m_inLossEpisode = true;
-    m_recoverPsn = m_ackSndNxt;
-    SetRate(m_rc * m_nackFactor);
-}
-
-uint64_t
-RttProbe::GetRate()
-{
-    if (m_lateProbeDecrease && m_probeOutstanding)
-    {
-        ApplyLateDecreases(Now() - m_lastProbe);
-    }
-    return static_cast<uint64_t>(m_rc);
 }
 
 } // namespace ns3

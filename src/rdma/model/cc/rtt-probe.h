@@ -6,6 +6,7 @@
 
 #include "ns3/congestion-control.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -14,47 +15,74 @@ namespace ns3
 
 /**
  * \ingroup rdma
- * RTT-probe no-PFC controller (the China Telecom CTCC design, ALGORITHMS.md), with the
- * reference parameterisation of NVIDIA's public RTT sample algorithm (DOCA PCC
- * "rtt_template"). End to end and rate based: it needs no switch feature (no ECN, no
- * PFC, no INT) and is meant to run with PFC off.
+ * RTT-probe no-PFC controller (the China Telecom CTCC design, ALGORITHMS.md): end to
+ * end and rate based, it needs no switch feature (no ECN, no PFC, no INT) and is meant to
+ * run with PFC off. The NIC measures RTTs; the controller does AIMD against a target
+ * RTT. Two rule sets, chosen by the Preset attribute (docs/design-notes.md derives them):
  *
- * Signal: the NIC sends an RTT probe when WantsProbe() says so (at most one
- * outstanding, at least ProbeInterval apart, so about one per RTT); the probe travels
- * in the QP's data class, hence waits in the same queues as the data, and the receiver
- * answers it in the strict class. Each answer is one sample (OnProbeResponse):
- *  - rtt >= HighRtt:       rate *= HighRttMdFactor (x0.8), or NackFactor (x0.5) if a
- *                          NACK is pending (NackMode OnHighRtt);
- *  - target < rtt:         rate *= MdFactor (x0.9);
- *  - rtt <= target:        rate += AiStep x line rate (+5%);
- *  - rate kept in [MinRateFraction x line, line]; flows start at line rate.
- * A NACK (a loss seen by the receiver) halves the rate at once (Immediate mode, the
- * CTCC design), once per loss episode: NACKs that arrive before everything sent up to
- * the cutting NACK is acknowledged belong to the same episode (with selective repeat the
- * receiver NACKs every packet that arrives behind a hole, and one loss must not count
- * as dozens).
+ * **Scalable (default)**: holds thousands of QPs per port (7 x 1,000 QPs into one 100G
+ * port, no PFC, no drop). At that fan-in a QP's fair share is a few Mb/s, one packet
+ * every few hundred microseconds, so its own feedback comes once per packet, far slower
+ * than the RTT. Every rule is built for that:
+ *  - samples: every data packet probes (its ACK echoes the send time, as RoCE NICs do in
+ *    hardware), so a QP that sends little costs no probe traffic; a separate probe
+ *    packet leaves only when feedback is overdue (data in flight and no sample for
+ *    ProbeInterval), and its age while it waits is a lower bound on the RTT;
+ *  - one update per RTT: a sample is a regular update only if its packet left after the
+ *    last one (Swift's rule), so a fast QP updates once per RTT, a slow one per packet;
+ *    an older sample still bounds the rate its packet left at (below), so a queue that
+ *    keeps growing within the RTT tightens the rate with every ACK;
+ *  - target: TargetRtt plus flow scaling, FlowScaleStep per halving of the QP's rate
+ *    below one MTU per target RTT (at most FlowScaleMax): a QP below its peers' rate
+ *    aims at a higher RTT and gains on them (Swift's flow-scaled target), which is what
+ *    makes thousands of QPs converge to equal rates;
+ *  - decrease above the target, from the rate the sampled packet left at, by the larger
+ *    of two cuts (at most MaxMd): the level, Beta (rtt - target) / rtt (with Beta 1:
+ *    rate x target / rtt), and the gradient, 1 - 1 / (1 + g) where g is the queueing
+ *    delay's growth per second of sending (over at least GradientSpan): senders that
+ *    together offer (1 + g) x the drain rate each scale by 1 / (1 + g). The level alone
+ *    reacts too late to a large fan-in, since each RTT reports the queue as it was one
+ *    queueing delay ago;
+ *  - increase at or below it: rate += min(MiFactor x rate, AiPackets x MTU / TargetRtt):
+ *    multiplicative for QPs below about one MTU per RTT (their sum grows by at most
+ *    MiFactor per sample, whatever their number), additive above (AIMD fairness among
+ *    few fast flows);
+ *  - first claim (FirstRate PeerShare): what the NIC's QPs to the destination that
+ *    already send claim (their mean rate x the active QPs), from the NIC's own counts
+ *    (CcPeerGroup), the line rate if none does: 1,000 QPs starting together share the
+ *    line instead of each taking it, and a QP joining a busy destination starts at its
+ *    siblings' learned share;
+ *  - shared claim (ShareWithPeers): the rate the rules act on is a claim on what the
+ *    NIC may send to the destination; the QP paces at claim / the NIC's active QPs to
+ *    it, so QPs joining or leaving change the split, not the NIC's total. Each QP
+ *    publishes its claim after each update (CcPeerGroup::verdict); until its own first
+ *    sample arrives (one queueing delay after its first packet) a QP follows a lower
+ *    sibling verdict, the freshest news about the destination it can have;
+ *  - a NACK multiplies by NackFactor, once per loss episode.
  *
- * Late probes (LateProbeDecrease): the probe waits in the queue it measures, so the
- * feedback slows down as the queue grows; at 100G an 8:1 incast starting at line rate
- * builds megabytes before the second answer comes back. A probe still outstanding after
- * k target RTTs is known to have an RTT above the target: the controller applies the
- * k-th decrease (x0.9) as soon as it knows, lazily at the NIC's next GetRate(), and the
- * answer only adds what is still due. The first k with k x target >= HighRtt gives the
- * reference's high-RTT decrease (x0.8) and is the last: one probe stands for at most
- * that many samples (12 at the defaults), which limits the undershoot while a large
- * queue drains (every probe then waits behind it). A probe answered within twice the
- * target counts exactly as in the reference rule. A probe timeout (the NIC's
- * ProbeTimeout, 300 us doubling on each miss) applies the decreases due and re-asks.
+ * **NvidiaSample**: the reference parameterisation of NVIDIA's public RTT sample
+ * algorithm (DOCA PCC "rtt_template"), kept so the published reference can be run. A
+ * probe about once per ProbeInterval; per answer: rtt >= HighRtt: x HighRttMdFactor
+ * (x NackFactor if a NACK is pending, NackMode OnHighRtt); rtt > target: x MdFactor;
+ * else + AiStep x line rate; flows start at line rate. Module extensions (attributes):
+ * NackMode Immediate with NackOncePerEpisode, LateProbeDecrease (a probe still out
+ * after k target RTTs counts as k samples above the target), UseAckRtt.
  *
- * Data ACK RTTs (CcAck::rtt) are ignored by default, as the design measures with
- * probes; UseAckRtt feeds them through the same rule, at most one update per RTT.
- *
- * No timers at all: every state change happens in an event handler, so idle QPs cost
- * nothing and every rule is testable with a fake clock.
+ * Shared by both: TargetMode/TargetRtt/TargetMargin, ProbeInterval, NackFactor,
+ * NackOncePerEpisode, MinRateFraction. Every rate stays in [MinRateFraction x line, line].
+ * No timers: every change happens in an event handler or lazily at GetRate(), so idle
+ * QPs cost nothing and every rule is testable with a fake clock.
  */
 class RttProbe : public CongestionControl
 {
   public:
+    /// Which rule set runs.
+    enum Preset
+    {
+        PRESET_SCALABLE,     ///< module default, holds thousands of QPs per port
+        PRESET_NVIDIA_SAMPLE ///< NVIDIA RTT sample algorithm (published reference)
+    };
+
     /// Where the target RTT comes from.
     enum TargetMode
     {
@@ -62,17 +90,26 @@ class RttProbe : public CongestionControl
         TARGET_BASE_PLUS, ///< the path's base RTT + TargetMargin
     };
 
-    /// How a NACK acts on the rate.
+    /// How a NACK acts on the rate (NvidiaSample).
     enum NackMode
     {
         NACK_IMMEDIATE,   ///< x NackFactor at once (CTCC design)
         NACK_ON_HIGH_RTT, ///< x NackFactor at the next sample with rtt >= HighRtt (NVIDIA)
     };
 
+    /// First rate of a QP (Scalable).
+    enum FirstRate
+    {
+        FIRST_PEER_SHARE, ///< min(line / active sibling QPs, their mean paced rate)
+        FIRST_LINE_RATE,  ///< line rate
+    };
+
     static TypeId GetTypeId();
     RttProbe();
 
     void Init(const CcContext& ctx) override;
+    void OnFirstSend() override;
+    void OnSend(uint32_t payloadBytes) override;
     void OnAck(const CcAck& ack) override;
     void OnNack() override;
     bool WantsProbe() override;
@@ -81,7 +118,7 @@ class RttProbe : public CongestionControl
     uint64_t GetRate() override;
     std::string GetName() const override;
 
-    /// The target RTT in use (resolved from TargetMode at Init).
+    /// The target RTT at the QP's current rate (with flow scaling in Scalable).
     Time GetTargetRtt() const;
     /// The shortest spacing of two probes in use (resolved at Init).
     Time GetProbeInterval() const;
@@ -89,14 +126,42 @@ class RttProbe : public CongestionControl
     bool IsProbeOutstanding() const;
 
   private:
-    /// Apply one RTT sample (probe answer, or data ACK with UseAckRtt).
+    /// Apply one RTT sample (probe answer, or data ACK).
     void Sample(Time rtt);
-    /// LateProbeDecrease: apply the decreases due for the outstanding probe, which has
-    /// been out for \p elapsed (one per whole target RTT strictly below it).
+    /// NvidiaSample: the reference rule for one sample.
+    void ReferenceSample(Time rtt);
+    /// Scalable: the rule for one sample.
+    void ScalableSample(Time rtt);
+    /// The outstanding probe has been out for \p elapsed: apply the decrease this
+    /// lower bound of the RTT implies (NvidiaSample: one per whole target RTT; Scalable:
+    /// the proportional decrease from the rate the probe left at).
     void ApplyLateDecreases(Time elapsed);
+    /// Scalable: the claim in force: m_rc, or before the QP's first sample a lower
+    /// sibling verdict.
+    double Claim() const;
+    /// The QP's rate: in Scalable, Claim() shared by Sharers() QPs.
+    double Effective() const;
+    /// Scalable: write the claim as the group's latest verdict.
+    void Publish();
+    /// Scalable with ShareWithPeers: the NIC's active QPs to the destination; else 1.
+    uint32_t Sharers() const;
+    /// Scalable: a packet that left at \p sentRate saw \p rtt: the rate becomes at most
+    /// sentRate x (1 - min(max(Beta (rtt - target) / rtt, 1 - 1 / (1 + gradient)),
+    /// MaxMd)) (nothing at or below the target).
+    bool Bound(double sentClaim, Time rtt, double gradient);
+    /// Scalable: the queueing delay's growth per second of send time, from this sample
+    /// and a reference at least GradientSpan older (0 until known).
+    double Gradient(Time sent, Time rtt);
+    /// Scalable: the rate in force when a packet left at \p t (its epoch's rate).
+    double RateSentAt(Time t) const;
+    /// Scalable: a regular update happened now; packets sent from now on belong to it.
+    void NewEpoch();
+    /// Target RTT for a QP at \p rate (flow scaling in Scalable).
+    Time TargetFor(double rate) const;
     void SetRate(double rate);
 
     // Attributes
+    Preset m_preset;
     TargetMode m_targetMode;
     Time m_targetRttAttr;
     Time m_targetMargin;
@@ -111,19 +176,45 @@ class RttProbe : public CongestionControl
     bool m_lateProbeDecrease;
     double m_minRateFraction;
     bool m_useAckRtt;
+    double m_beta;
+    double m_maxMd;
+    double m_miFactor;
+    double m_aiPackets;
+    Time m_flowScaleStep;
+    Time m_flowScaleMax;
+    FirstRate m_firstRate;
+    bool m_shareWithPeers;
+    Time m_gradientSpan;
 
     // Resolved at Init
     Time m_targetRtt;
     Time m_probeInterval;
     double m_minRate; ///< bit/s
 
+    /// Scalable: a regular update (at most one per RTT) and the rate it set.
+    struct Epoch
+    {
+        Time start;
+        double rate = 0;
+    };
+
     // State
-    double m_rc;              ///< current rate (bit/s)
+    double m_rc;              ///< current rate (bit/s); Scalable: the claim shared by peers
+    std::array<Epoch, 4> m_epochs; ///< Scalable: the latest regular updates (a ring)
+    uint8_t m_epochHead;      ///< index of the newest epoch
+    bool m_gradRefValid;      ///< Scalable: the gradient's reference sample is set
+    Time m_gradRefSent;       ///< its send time
+    Time m_gradRefRtt;        ///< its RTT
+    double m_lastGradient;    ///< the latest gradient measured
+    bool m_fed;               ///< Scalable: has had an RTT sample or a NACK
     bool m_probeOutstanding;  ///< asked for a probe, no answer or timeout yet
     bool m_probedOnce;        ///< m_lastProbe is valid
     Time m_lastProbe;         ///< when the last probe was asked for
+    double m_probeRate;       ///< Scalable: the rate when the outstanding probe left
     uint64_t m_lateDecreases; ///< decreases already applied for the outstanding probe
-    Time m_lastUpdate;        ///< time of the latest sample applied
+    Time m_lastUpdate;        ///< time of the latest rate change from a sample
+    Time m_lastSample;        ///< time of the latest RTT sample (ACK or probe)
+    uint64_t m_inflight;      ///< Scalable: payload bytes sent and not acknowledged
     uint32_t m_ackPsn;        ///< cumulative ACK PSN of the latest ACK/NACK
     uint32_t m_ackSndNxt;     ///< sender's next PSN at the latest ACK/NACK
     bool m_inLossEpisode;     ///< a NACK cut happened and its episode may go on

@@ -87,6 +87,10 @@ struct SendQueuePair
     uint32_t recoverHigh = 0;
 
     Ptr<CongestionControl> cc;        ///< the limiter's controller (shared per destination)
+    bool started = false;             ///< has sent a data packet (OnFirstSend was called)
+    bool active = false;              ///< counted in its peer group's activeQps
+    bool rated = false;               ///< counted in its peer group's ratedQps / rateSum
+    uint64_t pacedRate = 0;           ///< its latest rate in the group's sums (bit/s)
     Time lastProgress;
     EventId rto;
 

@@ -274,6 +274,10 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
             ctx.baseRtt = m_paths[peerNode].baseRtt;
             ctx.hops = m_paths[peerNode].hops;
         }
+        if (!m_perDestination)
+        {
+            ctx.peers = &PeerGroup(peerNode);
+        }
         limiter.cc->Init(ctx);
         qp.limiter = m_limiters.size();
         m_limiters.push_back(limiter);
@@ -334,6 +338,11 @@ RdmaNic::PostSend(uint32_t qpn, uint64_t bytes, uint64_t flowId)
     }
     qp.nextPsn = m.lastPsn + 1;
     qp.messages.push_back(m);
+    if (!qp.active && !m_perDestination)
+    {
+        qp.active = true;
+        ++PeerGroup(qp.peerNode).activeQps;
+    }
     Reschedule(qp);
 }
 
@@ -352,6 +361,10 @@ RdmaNic::TruncateMessage(uint32_t qpn)
         Completion c{m_nodeId, qpn, m.flowId, 0, m.posted, Simulator::Now()};
         qp.nextPsn = m.firstPsn;
         qp.messages.pop_back();
+        if (qp.messages.empty() && qp.active)
+        {
+            Deactivate(qp);
+        }
         m_completionTrace(c);
         if (!m_completionCallback.IsNull())
         {
@@ -363,6 +376,8 @@ RdmaNic::TruncateMessage(uint32_t qpn)
     m.bytes = uint64_t(m.lastPsn - m.firstPsn + 1) * m_mtu;
     qp.nextPsn = m.lastPsn + 1;
     qp.sndNxt = std::min(qp.sndNxt, qp.nextPsn);
+    // Everything sent may already be acknowledged: then no ACK is coming to complete it.
+    CompleteAcknowledged(qp);
 }
 
 void
@@ -537,6 +552,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     // Selective repeat resends the holes of the recovery window first (SkipReported
     // has left retxNext on a hole, if any remain).
     const bool hole = qp.InRecovery();
+    const bool wasIdle = !qp.HasOutstanding(); // nothing in flight before this packet
     const uint32_t psn = hole ? qp.retxNext++ : qp.sndNxt;
     const RdmaMessage* msg = nullptr;
     for (const RdmaMessage& m : qp.messages)
@@ -595,7 +611,13 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     // At line rate the port itself is the pacer: pacing too would leave sub-ns gaps
     // between the port's (ns-rounded) free time and the exact due time.
     RateLimiter& limiter = m_limiters[qp.limiter];
+    if (!qp.started)
+    {
+        qp.started = true;
+        qp.cc->OnFirstSend();
+    }
     const uint64_t rate = qp.cc->GetRate();
+    NotePeerRate(qp, rate);
     qp.cc->OnSend(payload);
     const uint64_t now = NowPs();
     const uint32_t wire = rdmawire::WireBytes(RdmaPacketType::DATA, payload);
@@ -605,6 +627,13 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
             : now + SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1));
     limiter.lastSendPs = now;
     limiter.lastWire = wire;
+    if (wasIdle)
+    {
+        // The timeout counts from the oldest unacknowledged packet: a QP that sends
+        // again after everything was acknowledged starts a new wait, even if the timer
+        // armed for an earlier packet is still pending (it re-arms from lastProgress).
+        qp.lastProgress = Simulator::Now();
+    }
     if (!qp.rto.IsRunning())
     {
         qp.lastProgress = Simulator::Now();
@@ -943,6 +972,12 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
         ack.intStack = h.intStack;
     }
     qp.cc->OnAck(ack);
+    CompleteAcknowledged(qp);
+}
+
+void
+RdmaNic::CompleteAcknowledged(SendQueuePair& qp)
+{
     while (!qp.messages.empty() && qp.messages.front().lastPsn < qp.sndUna)
     {
         const RdmaMessage& m = qp.messages.front();
@@ -954,6 +989,54 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
         {
             m_completionCallback(c);
         }
+    }
+    if (qp.messages.empty() && qp.active)
+    {
+        Deactivate(qp);
+    }
+}
+
+CcPeerGroup&
+RdmaNic::PeerGroup(uint32_t peerNode)
+{
+    if (m_peerGroups.size() <= peerNode)
+    {
+        m_peerGroups.resize(peerNode + 1);
+    }
+    return m_peerGroups[peerNode];
+}
+
+void
+RdmaNic::NotePeerRate(SendQueuePair& qp, uint64_t rate)
+{
+    if (!qp.active)
+    {
+        return;
+    }
+    // The NIC's view of the rates of its QPs to this destination.
+    CcPeerGroup& group = PeerGroup(qp.peerNode);
+    if (!qp.rated)
+    {
+        qp.rated = true;
+        ++group.ratedQps;
+        qp.pacedRate = 0;
+    }
+    group.rateSum = group.rateSum - qp.pacedRate + rate;
+    qp.pacedRate = rate;
+}
+
+void
+RdmaNic::Deactivate(SendQueuePair& qp)
+{
+    CcPeerGroup& group = PeerGroup(qp.peerNode);
+    qp.active = false;
+    --group.activeQps;
+    if (qp.rated)
+    {
+        qp.rated = false;
+        --group.ratedQps;
+        group.rateSum -= qp.pacedRate;
+        qp.pacedRate = 0;
     }
 }
 

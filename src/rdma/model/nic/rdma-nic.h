@@ -11,6 +11,7 @@
 #include "ns3/rdma-net-device.h"
 #include "ns3/traced-callback.h"
 
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -163,6 +164,8 @@ class RdmaNic : public Object
     void ReceiveProbeResponse(const RdmaHeader& h);
     /// Cumulative acknowledgement up to \p newUna (exclusive); feeds the controller.
     void Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h);
+    /// Complete the messages whose every packet is acknowledged.
+    void CompleteAcknowledged(SendQueuePair& qp);
     void GoBack(SendQueuePair& qp, uint32_t psn);
     /// Selective repeat: mark \p psn as received and start (or extend) recovery.
     void Sack(SendQueuePair& qp, uint32_t psn);
@@ -200,6 +203,14 @@ class RdmaNic : public Object
     };
     std::vector<PathInfo> m_paths; ///< by peer node id
     Time m_fabricBaseRtt;
+
+    /// Per-QP limiting: the NIC's view of its QPs to each peer node (CcPeerGroup).
+    CcPeerGroup& PeerGroup(uint32_t peerNode);
+    /// Record \p rate as \p qp's latest in its peer group's sums.
+    void NotePeerRate(SendQueuePair& qp, uint64_t rate);
+    /// Count \p qp out of its peer group (its posted work is all completed).
+    void Deactivate(SendQueuePair& qp);
+    std::deque<CcPeerGroup> m_peerGroups; ///< by peer node (stable addresses: CcContext)
 
     std::vector<RateLimiter> m_limiters;
     std::vector<uint32_t> m_destinationLimiter; ///< per peer node (per-destination mode)
