@@ -39,6 +39,7 @@
  * few ulp: 1e-12.
  */
 
+#include "fake-cc-clock.h"
 #include "ns3/congestion-control.h"
 #include "ns3/core-module.h"
 #include "ns3/dcqcn.h"
@@ -60,16 +61,7 @@ constexpr double kRateTol = 2.0;             // bit/s, see header
 constexpr double kAlphaTol = 1e-12;
 
 /// The fake clock: tests set `now`.
-class FakeClock : public CcClock
-{
-  public:
-    Time Now() const override
-    {
-        return now;
-    }
-
-    Time now{0};
-};
+using rdmatest::FakeClock;
 
 /// Parameters of a preset at 100 Gb/s, written by hand from the ALGORITHMS.md table.
 struct Spec

@@ -31,6 +31,7 @@
  * Tolerances: U and windows are doubles computed from exact integers; 1e-9 relative.
  */
 
+#include "fake-cc-clock.h"
 #include "ns3/congestion-control.h"
 #include "ns3/core-module.h"
 #include "ns3/data-rate.h"
@@ -63,16 +64,7 @@ Tol(double x)
 }
 
 /// The fake clock: tests set `now`.
-class FakeClock : public CcClock
-{
-  public:
-    Time Now() const override
-    {
-        return now;
-    }
-
-    Time now{0};
-};
+using rdmatest::FakeClock;
 
 /// What one hop saw between the previous ACK's record and this one.
 struct Step

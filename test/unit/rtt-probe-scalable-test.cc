@@ -11,6 +11,7 @@
  * GradientSpan 2 us, ProbeInterval = T, MinRateFraction 1/16384.
  */
 
+#include "fake-cc-clock.h"
 #include "ns3/core-module.h"
 #include "ns3/rtt-probe.h"
 
@@ -25,16 +26,7 @@ namespace
 constexpr double kLine = 100e9;
 constexpr double kOneMtuPerT = 8192.0 / 13e-6; // bit/s, the AI cap and flow-scaling knee
 
-class FakeClock : public CcClock
-{
-  public:
-    Time Now() const override
-    {
-        return now;
-    }
-
-    Time now{0};
-};
+using rdmatest::FakeClock;
 
 class RttProbeScalableTest : public ::testing::Test
 {

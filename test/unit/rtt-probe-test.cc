@@ -25,6 +25,7 @@
  * Rates are doubles returned truncated to whole bit/s: EXPECT_NEAR(.., 2).
  */
 
+#include "fake-cc-clock.h"
 #include "ns3/core-module.h"
 #include "ns3/rtt-probe.h"
 
@@ -41,16 +42,7 @@ namespace
 constexpr double kLine = 100e9;  // bit/s
 constexpr double kRateTol = 2.0; // bit/s, see header
 
-class FakeClock : public CcClock
-{
-  public:
-    Time Now() const override
-    {
-        return now;
-    }
-
-    Time now{0};
-};
+using rdmatest::FakeClock;
 
 class RttProbeTest : public ::testing::Test
 {

@@ -31,6 +31,7 @@
  * the rounding of a few ulp at values below 1000.
  */
 
+#include "fake-cc-clock.h"
 #include "ns3/congestion-control.h"
 #include "ns3/core-module.h"
 #include "ns3/swift.h"
@@ -50,16 +51,7 @@ constexpr double kWireBytes = 1024 + 82; // data packet on the wire
 constexpr double kTol = 1e-9;            // packets
 constexpr double kTargetUs = 17;         // 10 us base RTT + 5 us + 2 hops x 1 us
 
-class FakeClock : public CcClock
-{
-  public:
-    Time Now() const override
-    {
-        return now;
-    }
-
-    Time now{0};
-};
+using rdmatest::FakeClock;
 
 class SwiftTest : public ::testing::Test
 {

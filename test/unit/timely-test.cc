@@ -32,6 +32,7 @@
  * in double may differ by a few ulp: EXPECT_NEAR(.., kRateTol).
  */
 
+#include "fake-cc-clock.h"
 #include "ns3/congestion-control.h"
 #include "ns3/core-module.h"
 #include "ns3/rdma-wire.h"
@@ -57,16 +58,7 @@ constexpr double kRttRefNs = 50000;
 constexpr double kRateTol = 2.0; // bit/s
 
 /// The fake clock: tests set `now`.
-class FakeClock : public CcClock
-{
-  public:
-    Time Now() const override
-    {
-        return now;
-    }
-
-    Time now{0};
-};
+using rdmatest::FakeClock;
 
 class TimelyTest : public ::testing::Test
 {

@@ -35,20 +35,22 @@ RttProbe::OnFirstSend()
     NewEpoch();
 }
 
+bool
+RttProbe::SharesClaim() const
+{
+    return m_preset == PRESET_SCALABLE && m_shareWithPeers && m_ctx.peers;
+}
+
 uint32_t
 RttProbe::Sharers() const
 {
-    if (m_preset != PRESET_SCALABLE || !m_shareWithPeers || !m_ctx.peers)
-    {
-        return 1;
-    }
-    return std::max<uint32_t>(m_ctx.peers->activeQps, 1);
+    return SharesClaim() ? std::max<uint32_t>(m_ctx.peers->activeQps, 1) : 1;
 }
 
 double
 RttProbe::Claim() const
 {
-    if (m_preset != PRESET_SCALABLE || !m_shareWithPeers || !m_ctx.peers)
+    if (!SharesClaim())
     {
         return m_rc;
     }
@@ -71,7 +73,7 @@ RttProbe::Effective() const
 void
 RttProbe::Publish()
 {
-    if (m_preset == PRESET_SCALABLE && m_shareWithPeers && m_ctx.peers)
+    if (SharesClaim())
     {
         m_ctx.peers->verdict = m_rc;
         m_ctx.peers->verdictTime = Now();

@@ -143,6 +143,8 @@ class RttProbe : public CongestionControl
     double Effective() const;
     /// Scalable: write the claim as the group's latest verdict.
     void Publish();
+    /// Scalable with ShareWithPeers and a NIC peer group: the claim is shared.
+    bool SharesClaim() const;
     /// Scalable with ShareWithPeers: the NIC's active QPs to the destination; else 1.
     uint32_t Sharers() const;
     /// Scalable: a packet that left at \p sentRate saw \p rtt: the rate becomes at most

@@ -87,6 +87,7 @@ struct SendQueuePair
     uint32_t recoverHigh = 0;
 
     Ptr<CongestionControl> cc;        ///< the limiter's controller (shared per destination)
+    CcPeerGroup* peers = nullptr;     ///< its NIC's group for its destination (per-QP limiting)
     bool started = false;             ///< has sent a data packet (OnFirstSend was called)
     bool active = false;              ///< counted in its peer group's activeQps
     bool rated = false;               ///< counted in its peer group's ratedQps / rateSum

@@ -254,6 +254,14 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
     qp.peerQpn = peerQpn;
     qp.sport = sport;
     qp.priority = priority;
+    if (!m_perDestination)
+    {
+        if (m_peerGroups.size() <= peerNode)
+        {
+            m_peerGroups.resize(peerNode + 1); // a deque: earlier groups stay in place
+        }
+        qp.peers = &m_peerGroups[peerNode];
+    }
     const uint32_t none = std::numeric_limits<uint32_t>::max();
     if (m_perDestination && peerNode < m_destinationLimiter.size() &&
         m_destinationLimiter[peerNode] != none)
@@ -274,10 +282,7 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
             ctx.baseRtt = m_paths[peerNode].baseRtt;
             ctx.hops = m_paths[peerNode].hops;
         }
-        if (!m_perDestination)
-        {
-            ctx.peers = &PeerGroup(peerNode);
-        }
+        ctx.peers = qp.peers;
         limiter.cc->Init(ctx);
         qp.limiter = m_limiters.size();
         m_limiters.push_back(limiter);
@@ -338,10 +343,10 @@ RdmaNic::PostSend(uint32_t qpn, uint64_t bytes, uint64_t flowId)
     }
     qp.nextPsn = m.lastPsn + 1;
     qp.messages.push_back(m);
-    if (!qp.active && !m_perDestination)
+    if (!qp.active && qp.peers)
     {
         qp.active = true;
-        ++PeerGroup(qp.peerNode).activeQps;
+        ++qp.peers->activeQps;
     }
     Reschedule(qp);
 }
@@ -361,10 +366,7 @@ RdmaNic::TruncateMessage(uint32_t qpn)
         Completion c{m_nodeId, qpn, m.flowId, 0, m.posted, Simulator::Now()};
         qp.nextPsn = m.firstPsn;
         qp.messages.pop_back();
-        if (qp.messages.empty() && qp.active)
-        {
-            Deactivate(qp);
-        }
+        LeavePeerGroupIfDone(qp);
         m_completionTrace(c);
         if (!m_completionCallback.IsNull())
         {
@@ -627,7 +629,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
             : now + SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1));
     limiter.lastSendPs = now;
     limiter.lastWire = wire;
-    if (wasIdle)
+    if (wasIdle || !qp.rto.IsRunning())
     {
         // The timeout counts from the oldest unacknowledged packet: a QP that sends
         // again after everything was acknowledged starts a new wait, even if the timer
@@ -636,7 +638,6 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     }
     if (!qp.rto.IsRunning())
     {
-        qp.lastProgress = Simulator::Now();
         ArmRto(qp, Simulator::Now() + CurrentRto(qp));
     }
     return CreateRdmaFrame(h);
@@ -990,20 +991,7 @@ RdmaNic::CompleteAcknowledged(SendQueuePair& qp)
             m_completionCallback(c);
         }
     }
-    if (qp.messages.empty() && qp.active)
-    {
-        Deactivate(qp);
-    }
-}
-
-CcPeerGroup&
-RdmaNic::PeerGroup(uint32_t peerNode)
-{
-    if (m_peerGroups.size() <= peerNode)
-    {
-        m_peerGroups.resize(peerNode + 1);
-    }
-    return m_peerGroups[peerNode];
+    LeavePeerGroupIfDone(qp);
 }
 
 void
@@ -1014,7 +1002,7 @@ RdmaNic::NotePeerRate(SendQueuePair& qp, uint64_t rate)
         return;
     }
     // The NIC's view of the rates of its QPs to this destination.
-    CcPeerGroup& group = PeerGroup(qp.peerNode);
+    CcPeerGroup& group = *qp.peers;
     if (!qp.rated)
     {
         qp.rated = true;
@@ -1026,9 +1014,13 @@ RdmaNic::NotePeerRate(SendQueuePair& qp, uint64_t rate)
 }
 
 void
-RdmaNic::Deactivate(SendQueuePair& qp)
+RdmaNic::LeavePeerGroupIfDone(SendQueuePair& qp)
 {
-    CcPeerGroup& group = PeerGroup(qp.peerNode);
+    if (!qp.active || !qp.messages.empty())
+    {
+        return;
+    }
+    CcPeerGroup& group = *qp.peers;
     qp.active = false;
     --group.activeQps;
     if (qp.rated)

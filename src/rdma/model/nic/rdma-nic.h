@@ -204,13 +204,13 @@ class RdmaNic : public Object
     std::vector<PathInfo> m_paths; ///< by peer node id
     Time m_fabricBaseRtt;
 
-    /// Per-QP limiting: the NIC's view of its QPs to each peer node (CcPeerGroup).
-    CcPeerGroup& PeerGroup(uint32_t peerNode);
-    /// Record \p rate as \p qp's latest in its peer group's sums.
+    /// Record \p rate as \p qp's latest in its peer group's sums (if it is in one).
     void NotePeerRate(SendQueuePair& qp, uint64_t rate);
-    /// Count \p qp out of its peer group (its posted work is all completed).
-    void Deactivate(SendQueuePair& qp);
-    std::deque<CcPeerGroup> m_peerGroups; ///< by peer node (stable addresses: CcContext)
+    /// Count \p qp out of its peer group once its posted work is all completed.
+    void LeavePeerGroupIfDone(SendQueuePair& qp);
+    /// Per-QP limiting: the NIC's view of its QPs to each peer node, by peer node id (a
+    /// deque, so the addresses held by QPs and CcContext stay valid as it grows).
+    std::deque<CcPeerGroup> m_peerGroups;
 
     std::vector<RateLimiter> m_limiters;
     std::vector<uint32_t> m_destinationLimiter; ///< per peer node (per-destination mode)
