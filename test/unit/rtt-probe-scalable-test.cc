@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <gtest/gtest.h>
+#include <vector>
 
 using namespace ns3;
 
@@ -25,26 +26,38 @@ namespace
 
 constexpr double kLine = 100e9;
 constexpr double kOneMtuPerT = 8192.0 / 13e-6; // bit/s, the AI cap and flow-scaling knee
+/// Wire bytes of a 1 KB data packet (headers, preamble and gap included): what a QP
+/// paying by credit pays per packet.
+const double kWire = rdmawire::WireBytes(RdmaPacketType::DATA, 1024);
 
 using rdmatest::FakeClock;
 
 class RttProbeScalableTest : public ::testing::Test
 {
   protected:
-    /// A controller whose NIC has \p active QPs to the destination (this one included).
-    void Make(uint32_t active = 1, bool withGroup = true)
+    /// A controller whose NIC has \p active QPs to the destination (this one included);
+    /// \p share: ShareWithPeers.
+    void Make(uint32_t active = 1, bool withGroup = true, bool share = true)
     {
-        cc = CreateObject<RttProbe>();
         clock.now = Time(0);
         group = CcPeerGroup{};
         group.activeQps = active;
+        cc = MakeSibling(withGroup, share);
+    }
+
+    /// Another controller of the same NIC peer group (Make first).
+    Ptr<RttProbe> MakeSibling(bool withGroup = true, bool share = true)
+    {
+        Ptr<RttProbe> c = CreateObject<RttProbe>();
+        c->SetAttribute("ShareWithPeers", BooleanValue(share));
         CcContext ctx;
         ctx.lineRate = static_cast<uint64_t>(kLine);
         ctx.baseRtt = NanoSeconds(4200);
         ctx.mtu = 1024;
         ctx.clock = &clock;
         ctx.peers = withGroup ? &group : nullptr;
-        cc->Init(ctx);
+        c->Init(ctx);
+        return c;
     }
 
     /// The NIC's first data packet of the QP at \p t.
@@ -101,13 +114,16 @@ TEST_F(RttProbeScalableTest, QpsStartingTogetherShareTheLine)
 
 TEST_F(RttProbeScalableTest, ANewcomerTakesItsSiblingsLearnedClaim)
 {
-    // 99 siblings send at 10 Mb/s each (a claim of 990 Mb/s for 99): the 100th starts at
-    // the same per-QP rate, not at line / 100 = 1 Gb/s.
-    Make(100);
-    group.ratedQps = 99;
-    group.rateSum = 99 * uint64_t(10e6);
-    FirstSend(MicroSeconds(500));
-    EXPECT_NEAR(Rate(), 10e6, 1);
+    // 99 siblings have learned a claim of 50 Gb/s (a sample at twice the target): the
+    // 100th starts at 50 Gb/s / 100, not at line / 100.
+    Make(99);
+    FirstSend(Time(0));
+    Ack(Time(0), MicroSeconds(26));
+    ASSERT_NEAR(Rate() * 99, kLine / 2, 1e4);
+    group.activeQps = 100;
+    Ptr<RttProbe> newcomer = MakeSibling();
+    newcomer->OnFirstSend();
+    EXPECT_NEAR(double(newcomer->GetRate()), kLine / 2 / 100, 1e3);
 }
 
 TEST_F(RttProbeScalableTest, JoinsAndLeavesChangeTheSplitNotTheTotal)
@@ -123,34 +139,50 @@ TEST_F(RttProbeScalableTest, JoinsAndLeavesChangeTheSplitNotTheTotal)
 
 TEST_F(RttProbeScalableTest, WithoutSharingTheClaimIsTheQpsOwnRate)
 {
-    Make(1000);
-    cc->SetAttribute("ShareWithPeers", BooleanValue(false));
+    Make(1000, true, false);
     FirstSend(Time(0));
     EXPECT_EQ(Rate(), kLine);
 }
 
-TEST_F(RttProbeScalableTest, BeforeItsFirstSampleAQpFollowsALowerSiblingVerdict)
+TEST_F(RttProbeScalableTest, WithoutSharingANewcomerStartsAtItsSiblingsMeanRate)
 {
-    Make(10);
-    FirstSend(Time(0));
-    EXPECT_NEAR(Rate(), kLine / 10, 1);
-    group.verdict = 1e9; // a sibling learned that the NIC may send 1 Gb/s there
-    group.verdictTime = MicroSeconds(5);
-    EXPECT_NEAR(Rate(), 1e9 / 10, 1);
-    // Its own sample (below the target: an increase) takes over from the verdict.
-    Ack(Time(0), MicroSeconds(5));
-    EXPECT_GT(Rate(), 1e9 / 10);
-    group.verdict = 1e6; // later verdicts no longer apply to it
-    EXPECT_GT(Rate(), 1e9 / 10);
+    // FirstRate PeerShare: 99 siblings pace at 10 Mb/s each (the NIC's own counts).
+    Make(100, true, false);
+    group.ratedQps = 99;
+    group.rateSum = 99 * uint64_t(10e6);
+    FirstSend(MicroSeconds(500));
+    EXPECT_NEAR(Rate(), 10e6, 1);
 }
 
-TEST_F(RttProbeScalableTest, EveryUpdatePublishesTheClaim)
+TEST_F(RttProbeScalableTest, SiblingsShareOneClaim)
 {
-    Make(1);
+    // One QP's sample (twice the target: half) changes its sibling's rate at once.
+    Make(2);
+    Ptr<RttProbe> sibling = MakeSibling();
     FirstSend(Time(0));
-    Ack(Time(0), MicroSeconds(26)); // twice the target: a cut
-    EXPECT_NEAR(group.verdict, Rate(), 1);
-    EXPECT_EQ(group.verdictTime, MicroSeconds(26));
+    sibling->OnFirstSend();
+    ASSERT_NEAR(double(sibling->GetRate()), kLine / 2, 1);
+    Ack(Time(0), MicroSeconds(26));
+    EXPECT_NEAR(double(sibling->GetRate()), kLine / 4, 1e3);
+    EXPECT_NEAR(Rate(), kLine / 4, 1e3);
+}
+
+TEST_F(RttProbeScalableTest, ANackCutsTheSharedClaimOncePerRtt)
+{
+    // Two siblings lose packets in the same burst: one halving, not a quarter.
+    Make(2);
+    Ptr<RttProbe> sibling = MakeSibling();
+    FirstSend(Time(0));
+    sibling->OnFirstSend();
+    Ack(Time(0), MicroSeconds(10)); // an RTT of 10 us is known (below the target)
+    const double before = Rate();
+    cc->OnNack();
+    clock.now += MicroSeconds(5);
+    sibling->OnNack();
+    EXPECT_NEAR(Rate(), before / 2, 1e3);
+    clock.now += MicroSeconds(10); // an RTT later: a new episode
+    sibling->OnNack();
+    EXPECT_NEAR(Rate(), before / 4, 1e3);
 }
 
 // --- decrease ------------------------------------------------------------------------
@@ -198,8 +230,9 @@ TEST_F(RttProbeScalableTest, AnOlderPacketBoundsTheRateItLeftAtAndDoesNotCompoun
 
 TEST_F(RttProbeScalableTest, OneRegularUpdatePerRtt)
 {
-    // After the cut at 26 us, the next regular update needs a packet sent after it.
-    Make(1);
+    // After the cut at 26 us, the next regular update needs a packet sent after it (an
+    // unshared claim: no send-rate bound on the increase).
+    Make(1, true, false);
     FirstSend(Time(0));
     Ack(Time(0), MicroSeconds(26));
     const double afterCut = Rate();
@@ -254,27 +287,140 @@ TEST_F(RttProbeScalableTest, NackHalvesOncePerEpisode)
 
 TEST_F(RttProbeScalableTest, SlowQpsIncreaseMultiplicatively)
 {
-    // 1,000 QPs: the claim grows by MiFactor (10%) per update while that is below the
-    // AI cap; the per-QP rate follows the claim.
-    Make(1000);
-    group.ratedQps = 999;
-    group.rateSum = 999 * uint64_t(5e6); // claim 5 Gb/s
+    // A rate of 1 Gb/s (two MaxMd cuts from the line) grows by MiFactor (10%) per update
+    // while that is below the AI cap (630 Mb/s).
+    Make(1, true, false);
     FirstSend(Time(0));
-    const double before = Rate();
-    Ack(Time(0), MicroSeconds(20)); // target at 5 Mb/s is far above 20 us
-    EXPECT_NEAR(Rate(), before * 1.1, 1);
+    Ack(Time(0), MilliSeconds(1));
+    cc->OnSend(1024);
+    Ack(MilliSeconds(1), MilliSeconds(1));
+    ASSERT_NEAR(Rate(), 1e9, 1e3);
+    cc->OnSend(1024);
+    Ack(MilliSeconds(2), MicroSeconds(5));
+    EXPECT_NEAR(Rate(), 1.1e9, 1e3);
 }
 
 TEST_F(RttProbeScalableTest, FastQpsIncreaseAdditively)
 {
-    // A claim of 50 Gb/s would grow 5 Gb/s by MiFactor: capped at one MTU per target
+    // A rate of 50 Gb/s would grow 5 Gb/s by MiFactor: capped at one MTU per target
     // RTT, 630 Mb/s.
-    Make(1);
+    Make(1, true, false);
     group.ratedQps = 1;
     group.rateSum = uint64_t(50e9);
     FirstSend(Time(0));
     Ack(Time(0), MicroSeconds(5));
     EXPECT_NEAR(Rate(), 50e9 + kOneMtuPerT, 1e3);
+}
+
+TEST_F(RttProbeScalableTest, TheSharedClaimGrowsOnlyWhileTheGroupSendsIt)
+{
+    // A claim of 10 Gb/s (one MaxMd cut) that the group does not send stays put; once it
+    // has sent at that rate for a while, the same sample raises it (by the AI cap, 630
+    // Mb/s, less than MiFactor's 1 Gb/s).
+    Make(1);
+    FirstSend(Time(0));
+    Ack(Time(0), MilliSeconds(1));
+    ASSERT_NEAR(Rate(), 10e9, 1e3);
+    const double claim = Rate();
+    clock.now = MilliSeconds(2);
+    Ack(MilliSeconds(2) - MicroSeconds(5), MicroSeconds(5)); // idle group: no increase
+    EXPECT_NEAR(Rate(), claim, 1);
+    // Send at the claim for 500 us, ten time constants of the send-rate estimate.
+    const Time gap = NanoSeconds(int64_t(kWire * 8 / claim * 1e9));
+    const Time end = clock.now + MicroSeconds(500);
+    while (clock.now < end)
+    {
+        clock.now += gap;
+        cc->OnSend(1024);
+    }
+    Ack(clock.now - MicroSeconds(5), MicroSeconds(5)); // sent while the group sent
+    EXPECT_NEAR(Rate(), claim + kOneMtuPerT, 1e3);
+}
+
+// --- pacing by credit (shared claim) ---------------------------------------------------
+
+TEST_F(RttProbeScalableTest, ACutHoldsBackEveryQpOfTheGroupAtOnce)
+{
+    // Two QPs at 50 Gb/s each. B sends a frame of W = kWire bytes at 0 (its next is due
+    // after W / 6.25 ns). At 100 ns A's sample halves the claim: B has earned 625 bytes
+    // and earns the remaining W - 625 at 25 Gb/s (3.125 bytes/ns), later than the gap.
+    Make(2);
+    cc->SetAttribute("PacingJitter", DoubleValue(0));
+    Ptr<RttProbe> b = MakeSibling();
+    b->SetAttribute("PacingJitter", DoubleValue(0));
+    FirstSend(Time(0));
+    b->OnFirstSend();
+    b->OnSend(1024);
+    clock.now = NanoSeconds(100);
+    CcAck a;
+    a.rtt = MicroSeconds(26);
+    cc->OnAck(a); // half
+    clock.now = NanoSeconds(174);
+    const double due = 100 + (kWire - 625) / 3.125;
+    ASSERT_GT(due, 174 + 10);
+    EXPECT_NEAR(b->PacingDelay(kWire).GetNanoSeconds(), due - 174, 1);
+    clock.now = NanoSeconds(int64_t(std::ceil(due)));
+    EXPECT_EQ(b->PacingDelay(kWire), Time(0));
+}
+
+TEST_F(RttProbeScalableTest, CreditIsEarnedAtTheShareInForce)
+{
+    // One QP of a group whose size doubles halfway through its gap: the second half of
+    // the frame is earned at half the rate.
+    Make(1);
+    cc->SetAttribute("PacingJitter", DoubleValue(0));
+    FirstSend(Time(0)); // 100 Gb/s: 12.5 bytes/ns
+    clock.now = NanoSeconds(43);
+    group.activeQps = 2; // from here 50 Gb/s
+    cc->OnPeersChanged(); // as the NIC calls it
+    clock.now = NanoSeconds(87);
+    const double due = 43 + (kWire - 43 * 12.5) / 6.25; // the rest at 6.25 bytes/ns
+    EXPECT_NEAR(cc->PacingDelay(kWire).GetNanoSeconds(), due - 87, 1);
+}
+
+TEST_F(RttProbeScalableTest, ANewcomersFirstPacketWaitsAtMostOneGap)
+{
+    // 1,000 QPs at 100 Mb/s: the gap is kWire x 80 ns; a newcomer's first packet goes at
+    // a random point of it, the same point when asked again.
+    Make(1000);
+    const double gapNs = kWire * 80;
+    std::vector<Ptr<RttProbe>> qps;
+    double sum = 0;
+    for (int i = 0; i < 200; ++i)
+    {
+        qps.push_back(MakeSibling());
+        const Time d = qps.back()->PacingDelay(0);
+        EXPECT_LE(d.GetNanoSeconds(), gapNs + 1);
+        EXPECT_EQ(qps.back()->PacingDelay(0), d);
+        sum += d.GetNanoSeconds();
+    }
+    EXPECT_NEAR(sum / 200, gapNs / 2, gapNs * 0.1); // uniform: the mean is half a gap
+}
+
+TEST_F(RttProbeScalableTest, JitterKeepsTheMeanRate)
+{
+    // One of 1,000 QPs (100 Mb/s, a gap of kWire x 80 ns) sending whenever its credit
+    // allows, with PacingJitter 0.5: 2,000 frames take 2,000 gaps within 2%.
+    Make(1000);
+    FirstSend(Time(0));
+    const Time start = clock.now;
+    for (int i = 0; i < 2000; ++i)
+    {
+        clock.now += cc->PacingDelay(kWire);
+        cc->OnSend(1024);
+    }
+    const double gaps = (clock.now - start).GetNanoSeconds() / (kWire * 80);
+    EXPECT_NEAR(gaps, 2000, 40);
+}
+
+TEST_F(RttProbeScalableTest, OnlyASharedClaimPacesByCredit)
+{
+    Make(1, true, false);
+    FirstSend(Time(0));
+    EXPECT_EQ(cc->PacingDelay(kWire), Time(0));
+    EXPECT_EQ(cc->PacingRecheck(), Time::Max());
+    Make(1);
+    EXPECT_EQ(cc->PacingRecheck(), MicroSeconds(50));
 }
 
 // --- flow-scaled target ----------------------------------------------------------------

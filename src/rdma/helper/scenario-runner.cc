@@ -616,7 +616,8 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
                         Int(s, "traffic.probe.message_bytes"),
                         Us(Num(s, "traffic.probe.start_us")),
                         Us(Num(s, "traffic.probe.interval_us")),
-                        Int(s, "traffic.probe.priority"));
+                        Int(s, "traffic.probe.priority"),
+                        Bool(s, "traffic.probe.rate_limited"));
     }
 
     // ---- recording

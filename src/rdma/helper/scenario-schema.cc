@@ -172,6 +172,7 @@ ScenarioSchema::Keys()
         {"traffic.probe.interval_us", T::NUMBER, 20, 0.001, 1e9, {}, "us", "One probe message per interval until the other flows are done."},
         {"traffic.probe.start_us", T::NUMBER, 0, 0, 1e9, {}, "us", "First probe."},
         {"traffic.probe.priority", T::INT, nullptr, 0, 7, {}, "", "Class of the probe (default nic.data_priority)."},
+        {"traffic.probe.rate_limited", T::BOOL, true, 0, 0, {}, "", "false: the probe's QP is outside congestion control (line rate), so it measures the fabric's queueing delay, not its own fair share (a 1 KB message per 50 us is 164 Mb/s, 11x the share of each of 7,000 QPs on 100G, so paced it would wait for its own rate)."},
         {"traffic.permutation.enabled", T::BOOL, false, 0, 0, {}, "", "Permutation traffic: every host sends one message to a distinct host (under another leaf on a leaf-spine)."},
         {"traffic.permutation.message_bytes", T::INT, 1000000, 1, 1e12, {}, "bytes", "Message size of each host."},
         {"traffic.permutation.start_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Start time."},

@@ -127,10 +127,15 @@ TrafficDriver::AddProbe(uint32_t src,
                         uint64_t bytes,
                         Time start,
                         Time interval,
-                        uint8_t priority)
+                        uint8_t priority,
+                        bool rateLimited)
 {
     NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddProbe after Start");
     const uint32_t qpn = Connect(src, dst, priority);
+    if (!rateLimited)
+    {
+        m_topo.GetNic(m_topo.GetHosts()[src])->ExemptFromCongestionControl(qpn);
+    }
     m_probes.push_back(Probe{src, dst, bytes, start, interval, priority, qpn, Time(0)});
 }
 

@@ -56,10 +56,16 @@ class TrafficDriver
     /**
      * A latency probe: one QP from \p src to \p dst posting a \p bytes message every
      * \p interval (closed loop: never before the previous one completed) from \p start
-     * until the foreground traffic is done.
+     * until the foreground traffic is done. \p rateLimited false takes its QP out of
+     * congestion control (RdmaNic::ExemptFromCongestionControl).
      */
-    void AddProbe(uint32_t src, uint32_t dst, uint64_t bytes, Time start, Time interval,
-                  uint8_t priority);
+    void AddProbe(uint32_t src,
+                  uint32_t dst,
+                  uint64_t bytes,
+                  Time start,
+                  Time interval,
+                  uint8_t priority,
+                  bool rateLimited = true);
 
     /// Schedule everything; call once before Simulator::Run.
     void Start();

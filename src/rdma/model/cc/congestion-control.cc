@@ -112,6 +112,23 @@ CongestionControl::GetRetransmissionTimeout() const
     return Time(0);
 }
 
+void
+CongestionControl::OnPeersChanged()
+{
+}
+
+Time
+CongestionControl::PacingDelay(uint32_t /* lastWireBytes */)
+{
+    return Time(0);
+}
+
+Time
+CongestionControl::PacingRecheck() const
+{
+    return Time::Max();
+}
+
 uint64_t
 CongestionControl::GetWindow() const
 {

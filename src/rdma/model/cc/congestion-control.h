@@ -6,7 +6,9 @@
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/ptr.h"
 #include "ns3/rdma-wire.h"
+#include "ns3/simple-ref-count.h"
 #include "ns3/traced-value.h"
 
 #include <array>
@@ -42,16 +44,25 @@ class SimulatorCcClock : public CcClock
  * limiting only). A NIC knows this without any help from the network; a controller may
  * use it to choose a sane first rate for a QP that joins many others.
  */
+/**
+ * \ingroup rdma
+ * State that the controllers of one peer group keep together (CcPeerGroup::shared):
+ * the first controller that needs it creates it, the NIC only holds it.
+ */
+class CcSharedState : public SimpleRefCount<CcSharedState>
+{
+  public:
+    virtual ~CcSharedState() = default;
+};
+
 struct CcPeerGroup
 {
     uint32_t activeQps = 0; ///< QPs with posted work not yet completed (this one included)
     uint32_t ratedQps = 0;  ///< of those, the QPs that have sent (their rate is in rateSum)
     uint64_t rateSum = 0;   ///< sum of their latest rates (bit/s)
-    /// The latest rate verdict a controller of the group drew from its own feedback
-    /// (bit/s, in the controller's own units; RttProbe: the NIC's claim on the
-    /// destination), and when: controllers may write it, for their siblings.
-    double verdict = 0;
-    Time verdictTime = Time(-1);
+    /// The controllers' own shared state (null until one creates it; RttProbe: the
+    /// NIC's claim on the destination and its pacing credit).
+    Ptr<CcSharedState> shared;
 };
 
 /// What a controller knows about its QP's path when it starts.
@@ -63,7 +74,7 @@ struct CcContext
     uint32_t hops = 1;        ///< links on the path (one way)
     Time fabricBaseRtt;       ///< largest base RTT between any two hosts (HPCC's T)
     /// The NIC's live view of its QPs to the same destination (owned by the NIC, valid
-    /// while the NIC lives; the verdict is the controllers' to write); null when one
+    /// while the NIC lives; `shared` is the controllers' to write); null when one
     /// controller paces all of them (RateLimitPerDestination) or outside a NIC (unit
     /// tests may set their own).
     CcPeerGroup* peers = nullptr;
@@ -119,6 +130,12 @@ class CongestionControl : public Object
      * CcContext::peers). Default: nothing.
      */
     virtual void OnFirstSend();
+    /**
+     * The NIC has just changed CcContext::peers->activeQps (a QP of the group, this one
+     * or a sibling, got work or finished it), so that a controller whose rate depends on
+     * it can account for the time before the change at the old count. Default: nothing.
+     */
+    virtual void OnPeersChanged();
     /// Whether data packets must collect INT records (switches stamp them).
     virtual bool NeedsInt() const;
     /// Whether the NIC should send an RTT probe now (asked before each data packet; the
@@ -130,6 +147,21 @@ class CongestionControl : public Object
     virtual void OnProbeTimeout();
     /// Sending rate now (bit/s); may advance lazy timers.
     virtual uint64_t GetRate() = 0;
+    /**
+     * Pacing by credit (default: none). The NIC fixes the gap after a packet at the
+     * rate of that moment; a controller whose rate can change for reasons of its own
+     * between two of its packets (a claim shared with other QPs) may hold the next one
+     * back: asked when the gap has passed, it returns how much longer the QP must wait
+     * before it has earned \p lastWireBytes, the wire size of its previous packet, at
+     * the rates in force since that packet left (0: send now). Default: 0.
+     */
+    virtual Time PacingDelay(uint32_t lastWireBytes);
+    /**
+     * Longest time the NIC should wait before asking PacingDelay() again, so that a
+     * rate that rises during a long gap takes effect within it (default: never, i.e.
+     * Time::Max(); the NIC then waits the whole gap).
+     */
+    virtual Time PacingRecheck() const;
     /// In-flight limit (bytes); 0 means no window.
     virtual uint64_t GetWindow() const;
     /// Retransmission timeout the controller wants (e.g. Swift: srtt + 4 rttvar); zero

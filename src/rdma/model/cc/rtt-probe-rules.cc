@@ -9,6 +9,7 @@
 #include "ns3/rtt-probe.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -18,72 +19,122 @@ NS_LOG_COMPONENT_DEFINE("RttProbeRules");
 void
 RttProbe::OnFirstSend()
 {
-    if (m_preset != PRESET_SCALABLE || m_firstRate != FIRST_PEER_SHARE || !m_ctx.peers)
+    if (m_preset != PRESET_SCALABLE)
     {
         return;
     }
-    // What the NIC knows without the network: its own QPs to this destination. Those
-    // already sending have learned what this NIC may send there; a newcomer claims the
-    // same (and so takes its share of it, not a line rate of its own).
+    if (m_group)
+    {
+        // The group's claim is what the NIC has learned about the destination; the
+        // newcomer takes its share of it.
+        Advance();
+        return;
+    }
+    if (m_firstRate != FIRST_PEER_SHARE || !m_ctx.peers)
+    {
+        return;
+    }
+    // What the NIC knows without the network: the rates its QPs to this destination
+    // that already send have learned.
     const CcPeerGroup& peers = *m_ctx.peers;
     if (peers.ratedQps > 0)
     {
-        SetRate(double(peers.rateSum) / peers.ratedQps * Sharers());
+        SetRate(double(peers.rateSum) / peers.ratedQps);
     }
-    NS_LOG_LOGIC("first claim " << m_rc << " (" << peers.activeQps << " active, "
-                                << peers.ratedQps << " sending)");
+    NS_LOG_LOGIC("first rate " << m_s->rc << " (" << peers.ratedQps << " sending)");
     NewEpoch();
-}
-
-bool
-RttProbe::SharesClaim() const
-{
-    return m_preset == PRESET_SCALABLE && m_shareWithPeers && m_ctx.peers;
 }
 
 uint32_t
 RttProbe::Sharers() const
 {
-    return SharesClaim() ? std::max<uint32_t>(m_ctx.peers->activeQps, 1) : 1;
-}
-
-double
-RttProbe::Claim() const
-{
-    if (!SharesClaim())
-    {
-        return m_rc;
-    }
-    // Until its own first sample (one queueing delay after its first packet) a QP has
-    // only its start-up claim; a sibling's lower verdict is fresher news.
-    const CcPeerGroup& peers = *m_ctx.peers;
-    if (!m_fed && peers.verdictTime >= Time(0) && peers.verdict < m_rc)
-    {
-        return std::max(peers.verdict, m_minRate * Sharers());
-    }
-    return m_rc;
+    return m_group ? std::max<uint32_t>(m_ctx.peers->activeQps, 1) : 1;
 }
 
 double
 RttProbe::Effective() const
 {
-    return std::max(Claim() / Sharers(), m_minRate);
+    return std::max(m_s->rc / Sharers(), m_minRate);
 }
 
 void
-RttProbe::Publish()
+RttProbe::Advance()
 {
-    if (SharesClaim())
+    if (!m_group)
     {
-        m_ctx.peers->verdict = m_rc;
-        m_ctx.peers->verdictTime = Now();
+        return;
     }
+    ClaimState& g = *m_group;
+    const Time now = Now();
+    if (now > g.advancedAt)
+    {
+        const double dt = (now - g.advancedAt).GetSeconds();
+        g.earned += g.qpRate / 8 * dt;
+        g.sendRate *= std::exp(-dt / m_pacingRecheck.GetSeconds());
+        g.advancedAt = now;
+    }
+    g.qpRate = Effective();
+}
+
+void
+RttProbe::OnPeersChanged()
+{
+    Advance(); // the credit so far at the old share, the new share from now
 }
 
 void
 RttProbe::OnSend(uint32_t payloadBytes)
 {
     m_inflight += payloadBytes;
+    if (m_group)
+    {
+        Advance();
+        const double wire = rdmawire::WireBytes(RdmaPacketType::DATA, payloadBytes);
+        m_group->sendRate += wire * 8 / m_pacingRecheck.GetSeconds();
+        // A bucket one packet deep (no credit kept), and the next packet's price drawn
+        // around its wire size: QPs that once sent together (a start-up, a cut) would
+        // otherwise stay in step and come due together for good.
+        m_earnedMark = m_group->earned;
+        if (m_pacingJitter > 0)
+        {
+            m_earnedMark += wire * m_pacingJitter * (2 * m_group->jitter->GetValue() - 1);
+        }
+    }
+}
+
+Time
+RttProbe::PacingDelay(uint32_t lastWireBytes)
+{
+    if (!m_group)
+    {
+        return Time(0);
+    }
+    Advance();
+    if (lastWireBytes == 0)
+    {
+        // A newcomer's first packet goes at a random point of its first gap at its
+        // share: 7,000 QPs starting within a millisecond would otherwise put 7,000
+        // packets on the wire at once (29 MB at a 4 KB MTU), whatever the claim.
+        lastWireBytes = rdmawire::WireBytes(RdmaPacketType::DATA, m_ctx.mtu);
+        if (!m_pacedOnce)
+        {
+            m_pacedOnce = true;
+            m_earnedMark = m_group->earned - lastWireBytes * m_group->jitter->GetValue();
+        }
+    }
+    const double deficit = lastWireBytes - (m_group->earned - m_earnedMark);
+    if (deficit <= 0)
+    {
+        return Time(0);
+    }
+    // Round up: a wait of zero would send before the credit is there.
+    return NanoSeconds(int64_t(std::ceil(deficit * 8 / m_group->qpRate * 1e9)));
+}
+
+Time
+RttProbe::PacingRecheck() const
+{
+    return m_group ? m_pacingRecheck : Time::Max();
 }
 
 bool
@@ -109,7 +160,7 @@ RttProbe::WantsProbe()
     m_probeOutstanding = true;
     m_probedOnce = true;
     m_lastProbe = now;
-    m_probeRate = m_rc;
+    m_probeRate = m_s->rc;
     m_lateDecreases = 0;
     return true;
 }
@@ -123,10 +174,7 @@ RttProbe::ApplyLateDecreases(Time elapsed)
         // from the rate the probe left at, applies as soon as it is known. The bound
         // only tightens with time, so its value at any event does not depend on who
         // asked before (a sampler's GetRate() changes nothing).
-        if (Bound(m_probeRate, elapsed, 0))
-        {
-            Publish();
-        }
+        Bound(m_probeRate, elapsed, 0);
         return;
     }
     const int64_t t = m_targetRtt.GetTimeStep();
@@ -146,7 +194,7 @@ RttProbe::ApplyLateDecreases(Time elapsed)
     {
         return;
     }
-    double rate = m_rc;
+    double rate = m_s->rc;
     while (m_lateDecreases < due)
     {
         ++m_lateDecreases;
@@ -164,7 +212,7 @@ RttProbe::ApplyLateDecreases(Time elapsed)
     }
     m_lastUpdate = Now();
     NS_LOG_LOGIC("probe out for " << elapsed.GetNanoSeconds() << " ns: " << due
-                                  << " decreases, rate " << m_rc << " -> " << rate);
+                                  << " decreases, rate " << m_s->rc << " -> " << rate);
     SetRate(rate);
 }
 
@@ -264,25 +312,19 @@ RttProbe::Sample(Time rtt)
 void
 RttProbe::ScalableSample(Time rtt)
 {
-    if (!m_fed)
-    {
-        SetRate(Claim()); // continue from the sibling verdict it was following
-        m_fed = true;
-    }
+    ClaimState& c = *m_s;
+    c.lastRtt = rtt;
     const Time sent = Now() - rtt;
     const double gradient = Gradient(sent, rtt);
-    const Epoch& last = m_epochs[m_epochHead];
+    const Epoch& last = c.epochs[c.epochHead];
     if (sent < last.start)
     {
         // The packet left before the last update: it cannot show that update's effect
         // (Swift's once per RTT), but its RTT still bounds the claim it left at.
-        if (Bound(RateSentAt(sent), rtt, gradient))
-        {
-            Publish();
-        }
+        Bound(RateSentAt(sent), rtt, gradient);
         return;
     }
-    const double before = m_rc;
+    const double before = c.rc;
     if (rtt > TargetFor(last.rate / Sharers()))
     {
         Bound(last.rate, rtt, gradient);
@@ -290,12 +332,19 @@ RttProbe::ScalableSample(Time rtt)
     else
     {
         const double cap = m_aiPackets * 8.0 * m_ctx.mtu / m_targetRtt.GetSeconds();
-        SetRate(m_rc + std::min(m_miFactor * m_rc, cap));
+        double rate = c.rc + std::min(m_miFactor * c.rc, cap);
+        if (m_group)
+        {
+            // Grow only while the group sends what it claims (its QPs take up a rise
+            // within PacingRecheck): a claim that ran ahead would land all at once.
+            Advance();
+            rate = std::min(rate, std::max(c.rc, m_group->sendRate * (1 + m_miFactor)));
+        }
+        SetRate(rate);
     }
-    NS_LOG_LOGIC("rtt " << rtt.GetNanoSeconds() << " ns: claim " << before << " -> " << m_rc
+    NS_LOG_LOGIC("rtt " << rtt.GetNanoSeconds() << " ns: claim " << before << " -> " << c.rc
                         << " over " << Sharers() << " QPs");
     NewEpoch();
-    Publish();
 }
 
 bool
@@ -318,7 +367,7 @@ RttProbe::Bound(double sentClaim, Time rtt, double gradient)
         cut = std::max(cut, 1 - 1 / (1 + gradient));
     }
     const double bound = sentClaim * (1 - std::min(cut, m_maxMd));
-    if (bound < m_rc)
+    if (bound < m_s->rc)
     {
         SetRate(bound);
         return true;
@@ -336,51 +385,52 @@ RttProbe::Gradient(Time sent, Time rtt)
     {
         return 0;
     }
-    if (!m_gradRefValid || sent < m_gradRefSent)
+    ClaimState& c = *m_s;
+    if (!c.gradRefValid || sent < c.gradRefSent)
     {
-        m_gradRefValid = true;
-        m_gradRefSent = sent;
-        m_gradRefRtt = rtt;
+        c.gradRefValid = true;
+        c.gradRefSent = sent;
+        c.gradRefRtt = rtt;
         return 0;
     }
-    const Time span = sent - m_gradRefSent;
+    const Time span = sent - c.gradRefSent;
     if (span < m_gradientSpan)
     {
-        return m_lastGradient;
+        return c.lastGradient;
     }
-    m_lastGradient = (rtt - m_gradRefRtt).GetSeconds() / span.GetSeconds();
-    m_gradRefSent = sent;
-    m_gradRefRtt = rtt;
-    return m_lastGradient;
+    c.lastGradient = (rtt - c.gradRefRtt).GetSeconds() / span.GetSeconds();
+    c.gradRefSent = sent;
+    c.gradRefRtt = rtt;
+    return c.lastGradient;
 }
 
 double
 RttProbe::RateSentAt(Time t) const
 {
     // The newest epoch that had started by t; older than all kept: the oldest.
-    for (std::size_t i = 0; i < m_epochs.size(); ++i)
+    for (std::size_t i = 0; i < m_s->epochs.size(); ++i)
     {
-        const Epoch& e = m_epochs[(m_epochHead + m_epochs.size() - i) % m_epochs.size()];
+        const Epoch& e = m_s->epochs[(m_s->epochHead + m_s->epochs.size() - i) % m_s->epochs.size()];
         if (e.start <= t)
         {
             return e.rate;
         }
     }
-    return m_epochs[(m_epochHead + 1) % m_epochs.size()].rate;
+    return m_s->epochs[(m_s->epochHead + 1) % m_s->epochs.size()].rate;
 }
 
 void
 RttProbe::NewEpoch()
 {
-    m_epochHead = (m_epochHead + 1) % m_epochs.size();
-    m_epochs[m_epochHead] = Epoch{Now(), m_rc};
+    m_s->epochHead = (m_s->epochHead + 1) % m_s->epochs.size();
+    m_s->epochs[m_s->epochHead] = Epoch{Now(), m_s->rc};
 }
 
 void
 RttProbe::ReferenceSample(Time rtt)
 {
     m_lastUpdate = Now();
-    double rate = m_rc;
+    double rate = m_s->rc;
     if (rtt >= m_highRtt)
     {
         if (m_nackPending)
@@ -401,7 +451,7 @@ RttProbe::ReferenceSample(Time rtt)
     {
         rate += m_aiStep * double(m_ctx.lineRate);
     }
-    NS_LOG_LOGIC("rtt " << rtt.GetNanoSeconds() << " ns: rate " << m_rc << " -> " << rate);
+    NS_LOG_LOGIC("rtt " << rtt.GetNanoSeconds() << " ns: rate " << m_s->rc << " -> " << rate);
     SetRate(rate);
 }
 
@@ -417,11 +467,18 @@ RttProbe::OnNack()
     {
         return; // the same loss episode as the last cut
     }
+    if (m_group && Now() < m_group->lastNackCut + m_group->lastRtt)
+    {
+        return; // a sibling's NACK has cut the claim within the last RTT: same episode
+    }
     // A new episode: it lasts until everything sent so far is acknowledged.
     m_inLossEpisode = true;
     m_recoverPsn = m_ackSndNxt;
-    SetRate((m_preset == PRESET_SCALABLE ? Claim() : m_rc) * m_nackFactor);
-    m_fed = true;
+    SetRate(m_s->rc * m_nackFactor);
+    if (m_group)
+    {
+        m_group->lastNackCut = Now();
+    }
     if (m_preset == PRESET_SCALABLE)
     {
         NewEpoch(); // the packets in flight left before the cut

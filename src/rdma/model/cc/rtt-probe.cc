@@ -226,12 +226,11 @@ RttProbe::GetTypeId()
                           MakeTimeAccessor(&RttProbe::m_flowScaleMax),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("FirstRate",
-                          "Scalable: a QP's first claim. PeerShare (default): what the "
-                          "NIC's QPs to that destination that already send claim (their mean "
-                          "rate x the active QPs), the line rate if none does, so 1,000 QPs "
-                          "starting together share the line and a newcomer to a busy "
-                          "destination starts at its siblings' learned share. LineRate: the "
-                          "line rate.",
+                          "Scalable without a shared claim: a QP's first rate. PeerShare "
+                          "(default): the mean rate of the NIC's QPs to that destination "
+                          "that already send, the line rate if none does. LineRate: the "
+                          "line rate. (With ShareWithPeers a QP starts at the group's claim, "
+                          "the line rate for the group's first QP.)",
                           EnumValue(RttProbe::FIRST_PEER_SHARE),
                           MakeEnumAccessor(&RttProbe::m_firstRate),
                           MakeEnumChecker(RttProbe::FIRST_PEER_SHARE,
@@ -247,16 +246,38 @@ RttProbe::GetTypeId()
                           MakeTimeAccessor(&RttProbe::m_gradientSpan),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("ShareWithPeers",
-                          "Scalable: the controller's rate is a claim on what the NIC may "
-                          "send to the QP's destination, shared by the NIC's active QPs to "
-                          "it: the QP paces at claim / n. Each QP keeps its own controller, "
-                          "fed by its own packets (QPs on different paths learn different "
-                          "claims), but 1,000 QPs joining or leaving do not change what the "
-                          "NIC sends there, only how it is split (bool, default true: "
-                          "simulator; false: the claim is the QP's own rate).",
+                          "Scalable: one claim per NIC and destination, on what the NIC may "
+                          "send there, shared by the NIC's QPs to it and updated by the "
+                          "samples of all of them; each QP paces at claim / n by credit "
+                          "(PacingRecheck), so 1,000 QPs joining or leaving do not change "
+                          "what the NIC sends there, only how it is split, and a cut acts on "
+                          "all of them at once (bool, default true: simulator; false: each "
+                          "QP's own controller and rate, fed by its own packets only).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&RttProbe::m_shareWithPeers),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("PacingRecheck",
+                          "Scalable with a shared claim: longest wait before a QP's pacing "
+                          "credit is checked again, so a claim that rises during a QP's "
+                          "gap (hundreds of microseconds at a fair share of 7,000 QPs) "
+                          "takes effect within this time; also the time constant of the "
+                          "group's send-rate estimate that bounds the claim's increase "
+                          "(time, default 50 us: simulator; a few target RTTs; shorter "
+                          "costs more wake-ups).",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RttProbe::m_pacingRecheck),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("PacingJitter",
+                          "Scalable with a shared claim: each packet costs its wire size "
+                          "x (1 + u) of credit, u uniform in [-PacingJitter, PacingJitter], "
+                          "so the mean rate is exact while QPs that once sent together "
+                          "(a start-up, a cut) drift apart instead of coming due together "
+                          "every gap (no unit, default 0.5: simulator; the randomised timers "
+                          "of Floyd and Jacobson's periodic-message synchronisation; 0 = "
+                          "none).",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&RttProbe::m_pacingJitter),
+                          MakeDoubleChecker<double>(0, 1));
     return tid;
 }
 
@@ -278,12 +299,12 @@ RttProbe::RttProbe()
       m_aiPackets(1.0),
       m_firstRate(FIRST_PEER_SHARE),
       m_shareWithPeers(true),
+      m_pacingRecheck(MicroSeconds(50)),
+      m_pacingJitter(0.5),
       m_minRate(0),
-      m_rc(0),
-      m_epochHead(0),
-      m_gradRefValid(false),
-      m_lastGradient(0),
-      m_fed(false),
+      m_s(&m_own),
+      m_earnedMark(0),
+      m_pacedOnce(false),
       m_probeOutstanding(false),
       m_probedOnce(false),
       m_probeRate(0),
@@ -305,12 +326,33 @@ RttProbe::Init(const CcContext& ctx)
     m_probeInterval = m_probeIntervalAttr.IsStrictlyPositive() ? m_probeIntervalAttr : m_targetRtt;
     const double line = double(ctx.lineRate);
     m_minRate = std::min(line * m_minRateFraction, line);
-    m_rc = line; // NvidiaSample: flows start at line rate; Scalable: until OnFirstSend
-    m_epochs.fill(Epoch{Now(), m_rc});
-    m_epochHead = 0;
-    m_gradRefValid = false;
-    m_lastGradient = 0;
-    m_fed = false;
+    m_own = ClaimState();
+    m_group = nullptr;
+    m_s = &m_own;
+    if (m_preset == PRESET_SCALABLE && m_shareWithPeers && ctx.peers)
+    {
+        // The group's first controller creates the claim; the others join it.
+        m_group = dynamic_cast<ClaimState*>(PeekPointer(ctx.peers->shared));
+        if (!m_group)
+        {
+            m_group = Create<ClaimState>();
+            m_group->advancedAt = Now();
+            m_group->jitter = CreateObject<UniformRandomVariable>();
+            ctx.peers->shared = m_group;
+            m_s = PeekPointer(m_group);
+            m_s->rc = line;
+            m_s->epochs.fill(Epoch{Now(), line});
+        }
+        m_s = PeekPointer(m_group);
+    }
+    else
+    {
+        // NvidiaSample: flows start at line rate; Scalable: until OnFirstSend.
+        m_s->rc = line;
+        m_s->epochs.fill(Epoch{Now(), line});
+    }
+    m_earnedMark = 0;
+    m_pacedOnce = false;
 
     m_probeOutstanding = false;
     m_probedOnce = false;
@@ -341,7 +383,7 @@ RttProbe::GetName() const
 Time
 RttProbe::GetTargetRtt() const
 {
-    return TargetFor(m_preset == PRESET_SCALABLE ? Effective() : m_rc);
+    return TargetFor(m_preset == PRESET_SCALABLE ? Effective() : m_s->rc);
 }
 
 Time
@@ -378,10 +420,12 @@ RttProbe::TargetFor(double rate) const
 void
 RttProbe::SetRate(double rate)
 {
+    Advance(); // credit earned so far at the old claim
     // Scalable with a shared claim: the floor is per QP, so the claim's is n floors.
     const double floor = std::min(m_minRate * Sharers(), double(m_ctx.lineRate));
-    m_rc = std::clamp(rate, floor, double(m_ctx.lineRate));
-    const uint64_t r = static_cast<uint64_t>(m_rc);
+    m_s->rc = std::clamp(rate, floor, double(m_ctx.lineRate));
+    Advance(); // the new claim is in force from now
+    const uint64_t r = static_cast<uint64_t>(m_s->rc);
     if (r != m_rate.Get())
     {
         m_rate = r;

@@ -5,6 +5,7 @@
 #define RDMA_RTT_PROBE_H
 
 #include "ns3/congestion-control.h"
+#include "ns3/random-variable-stream.h"
 
 #include <array>
 #include <cstdint>
@@ -47,17 +48,23 @@ namespace ns3
  *    multiplicative for QPs below about one MTU per RTT (their sum grows by at most
  *    MiFactor per sample, whatever their number), additive above (AIMD fairness among
  *    few fast flows);
- *  - first claim (FirstRate PeerShare): what the NIC's QPs to the destination that
- *    already send claim (their mean rate x the active QPs), from the NIC's own counts
- *    (CcPeerGroup), the line rate if none does: 1,000 QPs starting together share the
- *    line instead of each taking it, and a QP joining a busy destination starts at its
- *    siblings' learned share;
- *  - shared claim (ShareWithPeers): the rate the rules act on is a claim on what the
- *    NIC may send to the destination; the QP paces at claim / the NIC's active QPs to
- *    it, so QPs joining or leaving change the split, not the NIC's total. Each QP
- *    publishes its claim after each update (CcPeerGroup::verdict); until its own first
- *    sample arrives (one queueing delay after its first packet) a QP follows a lower
- *    sibling verdict, the freshest news about the destination it can have;
+ *  - first rate without a shared claim (FirstRate PeerShare): the mean rate of the NIC's
+ *    QPs to the destination that already send, from the NIC's own counts
+ *    (CcPeerGroup), the line rate if none does;
+ *  - shared claim (ShareWithPeers): the rate the rules act on is one claim on what the
+ *    NIC may send to the destination, kept by the NIC's peer group and updated by the
+ *    samples of all its QPs (one regular update per RTT for the group, as for one
+ *    flow); each QP paces at claim / the NIC's active QPs to it, so QPs joining or
+ *    leaving change the split, not the NIC's total, and a newcomer starts at the claim
+ *    its siblings have learned;
+ *  - pacing by credit (shared claim): a QP earns credit at its share of the claim as it
+ *    changes, and sends when it has earned its last packet, a token bucket one packet
+ *    deep; the NIC re-checks at least every PacingRecheck. A cut thus acts on every QP
+ *    of the group at once, not after each one's next packet (at a fair share of a few
+ *    Mb/s, hundreds of microseconds later), and a rise within PacingRecheck;
+ *  - increase validation (shared claim): the claim grows only while the group sends what
+ *    it claims, up to (1 + MiFactor) x its send rate over the last PacingRecheck
+ *    (RFC 7661's rule for TCP's window), so it cannot run ahead of its own pacing;
  *  - a NACK multiplies by NackFactor, once per loss episode.
  *
  * **NvidiaSample**: the reference parameterisation of NVIDIA's public RTT sample
@@ -116,6 +123,9 @@ class RttProbe : public CongestionControl
     void OnProbeResponse(Time rtt) override;
     void OnProbeTimeout() override;
     uint64_t GetRate() override;
+    void OnPeersChanged() override;
+    Time PacingDelay(uint32_t lastWireBytes) override;
+    Time PacingRecheck() const override;
     std::string GetName() const override;
 
     /// The target RTT at the QP's current rate (with flow scaling in Scalable).
@@ -136,16 +146,12 @@ class RttProbe : public CongestionControl
     /// lower bound of the RTT implies (NvidiaSample: one per whole target RTT; Scalable:
     /// the proportional decrease from the rate the probe left at).
     void ApplyLateDecreases(Time elapsed);
-    /// Scalable: the claim in force: m_rc, or before the QP's first sample a lower
-    /// sibling verdict.
-    double Claim() const;
-    /// The QP's rate: in Scalable, Claim() shared by Sharers() QPs.
+    /// The QP's rate: in Scalable, the claim shared by Sharers() QPs.
     double Effective() const;
-    /// Scalable: write the claim as the group's latest verdict.
-    void Publish();
-    /// Scalable with ShareWithPeers and a NIC peer group: the claim is shared.
-    bool SharesClaim() const;
-    /// Scalable with ShareWithPeers: the NIC's active QPs to the destination; else 1.
+    /// Shared claim: bring the group's pacing credit and send-rate estimate up to now
+    /// (at the rate in force until now), then note the rate in force from now.
+    void Advance();
+    /// With a shared claim: the NIC's active QPs to the destination; else 1.
     uint32_t Sharers() const;
     /// Scalable: a packet that left at \p sentRate saw \p rtt: the rate becomes at most
     /// sentRate x (1 - min(max(Beta (rtt - target) / rtt, 1 - 1 / (1 + gradient)),
@@ -161,6 +167,33 @@ class RttProbe : public CongestionControl
     /// Target RTT for a QP at \p rate (flow scaling in Scalable).
     Time TargetFor(double rate) const;
     void SetRate(double rate);
+
+    /// Scalable: a regular update (at most one per RTT) and the rate it set.
+    struct Epoch
+    {
+        Time start;
+        double rate = 0;
+    };
+
+    /// The claim and what the rules keep about it: the QP's own, or (shared claim) one
+    /// per NIC peer group, held in CcPeerGroup::shared by all its controllers.
+    struct ClaimState : public CcSharedState
+    {
+        double rc = 0;                ///< current rate (bit/s); Scalable: the claim
+        std::array<Epoch, 4> epochs;  ///< Scalable: the latest regular updates (a ring)
+        uint8_t epochHead = 0;        ///< index of the newest epoch
+        bool gradRefValid = false;    ///< Scalable: the gradient's reference sample is set
+        Time gradRefSent;             ///< its send time
+        Time gradRefRtt;              ///< its RTT
+        double lastGradient = 0;      ///< the latest gradient measured
+        double earned = 0;            ///< shared: bytes one QP has earned so far
+        double sendRate = 0;          ///< shared: the group's send rate, time-decayed (bit/s)
+        Time advancedAt;              ///< shared: time of earned and sendRate
+        double qpRate = 0;            ///< shared: a QP's rate in force since advancedAt
+        Time lastRtt;                 ///< Scalable: the latest RTT sample
+        Time lastNackCut = Time(-1);  ///< shared: when a NACK last cut the claim
+        Ptr<UniformRandomVariable> jitter; ///< shared: draws the pacing jitter
+    };
 
     // Attributes
     Preset m_preset;
@@ -187,28 +220,20 @@ class RttProbe : public CongestionControl
     FirstRate m_firstRate;
     bool m_shareWithPeers;
     Time m_gradientSpan;
+    Time m_pacingRecheck;
+    double m_pacingJitter;
 
     // Resolved at Init
     Time m_targetRtt;
     Time m_probeInterval;
     double m_minRate; ///< bit/s
 
-    /// Scalable: a regular update (at most one per RTT) and the rate it set.
-    struct Epoch
-    {
-        Time start;
-        double rate = 0;
-    };
-
     // State
-    double m_rc;              ///< current rate (bit/s); Scalable: the claim shared by peers
-    std::array<Epoch, 4> m_epochs; ///< Scalable: the latest regular updates (a ring)
-    uint8_t m_epochHead;      ///< index of the newest epoch
-    bool m_gradRefValid;      ///< Scalable: the gradient's reference sample is set
-    Time m_gradRefSent;       ///< its send time
-    Time m_gradRefRtt;        ///< its RTT
-    double m_lastGradient;    ///< the latest gradient measured
-    bool m_fed;               ///< Scalable: has had an RTT sample or a NACK
+    ClaimState m_own;         ///< the QP's own claim (no shared claim)
+    Ptr<ClaimState> m_group;  ///< the group's claim (shared claim), else null
+    ClaimState* m_s;          ///< the claim in use: m_group or m_own
+    double m_earnedMark;      ///< shared: the group's `earned` when this QP last sent
+    bool m_pacedOnce;         ///< shared: the first packet's phase has been drawn
     bool m_probeOutstanding;  ///< asked for a probe, no answer or timeout yet
     bool m_probedOnce;        ///< m_lastProbe is valid
     Time m_lastProbe;         ///< when the last probe was asked for

@@ -270,22 +270,7 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
     }
     else
     {
-        RateLimiter limiter;
-        limiter.cc = m_ccFactory.Create<CongestionControl>();
-        limiter.probeTimeout = m_probeTimeout;
-        CcContext ctx;
-        ctx.lineRate = m_device->GetBitRate();
-        ctx.mtu = m_mtu;
-        ctx.fabricBaseRtt = m_fabricBaseRtt;
-        if (peerNode < m_paths.size())
-        {
-            ctx.baseRtt = m_paths[peerNode].baseRtt;
-            ctx.hops = m_paths[peerNode].hops;
-        }
-        ctx.peers = qp.peers;
-        limiter.cc->Init(ctx);
-        qp.limiter = m_limiters.size();
-        m_limiters.push_back(limiter);
+        qp.limiter = AddLimiter(m_ccFactory.Create<CongestionControl>(), peerNode, qp.peers);
         if (m_perDestination)
         {
             if (m_destinationLimiter.size() <= peerNode)
@@ -298,6 +283,39 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
     qp.cc = m_limiters[qp.limiter].cc;
     m_sendQps.push_back(std::move(qp));
     return m_sendQps.size() - 1;
+}
+
+uint32_t
+RdmaNic::AddLimiter(Ptr<CongestionControl> cc, uint32_t peerNode, CcPeerGroup* peers)
+{
+    RateLimiter limiter;
+    limiter.cc = cc;
+    limiter.probeTimeout = m_probeTimeout;
+    CcContext ctx;
+    ctx.lineRate = m_device->GetBitRate();
+    ctx.mtu = m_mtu;
+    ctx.fabricBaseRtt = m_fabricBaseRtt;
+    if (peerNode < m_paths.size())
+    {
+        ctx.baseRtt = m_paths[peerNode].baseRtt;
+        ctx.hops = m_paths[peerNode].hops;
+    }
+    ctx.peers = peers;
+    limiter.cc->Init(ctx);
+    m_limiters.push_back(limiter);
+    return m_limiters.size() - 1;
+}
+
+void
+RdmaNic::ExemptFromCongestionControl(uint32_t qpn)
+{
+    NS_ABORT_MSG_IF(qpn >= m_sendQps.size(), "RdmaNic: no send QP " << qpn);
+    SendQueuePair& qp = m_sendQps[qpn];
+    NS_ABORT_MSG_IF(qp.active || qp.started, "RdmaNic: exempt QP " << qpn << " before it is used");
+    // Its own limiter at line rate, outside its peer group (it does not take a share).
+    qp.peers = nullptr;
+    qp.limiter = AddLimiter(CreateObject<NoCongestionControl>(), qp.peerNode, nullptr);
+    qp.cc = m_limiters[qp.limiter].cc;
 }
 
 Ptr<CongestionControl>
@@ -347,6 +365,7 @@ RdmaNic::PostSend(uint32_t qpn, uint64_t bytes, uint64_t flowId)
     {
         qp.active = true;
         ++qp.peers->activeQps;
+        qp.cc->OnPeersChanged();
     }
     Reschedule(qp);
 }
@@ -519,6 +538,16 @@ RdmaNic::Pull(uint8_t pausedMask)
             continue;
         }
         RateLimiter& limiter = m_limiters[qp.limiter];
+        if (limiter.nextSendPs <= now)
+        {
+            // A controller pacing by credit may hold the packet back further (also
+            // the QP's first, lastWire 0).
+            const Time wait = limiter.cc->PacingDelay(limiter.lastWire);
+            if (wait.IsStrictlyPositive())
+            {
+                limiter.nextSendPs = now + CappedWaitPs(limiter, wait.GetPicoSeconds());
+            }
+        }
         if (limiter.nextSendPs > now)
         {
             qp.state = SendQueuePair::State::WAITING;
@@ -626,7 +655,9 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     limiter.nextSendPs =
         rate >= m_device->GetBitRate()
             ? now
-            : now + SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1));
+            : now + CappedWaitPs(limiter,
+                                 SerializationClock::Picoseconds(wire,
+                                                                 std::max<uint64_t>(rate, 1)));
     limiter.lastSendPs = now;
     limiter.lastWire = wire;
     if (wasIdle || !qp.rto.IsRunning())
@@ -1023,6 +1054,7 @@ RdmaNic::LeavePeerGroupIfDone(SendQueuePair& qp)
     CcPeerGroup& group = *qp.peers;
     qp.active = false;
     --group.activeQps;
+    qp.cc->OnPeersChanged();
     if (qp.rated)
     {
         qp.rated = false;
@@ -1030,6 +1062,15 @@ RdmaNic::LeavePeerGroupIfDone(SendQueuePair& qp)
         group.rateSum -= qp.pacedRate;
         qp.pacedRate = 0;
     }
+}
+
+uint64_t
+RdmaNic::CappedWaitPs(const RateLimiter& limiter, uint64_t waitPs) const
+{
+    // A controller pacing by credit asks to be re-checked within PacingRecheck(), so a
+    // rate that rises during a long gap takes effect within that time.
+    const Time cap = limiter.cc->PacingRecheck();
+    return cap == Time::Max() ? waitPs : std::min<uint64_t>(waitPs, cap.GetPicoSeconds());
 }
 
 void

@@ -102,6 +102,12 @@ class RdmaNic : public Object
     void SetFabricBaseRtt(Time rtt);
     /// The controller pacing QP \p qpn.
     Ptr<CongestionControl> GetCongestionControl(uint32_t qpn) const;
+    /**
+     * Take send QP \p qpn (not yet used) out of congestion control: its own limiter at
+     * line rate (NoCongestionControl), outside its peer group. For a measuring QP, such
+     * as a latency probe that must see the fabric's queueing and not its own pacing.
+     */
+    void ExemptFromCongestionControl(uint32_t qpn);
 
     /**
      * Create an RC connection from \p src to \p dst in class \p priority, with UDP
@@ -129,6 +135,8 @@ class RdmaNic : public Object
 
   private:
     uint32_t AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t priority);
+    /// A new rate limiter paced by \p cc (initialised here); returns its index.
+    uint32_t AddLimiter(Ptr<CongestionControl> cc, uint32_t peerNode, CcPeerGroup* peers);
     uint32_t AddRecvQp(uint32_t peerNode, uint16_t sport, uint8_t priority);
 
     // transmit path
@@ -139,6 +147,8 @@ class RdmaNic : public Object
     void ProbeExpired(uint32_t limiter);
     /// Selective repeat: move the recovery scan past PSNs the receiver reported.
     static void SkipReported(SendQueuePair& qp);
+    /// A pacing wait of \p waitPs, capped at the controller's PacingRecheck().
+    uint64_t CappedWaitPs(const RateLimiter& limiter, uint64_t waitPs) const;
     /// After an ACK: shorten a pending pacing gap if the rate has risen since.
     void Repace(SendQueuePair& qp);
     /// Put an IDLE QP back into the scheduler if it may send.
