@@ -30,9 +30,10 @@ namespace ns3
  *    packet leaves only when feedback is overdue (data in flight and no sample for
  *    ProbeInterval), and its age while it waits is a lower bound on the RTT;
  *  - one update per RTT: a sample is a regular update only if its packet left after the
- *    last one (Swift's rule), so a fast QP updates once per RTT, a slow one per packet;
- *    an older sample still bounds the rate its packet left at (below), so a queue that
- *    keeps growing within the RTT tightens the rate with every ACK;
+ *    last one (Swift's rule); with a shared claim the group's QPs together sample often,
+ *    so the claim is updated once per RTT like one flow's; an older sample still bounds
+ *    the rate its packet left at (below), so a queue that keeps growing within the RTT
+ *    tightens the rate with every ACK;
  *  - target: TargetRtt plus flow scaling, FlowScaleStep per halving of the QP's rate
  *    below one MTU per target RTT (at most FlowScaleMax): a QP below its peers' rate
  *    aims at a higher RTT and gains on them (Swift's flow-scaled target), which is what
@@ -61,11 +62,15 @@ namespace ns3
  *    changes, and sends when it has earned its last packet, a token bucket one packet
  *    deep; the NIC re-checks at least every PacingRecheck. A cut thus acts on every QP
  *    of the group at once, not after each one's next packet (at a fair share of a few
- *    Mb/s, hundreds of microseconds later), and a rise within PacingRecheck;
+ *    Mb/s, hundreds of microseconds later), and a rise within PacingRecheck. Each packet
+ *    costs its wire size x (1 + u), u uniform in +-PacingJitter, so QPs that once sent
+ *    together drift apart instead of coming due together every gap; a newcomer's first
+ *    packet goes at a random point of its first gap;
  *  - increase validation (shared claim): the claim grows only while the group sends what
  *    it claims, up to (1 + MiFactor) x its send rate over the last PacingRecheck
  *    (RFC 7661's rule for TCP's window), so it cannot run ahead of its own pacing;
- *  - a NACK multiplies by NackFactor, once per loss episode.
+ *  - a NACK multiplies by NackFactor, once per loss episode (and, for a shared claim,
+ *    once per RTT across the group's QPs).
  *
  * **NvidiaSample**: the reference parameterisation of NVIDIA's public RTT sample
  * algorithm (DOCA PCC "rtt_template"), kept so the published reference can be run. A
