@@ -54,58 +54,53 @@ TEST(RttProbeScale, TheNvidiaReferenceDropsAtThisScale)
     EXPECT_GT(s["drops"].get<uint64_t>(), 0u);
 }
 
-TEST(RttProbeScale, SmallFanInKeepsAShortQueue)
+/// 8 senders x 1 long flow, PFC and ECN off, go-back-N.
+LongFlowIncastOptions
+SmallFanIn()
 {
-    // (Also at 4 KB MTU and at 400G below.)
-    // 8 senders x 1 long flow, PFC and ECN off: no drop, every byte delivered, fair, and
-    // a mean queue after the start-up of at most 150 KB (12 us at 100G: the 13 us target
-    // RTT minus the 4.2 us base RTT is 8.8 us, about 110 KB, plus the oscillation).
     LongFlowIncastOptions o;
     o.cc = "ns3::RttProbe";
     o.pfc = false;
     o.ecn = false;
     o.nicAttributes["LossRecovery"] = "GoBackN";
+    return o;
+}
+
+/// No drop, every byte delivered, fair, and a mean queue after the start-up of at most
+/// \p meanQueueBound bytes, but some (the link is kept busy).
+void
+ExpectShortQueue(const LongFlowIncastOptions& o, double meanQueueBound)
+{
     const LongFlowIncastResult r = RunLongFlowIncast(o);
     EXPECT_TRUE(r.allCompleted);
     EXPECT_EQ(r.drops, 0u);
     EXPECT_EQ(r.bytesDelivered, r.bytesPosted);
     EXPECT_GE(r.jain, 0.9);
-    EXPECT_LE(r.meanQueueAfter, 150e3);
-    EXPECT_GT(r.meanQueueAfter, 0); // the link is kept busy: some queue stands
+    EXPECT_LE(r.meanQueueAfter, meanQueueBound);
+    EXPECT_GT(r.meanQueueAfter, 0);
+}
+
+TEST(RttProbeScale, SmallFanInKeepsAShortQueue)
+{
+    // At most 150 KB (12 us at 100G: the 13 us target RTT minus the 4.2 us base RTT is
+    // 8.8 us, about 110 KB, plus the oscillation).
+    ExpectShortQueue(SmallFanIn(), 150e3);
 }
 
 TEST(RttProbeScale, SmallFanInKeepsAShortQueueAtFourKilobyteMtu)
 {
-    // 8 x 1 long flows with 4 KB packets: the same bound plus the one 4 KB packet more per
-    // sender that the coarser pacing grain may leave queued (8 x 4 KB = 33 KB).
-    LongFlowIncastOptions o;
-    o.cc = "ns3::RttProbe";
-    o.pfc = false;
-    o.ecn = false;
-    o.nicAttributes["LossRecovery"] = "GoBackN";
+    // The same bound plus the one 4 KB packet more per sender that the coarser pacing
+    // grain may leave queued (8 x 4 KB = 33 KB).
+    LongFlowIncastOptions o = SmallFanIn();
     o.nicAttributes["Mtu"] = "4096";
-    const LongFlowIncastResult r = RunLongFlowIncast(o);
-    EXPECT_TRUE(r.allCompleted);
-    EXPECT_EQ(r.drops, 0u);
-    EXPECT_EQ(r.bytesDelivered, r.bytesPosted);
-    EXPECT_GE(r.jain, 0.9);
-    EXPECT_LE(r.meanQueueAfter, 150e3 + 8 * 4096);
+    ExpectShortQueue(o, 150e3 + 8 * 4096);
 }
 
 TEST(RttProbeScale, SmallFanInKeepsAShortQueueAt400G)
 {
-    // At 400G the same 8.8 us of target queueing delay is 4x the bytes: 4 x 150 KB.
-    LongFlowIncastOptions o;
-    o.cc = "ns3::RttProbe";
-    o.pfc = false;
-    o.ecn = false;
+    // The same 8.8 us of target queueing delay is 4x the bytes at 400G: 4 x 150 KB.
+    LongFlowIncastOptions o = SmallFanIn();
     o.rateGbps = 400;
     o.flowBytes = 40 * 1000 * 1000;
-    o.nicAttributes["LossRecovery"] = "GoBackN";
-    const LongFlowIncastResult r = RunLongFlowIncast(o);
-    EXPECT_TRUE(r.allCompleted);
-    EXPECT_EQ(r.drops, 0u);
-    EXPECT_EQ(r.bytesDelivered, r.bytesPosted);
-    EXPECT_GE(r.jain, 0.9);
-    EXPECT_LE(r.meanQueueAfter, 4 * 150e3);
+    ExpectShortQueue(o, 4 * 150e3);
 }
