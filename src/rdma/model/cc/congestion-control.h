@@ -40,11 +40,6 @@ class SimulatorCcClock : public CcClock
 };
 
 /**
- * What a NIC knows about a QP's siblings: its QPs to the same destination (per-QP rate
- * limiting only). A NIC knows this without any help from the network; a controller may
- * use it to choose a sane first rate for a QP that joins many others.
- */
-/**
  * \ingroup rdma
  * State that the controllers of one peer group keep together (CcPeerGroup::shared):
  * the first controller that needs it creates it, the NIC only holds it.
@@ -55,6 +50,11 @@ class CcSharedState : public SimpleRefCount<CcSharedState>
     virtual ~CcSharedState() = default;
 };
 
+/**
+ * What a NIC knows about a QP's siblings: its QPs to the same destination (per-QP rate
+ * limiting only). A NIC knows this without any help from the network; a controller may
+ * use it to choose a sane first rate for a QP that joins many others.
+ */
 struct CcPeerGroup
 {
     uint32_t activeQps = 0; ///< QPs with posted work not yet completed (this one included)

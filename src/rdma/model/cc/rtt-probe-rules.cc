@@ -408,15 +408,16 @@ double
 RttProbe::RateSentAt(Time t) const
 {
     // The newest epoch that had started by t; older than all kept: the oldest.
-    for (std::size_t i = 0; i < m_s->epochs.size(); ++i)
+    const auto& ring = m_s->epochs;
+    for (std::size_t i = 0; i < ring.size(); ++i)
     {
-        const Epoch& e = m_s->epochs[(m_s->epochHead + m_s->epochs.size() - i) % m_s->epochs.size()];
+        const Epoch& e = ring[(m_s->epochHead + ring.size() - i) % ring.size()];
         if (e.start <= t)
         {
             return e.rate;
         }
     }
-    return m_s->epochs[(m_s->epochHead + 1) % m_s->epochs.size()].rate;
+    return ring[(m_s->epochHead + 1) % ring.size()].rate;
 }
 
 void

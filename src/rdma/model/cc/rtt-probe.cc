@@ -339,9 +339,8 @@ RttProbe::Init(const CcContext& ctx)
             m_group->advancedAt = Now();
             m_group->jitter = CreateObject<UniformRandomVariable>();
             ctx.peers->shared = m_group;
-            m_s = PeekPointer(m_group);
-            m_s->rc = line;
-            m_s->epochs.fill(Epoch{Now(), line});
+            m_group->rc = line;
+            m_group->epochs.fill(Epoch{Now(), line});
         }
         m_s = PeekPointer(m_group);
     }
