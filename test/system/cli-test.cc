@@ -7,9 +7,11 @@
  */
 #include "cli-util.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <sstream>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -30,6 +32,30 @@ const json kSmall = {
       {"probe", {{"enabled", true}, {"src", 1}, {"dst", 0}}}}},
     {"output", {{"progress", false}}},
 };
+
+/// The lowest rate_bps (4th column) in a cc.csv; fails the test if there is no row.
+double
+MinSampledRate(const std::string& ccCsv)
+{
+    std::istringstream in(ReadText(ccCsv));
+    std::string line;
+    std::getline(in, line); // header
+    double lowest = 1e300;
+    size_t rows = 0;
+    while (std::getline(in, line))
+    {
+        std::istringstream row(line);
+        std::string cell;
+        for (int col = 0; col < 4; ++col)
+        {
+            std::getline(row, cell, ',');
+        }
+        lowest = std::min(lowest, std::stod(cell));
+        ++rows;
+    }
+    EXPECT_GT(rows, 0u) << ccCsv;
+    return lowest;
+}
 
 /// Write \p scenario, run it with \p extra arguments, expect a clean input error.
 void
@@ -213,4 +239,20 @@ TEST(Cli, CongestionControlParameters)
     EXPECT_EQ(config["cc"]["dcqcn"]["RateAi"], "80Mbps");
     EXPECT_EQ(config["cc"]["dcqcn"]["RateIncreaseInterval"], "55us"); // paper preset
     EXPECT_EQ(config["nic"]["cnp_interval_us"], 50.0);                 // paper preset
+
+    // And it reaches the controller: with MinRate at the 100G line rate DCQCN cannot
+    // cut, so every sampled rate is the line rate, while by default the CNPs cut it.
+    json c = kSmall;
+    c["cc"] = {{"algorithm", "dcqcn"}};
+    c["switch"] = {{"ecn", {{"kmin_kb", 20}, {"kmax_kb", 80}}}};
+    c["output"]["cc_sample_us"] = 1;
+    c["output"]["cc_sample_qps"] = 6;
+    WriteText(dir / "c.json", c.dump());
+    ASSERT_EQ(RunRdmaRun(dir / "c.json" + " --quiet --out " + dir / "cut").code, 0);
+    ASSERT_EQ(RunRdmaRun(dir / "c.json" + " --quiet --set cc.dcqcn.MinRate=100Gbps --out " +
+                         dir / "floor")
+                  .code,
+              0);
+    EXPECT_LT(MinSampledRate(dir / "cut/cc.csv"), 100e9);
+    EXPECT_EQ(MinSampledRate(dir / "floor/cc.csv"), 100e9);
 }

@@ -24,6 +24,7 @@ struct LongFlowIncastOptions
     std::string cc = "ns3::NoCongestionControl";  ///< TypeId name
     std::map<std::string, std::string> ccAttributes; ///< attribute -> value string
     std::map<std::string, std::string> nicAttributes;
+    std::string lossRecovery = "ns3::GoBackN"; ///< LossRecovery TypeId name
     uint32_t senders = 8;
     uint64_t flowBytes = 10 * 1000 * 1000;
     double rateGbps = 100;
@@ -80,6 +81,7 @@ RunLongFlowIncast(const LongFlowIncastOptions& o)
         cc.Set(k, StringValue(v));
     }
     topo.SetCongestionControl(cc);
+    topo.SetLossRecovery(ObjectFactory(o.lossRecovery));
     for (const auto& [k, v] : o.nicAttributes)
     {
         topo.SetNicAttribute(k, StringValue(v));

@@ -35,8 +35,9 @@ RunWithCut(const std::string& recovery,
            uint32_t cutHost = 0)
 {
     RdmaTopology topo;
-    topo.SetNicAttribute("LossRecovery", StringValue(recovery));
-    topo.SetNicAttribute("RetransmissionTimeout", TimeValue(MicroSeconds(500)));
+    ObjectFactory policy("ns3::" + recovery);
+    policy.Set("RetransmissionTimeout", TimeValue(MicroSeconds(500)));
+    topo.SetLossRecovery(policy);
     StarHelper star;
     star.hosts = 2;
     star.Build(topo);

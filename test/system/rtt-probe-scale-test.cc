@@ -62,7 +62,7 @@ SmallFanIn()
     o.cc = "ns3::RttProbe";
     o.pfc = false;
     o.ecn = false;
-    o.nicAttributes["LossRecovery"] = "GoBackN";
+    o.lossRecovery = "ns3::GoBackN";
     return o;
 }
 

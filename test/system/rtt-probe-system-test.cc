@@ -113,7 +113,7 @@ Options(const std::string& lossRecovery, uint64_t bufferBytes)
     o.pfc = false;
     o.ecn = false;
     o.bufferBytes = bufferBytes;
-    o.nicAttributes["LossRecovery"] = lossRecovery;
+    o.lossRecovery = "ns3::" + lossRecovery;
     return o;
 }
 
@@ -173,6 +173,8 @@ TEST(RttProbeSystem, QueueBoundDerivation)
     // The bound as written in the comment of QueueBoundBytes(): 2.38 MB, and far below
     // the lossy limit of the 32 MiB buffer (16 MiB), so the bound is what is tested.
     EXPECT_NEAR(QueueBoundBytes(), 2.38e6, 0.01e6);
+    // The lossy limit of a 32 MiB buffer holding one queue: alpha (1) x free = 16 MiB.
+    EXPECT_LT(QueueBoundBytes(), 0.25 * 16 * 1024 * 1024);
 }
 
 TEST(RttProbeSystem, IncastDeepBufferSelectiveRepeat)

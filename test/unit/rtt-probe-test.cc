@@ -47,7 +47,8 @@ using rdmatest::FakeClock;
 class RttProbeTest : public ::testing::Test
 {
   protected:
-    void Make(const std::map<std::string, std::string>& attributes = {})
+    void Make(const std::map<std::string, std::string>& attributes = {},
+              Time baseRtt = NanoSeconds(4200))
     {
         cc = CreateObject<RttProbe>();
         // These are the rules of the NVIDIA reference (rtt-probe-scalable-test.cc has
@@ -60,7 +61,7 @@ class RttProbeTest : public ::testing::Test
         clock.now = Time(0);
         CcContext ctx;
         ctx.lineRate = static_cast<uint64_t>(kLine);
-        ctx.baseRtt = NanoSeconds(4200);
+        ctx.baseRtt = baseRtt;
         ctx.mtu = 1024;
         ctx.hops = 2;
         ctx.fabricBaseRtt = ctx.baseRtt;
@@ -181,9 +182,15 @@ TEST_F(RttProbeTest, DecreaseAboveTarget)
 
 TEST_F(RttProbeTest, DecreaseAboveTargetAbsoluteDefault)
 {
-    // The default target is 13 us absolute (NVIDIA BASE_RTT), whatever the base RTT.
-    Make();
+    // The default target is 13 us absolute (NVIDIA BASE_RTT), whatever the base RTT:
+    // with a 2 us base, a 14 us answer is above it and cuts (x0.9), while a 12 us answer,
+    // six times the base, is below it and increases (90 + 5 = 95 Gb/s).
+    Make({}, MicroSeconds(2));
     EXPECT_EQ(cc->GetTargetRtt(), MicroSeconds(13));
+    Probe(Time(0), MicroSeconds(14));
+    EXPECT_NEAR(RateAt(MicroSeconds(14)), 0.9 * kLine, kRateTol);
+    Probe(MicroSeconds(14), MicroSeconds(12));
+    EXPECT_NEAR(RateAt(MicroSeconds(26)), 0.95 * kLine, kRateTol);
 }
 
 TEST_F(RttProbeTest, RttEqualToTargetIsNotAbove)

@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/pointer.h"
 #include "ns3/ecmp-load-balancer.h"
+#include "ns3/go-back-n.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/rdma-channel.h"
@@ -34,8 +35,7 @@ WireTime(uint64_t bytes, uint64_t bitRate)
 } // namespace
 
 RdmaTopology::RdmaTopology()
-    : m_ecnScale(true),
-      m_saltPerSwitch(true),
+    : m_saltPerSwitch(true),
       m_saltSeed(0),
       m_finalized(false),
       m_firstId(0)
@@ -45,6 +45,7 @@ RdmaTopology::RdmaTopology()
     m_switchFactory.SetTypeId(RdmaSwitch::GetTypeId());
     m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
     m_lbFactory.SetTypeId(EcmpLoadBalancer::GetTypeId());
+    m_recoveryFactory.SetTypeId(GoBackN::GetTypeId());
 }
 
 void
@@ -84,9 +85,10 @@ RdmaTopology::SetCongestionControl(const ObjectFactory& factory)
 }
 
 void
-RdmaTopology::SetEcnScaleWithRate(bool scale)
+RdmaTopology::SetLossRecovery(const ObjectFactory& factory)
 {
-    m_ecnScale = scale;
+    NS_ABORT_MSG_IF(m_recovery, "RdmaTopology: SetLossRecovery after AddHost");
+    m_recoveryFactory = factory;
 }
 
 void
@@ -117,7 +119,12 @@ RdmaTopology::AddHost()
     m_isHost.push_back(true);
     m_kinds.emplace_back("host");
     m_hosts.push_back(node->GetId());
+    if (!m_recovery)
+    {
+        m_recovery = m_recoveryFactory.Create<LossRecovery>();
+    }
     Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
+    nic->SetAttribute("LossRecovery", PointerValue(m_recovery));
     node->AggregateObject(nic);
     if (m_ccFactory.GetTypeId() != TypeId())
     {
@@ -280,34 +287,15 @@ void
 RdmaTopology::ConfigureSwitchPorts()
 {
     const uint32_t mtu = GetMtu();
-    const uint64_t mtuWire = rdmawire::WireBytes(RdmaPacketType::DATA, mtu);
-    const uint64_t pfcWire = rdmawire::WireBytes(RdmaPacketType::PFC, 0);
     for (uint32_t sid : m_switches)
     {
         const uint32_t s = Local(sid);
         Ptr<RdmaSwitch> sw = m_switchObjs[s];
         Ptr<SwitchMmu> mmu = sw->GetMmu();
-        UintegerValue kmin;
-        UintegerValue kmax;
-        DoubleValue pmax;
-        mmu->GetAttribute("Kmin", kmin);
-        mmu->GetAttribute("Kmax", kmax);
-        mmu->GetAttribute("Pmax", pmax);
         for (uint32_t li : m_portLinks[s])
         {
             const Link& l = m_links[li];
-            const uint32_t port = Local(l.a) == s ? l.portA : l.portB;
-            // Headroom: what still arrives after the pause decision: the frame the
-            // switch is sending on that link, the pause frame itself, a round trip of
-            // propagation at line rate, and the frame the upstream has started (plus one
-            // frame of margin for the one being received).
-            const uint64_t roundTrip = l.bitRate / 8 * 2 * l.delay.GetPicoSeconds() / 1000000000000ULL;
-            mmu->SetHeadroom(port, roundTrip + 3 * mtuWire + pfcWire);
-            const double scale = m_ecnScale ? double(l.bitRate) / 100e9 : 1.0;
-            mmu->SetEcnThresholds(port,
-                                  static_cast<uint64_t>(kmin.Get() * scale),
-                                  static_cast<uint64_t>(kmax.Get() * scale),
-                                  pmax.Get());
+            mmu->ConfigurePort(Local(l.a) == s ? l.portA : l.portB, l.bitRate, l.delay, mtu);
         }
         Ptr<LoadBalancer> lb = m_lbFactory.Create<LoadBalancer>();
         // Hash-based schemes get a per-switch salt (see EcmpLoadBalancer).

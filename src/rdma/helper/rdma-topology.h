@@ -46,8 +46,11 @@ class RdmaTopology
     void SetMmuAttribute(const std::string& name, const AttributeValue& value);
     void SetLoadBalancer(const ObjectFactory& factory);
     void SetCongestionControl(const ObjectFactory& factory);
-    /// Scale each port's ECN Kmin/Kmax by its rate / 100 Gb/s (HPCC-paper practice).
-    void SetEcnScaleWithRate(bool scale);
+    /**
+     * The loss-recovery policy of every NIC (a LossRecovery TypeId and its attributes;
+     * default ns3::GoBackN). One instance, created at the first AddHost, serves them all.
+     */
+    void SetLossRecovery(const ObjectFactory& factory);
     /// Give every switch its own ECMP salt (derived from \p seed); false: all equal.
     void SetEcmpSaltPerSwitch(bool perSwitch, uint32_t seed);
 
@@ -135,7 +138,8 @@ class RdmaTopology
     ObjectFactory m_mmuFactory;
     ObjectFactory m_lbFactory;
     ObjectFactory m_ccFactory;
-    bool m_ecnScale;
+    ObjectFactory m_recoveryFactory;
+    Ptr<LossRecovery> m_recovery; ///< created from m_recoveryFactory at the first AddHost
     bool m_saltPerSwitch;
     uint32_t m_saltSeed;
     bool m_finalized;

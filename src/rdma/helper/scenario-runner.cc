@@ -39,6 +39,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -61,6 +62,28 @@ using namespace scenario;
 
 namespace
 {
+/// The loss-recovery policy nic.loss_recovery names, with the nic.* keys that apply to it.
+ObjectFactory
+LossRecoveryFactory(const nlohmann::json& s)
+{
+    const std::string name = Str(s, "nic.loss_recovery");
+    ObjectFactory f(name == "selective_repeat"   ? "ns3::SelectiveRepeat"
+                    : name == "direct_placement" ? "ns3::DirectPlacement"
+                                                 : "ns3::GoBackN");
+    f.Set("RetransmissionTimeout", TimeValue(Us(Num(s, "nic.rto_us"))));
+    if (name == "selective_repeat")
+    {
+        f.Set("RtoLow", TimeValue(Us(Num(s, "nic.rto_low_us"))));
+        f.Set("RtoHigh", TimeValue(Us(Num(s, "nic.rto_high_us"))));
+        f.Set("RtoLowThreshold", UintegerValue(Int(s, "nic.rto_low_threshold")));
+    }
+    else if (name != "direct_placement")
+    {
+        f.Set("NackInterval", TimeValue(Us(Num(s, "nic.nack_interval_us"))));
+    }
+    return f;
+}
+
 /// Receives the simulation's records and writes fct.csv / pfc.csv rows.
 class Recorder
 {
@@ -417,19 +440,10 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     topo.SetNicAttribute("Mtu", UintegerValue(Int(s, "nic.mtu_bytes")));
     topo.SetNicAttribute("AckInterval", UintegerValue(Int(s, "nic.ack_interval")));
     topo.SetNicAttribute("CnpInterval", TimeValue(Us(Num(s, "nic.cnp_interval_us"))));
-    topo.SetNicAttribute("NackInterval", TimeValue(Us(Num(s, "nic.nack_interval_us"))));
-    topo.SetNicAttribute("RetransmissionTimeout", TimeValue(Us(Num(s, "nic.rto_us"))));
     topo.SetNicAttribute("Window", UintegerValue(Int(s, "nic.window_bytes")));
     topo.SetNicAttribute("EcnCapable", BooleanValue(Bool(s, "nic.ecn_capable")));
     const bool selective = Str(s, "nic.loss_recovery") == "selective_repeat";
-    const std::string recovery = Str(s, "nic.loss_recovery");
-    topo.SetNicAttribute("LossRecovery",
-                         StringValue(selective                        ? "SelectiveRepeat"
-                                     : recovery == "direct_placement" ? "DirectPlacement"
-                                                                      : "GoBackN"));
-    topo.SetNicAttribute("RtoLow", TimeValue(Us(Num(s, "nic.rto_low_us"))));
-    topo.SetNicAttribute("RtoHigh", TimeValue(Us(Num(s, "nic.rto_high_us"))));
-    topo.SetNicAttribute("RtoLowThreshold", UintegerValue(Int(s, "nic.rto_low_threshold")));
+    topo.SetLossRecovery(LossRecoveryFactory(s));
     topo.SetNicAttribute("CnpOnOutOfOrder", BooleanValue(Bool(s, "nic.cnp_on_out_of_order")));
     topo.SetNicAttribute("RateLimitPerDestination", BooleanValue(Str(s, "nic.rate_limit") == "per_destination"));
     topo.SetNicAttribute("ProbeTimeout", TimeValue(Us(Num(s, "nic.probe_timeout_us"))));
@@ -448,7 +462,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     topo.SetMmuAttribute("Kmax", UintegerValue(static_cast<uint64_t>(Num(s, "switch.ecn.kmax_kb") * 1024)));
     topo.SetMmuAttribute("Pmax", DoubleValue(Num(s, "switch.ecn.pmax")));
     topo.SetSwitchAttribute("PauseQuanta", UintegerValue(Int(s, "switch.pfc.pause_quanta")));
-    topo.SetEcnScaleWithRate(Bool(s, "switch.ecn.scale_with_rate"));
+    topo.SetMmuAttribute("EcnScaleWithRate", BooleanValue(Bool(s, "switch.ecn.scale_with_rate")));
     topo.SetEcmpSaltPerSwitch(Bool(s, "routing.ecmp_salt_per_switch"), seed);
     ObjectFactory lb;
     const std::string balancer = Str(s, "routing.load_balancer");
@@ -528,7 +542,16 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
         stream += topo.GetSwitch(sw)->GetLoadBalancer()->AssignStreams(stream);
     }
 
-    // Link events name existing links; checked before anything is written.
+    // Link events name existing links; checked before anything is written, scheduled
+    // once the clock has started (below).
+    struct LinkEvent
+    {
+        Time at;
+        int32_t link;
+        std::string action;
+        double rateGbps;
+    };
+    std::vector<LinkEvent> linkEvents;
     for (const json& e : At(s, "topology.link_events"))
     {
         const uint32_t nth = e.contains("nth") ? e["nth"].get<uint32_t>() : 0;
@@ -539,21 +562,29 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
                                 e.dump() + " (no such link: node ids as in links.csv)");
         }
         const std::string action = e["action"].get<std::string>();
-        const Time at = Us(e["at_us"].get<double>());
-        if (action == "rate")
-        {
-            Simulator::Schedule(at, &RdmaTopology::SetLinkRate, &topo, link, Gbps(e["rate_gbps"].get<double>()));
-        }
-        else
-        {
-            Simulator::Schedule(at, &RdmaTopology::SetLinkUp, &topo, link, action == "up");
-        }
+        linkEvents.push_back({Us(e["at_us"].get<double>()),
+                              link,
+                              action,
+                              action == "rate" ? e["rate_gbps"].get<double>() : 0.0});
     }
     RunOutput out(outDir);
     // ns-3 records every Time object alive before the first Simulator::Run (in case the
     // time resolution changes) in a std::set: with many flows, setting the run up would
     // cost a set insert and erase per Time. Running the still-empty simulator ends that.
+    // (It must be empty: an event scheduled before it would run now, and the traffic
+    // would start only after it.)
     Simulator::Run();
+    for (const LinkEvent& e : linkEvents)
+    {
+        if (e.action == "rate")
+        {
+            Simulator::Schedule(e.at, &RdmaTopology::SetLinkRate, &topo, e.link, Gbps(e.rateGbps));
+        }
+        else
+        {
+            Simulator::Schedule(e.at, &RdmaTopology::SetLinkUp, &topo, e.link, e.action == "up");
+        }
+    }
     out.WriteFile("config.json", s.dump(2) + "\n");
 
     // ---- traffic
@@ -690,6 +721,8 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
         nic.outOfOrderPackets += st.outOfOrderPackets;
     }
     uint64_t drops = 0, pauses = 0, resumes = 0, marked = 0, forwarded = 0, maxQueue = 0;
+    std::array<uint64_t, kDropReasons> dropsByReason{};
+    std::array<uint64_t, kMarkReasons> marksByReason{};
     for (uint32_t sw : topo.GetSwitches())
     {
         Ptr<RdmaSwitch> x = topo.GetSwitch(sw);
@@ -702,6 +735,14 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
             pauses += ps.pauseFrames;
             resumes += ps.resumeFrames;
             marked += ps.ecnMarked;
+            for (std::size_t r = 0; r < kDropReasons; ++r)
+            {
+                dropsByReason[r] += ps.dropsByReason[r];
+            }
+            for (std::size_t r = 0; r < kMarkReasons; ++r)
+            {
+                marksByReason[r] += ps.marksByReason[r];
+            }
         }
     }
     struct rusage ru;
@@ -731,6 +772,15 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     sum["ecn_marked_packets"] = marked;
     sum["drops"] = drops;
     sum["link_down_drops"] = topo.GetLinkDownDrops();
+    dropsByReason[static_cast<std::size_t>(DropReason::LINK_DOWN)] = topo.GetLinkDownDrops();
+    for (std::size_t r = 0; r < kDropReasons; ++r)
+    {
+        sum["drops_by_reason"][DropReasonName(static_cast<DropReason>(r))] = dropsByReason[r];
+    }
+    for (std::size_t r = 0; r < kMarkReasons; ++r)
+    {
+        sum["marks_by_reason"][MarkReasonName(static_cast<MarkReason>(r))] = marksByReason[r];
+    }
     sum["pfc_pause_frames"] = pauses;
     sum["pfc_resume_frames"] = resumes;
     sum["max_queue_bytes"] = maxQueue;

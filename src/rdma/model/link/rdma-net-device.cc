@@ -50,6 +50,11 @@ RdmaNetDevice::GetTypeId()
                             "A frame starts its transmission.",
                             MakeTraceSourceAccessor(&RdmaNetDevice::m_macTxTrace),
                             "ns3::Packet::TracedCallback")
+            .AddTraceSource("LinkDownDrop",
+                            "A frame was lost to a link that is down (DropReason LINK_DOWN): "
+                            "arriving on it, or queued for it when it went down.",
+                            MakeTraceSourceAccessor(&RdmaNetDevice::m_linkDownDropTrace),
+                            "ns3::Packet::TracedCallback")
             .AddTraceSource("MacRx",
                             "A non-PFC frame has been received.",
                             MakeTraceSourceAccessor(&RdmaNetDevice::m_macRxTrace),
@@ -75,9 +80,7 @@ RdmaNetDevice::RdmaNetDevice()
       m_busy(false),
       m_pausedMask(0),
       m_txBytes(0),
-      m_txFrames(0),
-      m_pfcRx(0),
-      m_pfcTx(0)
+      m_txFrames(0)
 {
     m_queueBytes.fill(0);
 }
@@ -139,7 +142,6 @@ RdmaNetDevice::SendPfc(uint8_t priority, uint16_t quanta)
     h.priority = priority;
     h.quanta = quanta;
     m_pfcQueue.push_back(CreateRdmaFrame(h));
-    ++m_pfcTx;
     TryTransmit();
 }
 
@@ -224,6 +226,7 @@ RdmaNetDevice::Receive(Ptr<Packet> p)
     if (!m_linkUp)
     {
         ++m_linkDownDrops;
+        m_linkDownDropTrace(p);
         return;
     }
     RdmaHeader h;
@@ -243,7 +246,6 @@ RdmaNetDevice::Receive(Ptr<Packet> p)
 void
 RdmaNetDevice::HandlePfc(const RdmaHeader& h)
 {
-    ++m_pfcRx;
     m_pfcRxTrace(h.priority, h.quanta);
     const uint8_t c = h.priority;
     m_pauseExpiry[c].Cancel();
@@ -326,18 +328,6 @@ RdmaNetDevice::GetTxFrames() const
     return m_txFrames;
 }
 
-uint64_t
-RdmaNetDevice::GetPfcFramesReceived() const
-{
-    return m_pfcRx;
-}
-
-uint64_t
-RdmaNetDevice::GetPfcFramesSent() const
-{
-    return m_pfcTx;
-}
-
 void
 RdmaNetDevice::SetIfIndex(const uint32_t index)
 {
@@ -404,6 +394,7 @@ RdmaNetDevice::SetLinkUp(bool up)
             m_queues[c].pop_front();
             m_queueBytes[c] -= item.packet->GetSize();
             ++m_linkDownDrops;
+            m_linkDownDropTrace(item.packet);
             if (!m_dequeueCallback.IsNull())
             {
                 m_dequeueCallback(item.packet, static_cast<uint8_t>(c), item.meta);

@@ -81,8 +81,6 @@ class RdmaNetDevice : public NetDevice
 
     uint64_t GetTxBytes() const;  ///< frame bytes sent
     uint64_t GetTxFrames() const; ///< frames sent
-    uint64_t GetPfcFramesReceived() const;
-    uint64_t GetPfcFramesSent() const;
 
     /// Called by the channel when a frame has fully arrived.
     void Receive(Ptr<Packet> p);
@@ -158,11 +156,10 @@ class RdmaNetDevice : public NetDevice
 
     uint64_t m_txBytes;
     uint64_t m_txFrames;
-    uint64_t m_pfcRx;
-    uint64_t m_pfcTx;
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;
     TracedCallback<Ptr<const Packet>> m_macRxTrace;
+    TracedCallback<Ptr<const Packet>> m_linkDownDropTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
 };
 

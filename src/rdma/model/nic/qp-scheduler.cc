@@ -67,10 +67,4 @@ QpScheduler::NextWaitingPs() const
     return m_waiting.top().ps;
 }
 
-std::size_t
-QpScheduler::ReadyCount() const
-{
-    return m_ready.size();
-}
-
 } // namespace ns3

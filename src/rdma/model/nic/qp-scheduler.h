@@ -57,7 +57,6 @@ class QpScheduler
     bool HasWaiting() const;
     /// Earliest pacing time in the heap (HasWaiting() must be true).
     uint64_t NextWaitingPs() const;
-    std::size_t ReadyCount() const;
 
   private:
     struct Waiting

@@ -123,7 +123,6 @@ struct RecvQueuePair
     Time lastCnp = Seconds(-10); ///< long ago: the first CE mark gets a CNP
     uint32_t nackedPsn = std::numeric_limits<uint32_t>::max();
     Time lastNack;
-    uint64_t bytesReceived = 0;
     /// Selective repeat / direct placement: packets already placed, bit i for PSN
     /// expectedPsn + i (bit 0 stays false: that packet is the one missing).
     std::deque<bool> placed;

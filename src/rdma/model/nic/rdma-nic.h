@@ -4,6 +4,7 @@
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
+#include "ns3/loss-recovery.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/qp-scheduler.h"
@@ -30,20 +31,14 @@ namespace ns3
  * records when the controller needs them. The NIC sends an RTT probe when the controller
  * asks (one outstanding; its timeout doubles on each unanswered probe).
  *
- * Loss recovery, GoBackN (RoCE): the responder accepts only the expected PSN and
- * answers a gap with one NACK per hole (again after NackInterval); the requester
- * restarts from the PSN the responder expects. SelectiveRepeat (IRN): the responder
- * places out-of-order packets and answers each with a NACK carrying the cumulative ACK
- * and the PSN that arrived; the requester resends the holes first; its timeout is RtoLow
- * with at most RtoLowThreshold packets in flight, else RtoHigh, and InflightCap bounds
- * the packets in flight (BDP-FC). A retransmission timeout always exists, so no run can
- * stall. Responders ACK every AckInterval packets and each message's last packet, and
- * answer CE-marked packets with CNPs (at most one per CnpInterval per QP). ACK, NACK,
- * CNP and probe responses travel in the port's strict class. DirectPlacement: every
- * packet carries its placement (per-packet RETH), so the responder accepts packets in
- * any order, tracks them in a bitmap and acknowledges cumulatively every AckInterval
- * arrivals, with no NACK: reordering by the fabric costs nothing, and a real loss is
- * recovered by the timeout. With EntropyChangePackets > 0 the requester changes the UDP
+ * Loss recovery is a policy (attribute LossRecovery, a LossRecovery: GoBackN by default,
+ * SelectiveRepeat, DirectPlacement), which decides what the responder answers to each
+ * data packet and what the requester sends after a NACK or a timeout; InflightCap bounds
+ * the packets in flight (IRN's BDP-FC). A retransmission timeout always exists, so no run
+ * can stall. Responders ACK every AckInterval packets and each message's last packet
+ * (as the policy says), and answer CE-marked packets with CNPs (at most one per
+ * CnpInterval per QP). ACK, NACK, CNP and probe responses travel in the port's strict
+ * class. With EntropyChangePackets > 0 the requester changes the UDP
  * source port every N packets (host-side spraying over plain ECMP).
  */
 class RdmaNic : public Object
@@ -78,14 +73,6 @@ class RdmaNic : public Object
         uint64_t outOfOrderPackets = 0;
         uint64_t probesSent = 0;
         uint64_t probeTimeouts = 0;
-    };
-
-    /// Loss recovery schemes.
-    enum LossRecovery
-    {
-        GO_BACK_N,
-        SELECTIVE_REPEAT,
-        DIRECT_PLACEMENT,
     };
 
     static TypeId GetTypeId();
@@ -125,7 +112,6 @@ class RdmaNic : public Object
     const SendQueuePair& GetSendQp(uint32_t qpn) const;
     /// Payload bytes of QP \p qpn acknowledged so far.
     uint64_t GetAckedBytes(uint32_t qpn) const;
-    std::size_t GetNSendQps() const;
     uint32_t GetNodeId() const;
     uint32_t GetMtu() const;
 
@@ -170,15 +156,11 @@ class RdmaNic : public Object
     void ReceiveAck(const RdmaHeader& h);
     void ReceiveNack(const RdmaHeader& h);
     void ReceiveProbe(const RdmaHeader& h);
-    void ReceivePlaced(RecvQueuePair& rq, const RdmaHeader& h);
     void ReceiveProbeResponse(const RdmaHeader& h);
     /// Cumulative acknowledgement up to \p newUna (exclusive); feeds the controller.
     void Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h);
     /// Complete the messages whose every packet is acknowledged.
     void CompleteAcknowledged(SendQueuePair& qp);
-    void GoBack(SendQueuePair& qp, uint32_t psn);
-    /// Selective repeat: mark \p psn as received and start (or extend) recovery.
-    void Sack(SendQueuePair& qp, uint32_t psn);
     Time CurrentRto(const SendQueuePair& qp) const;
     void ArmRto(SendQueuePair& qp, Time at);
     void RtoExpired(uint32_t qpn);
@@ -187,14 +169,9 @@ class RdmaNic : public Object
     uint32_t m_mtu;
     uint32_t m_ackInterval;
     Time m_cnpInterval;
-    Time m_nackInterval;
-    Time m_rto;
     uint64_t m_window;
     bool m_ecnCapable;
-    LossRecovery m_lossRecovery;
-    Time m_rtoLow;
-    Time m_rtoHigh;
-    uint32_t m_rtoLowThreshold;
+    Ptr<LossRecovery> m_recovery;
     uint32_t m_inflightCap;
     bool m_cnpOnOutOfOrder;
     bool m_perDestination;

@@ -4,7 +4,6 @@
 #include "ns3/adaptive-load-balancer.h"
 
 #include "ns3/boolean.h"
-#include "ns3/rdma-switch.h"
 
 #include <limits>
 
@@ -31,29 +30,28 @@ AdaptiveLoadBalancer::GetTypeId()
 }
 
 AdaptiveLoadBalancer::AdaptiveLoadBalancer()
-    : m_switch(nullptr),
+    : m_ports(nullptr),
       m_pausedAsFull(true),
       m_rng(CreateObject<UniformRandomVariable>())
 {
 }
 
 void
-AdaptiveLoadBalancer::Attach(RdmaSwitch* sw)
+AdaptiveLoadBalancer::Attach(const PortLoadView* ports)
 {
-    m_switch = sw;
+    m_ports = ports;
 }
 
 uint32_t
 AdaptiveLoadBalancer::SelectPort(const RdmaHeader& h, const std::vector<uint32_t>& candidates)
 {
     // Two passes and no allocation: the least load, then a random one among the ties.
-    const Ptr<SwitchMmu> mmu = m_switch->GetMmu();
     auto load = [&](uint32_t port) {
-        if (m_pausedAsFull && m_switch->GetPort(port)->IsPaused(h.priority))
+        if (m_pausedAsFull && m_ports->IsPaused(port, h.priority))
         {
             return std::numeric_limits<uint64_t>::max();
         }
-        return mmu->GetEgressPortBytes(port);
+        return m_ports->GetQueuedBytes(port);
     };
     uint64_t best = std::numeric_limits<uint64_t>::max();
     uint32_t ties = 0;

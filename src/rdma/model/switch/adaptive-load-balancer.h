@@ -23,12 +23,12 @@ class AdaptiveLoadBalancer : public LoadBalancer
     static TypeId GetTypeId();
     AdaptiveLoadBalancer();
 
-    void Attach(RdmaSwitch* sw) override;
+    void Attach(const PortLoadView* ports) override;
     uint32_t SelectPort(const RdmaHeader& h, const std::vector<uint32_t>& candidates) override;
     int64_t AssignStreams(int64_t stream) override;
 
   private:
-    RdmaSwitch* m_switch;
+    const PortLoadView* m_ports;
     bool m_pausedAsFull;
     Ptr<UniformRandomVariable> m_rng;
 };

@@ -16,7 +16,7 @@ LoadBalancer::GetTypeId()
 }
 
 void
-LoadBalancer::Attach(RdmaSwitch* /* sw */)
+LoadBalancer::Attach(const PortLoadView* /* ports */)
 {
 }
 

@@ -5,14 +5,13 @@
 #define RDMA_LOAD_BALANCER_H
 
 #include "ns3/object.h"
+#include "ns3/port-load-view.h"
 #include "ns3/rdma-header.h"
 
 #include <vector>
 
 namespace ns3
 {
-
-class RdmaSwitch;
 
 /**
  * \ingroup rdma
@@ -25,11 +24,24 @@ class LoadBalancer : public Object
   public:
     static TypeId GetTypeId();
 
-    /// Called once when installed on a switch (adaptive schemes read its queues).
-    virtual void Attach(RdmaSwitch* sw);
-    /// Pick one of \p candidates (never empty, size >= 2) for a frame with header \p h.
+    /**
+     * Called once, when the balancer is installed on a switch, before any SelectPort.
+     * \param ports the switch's per-port load (valid as long as the switch lives);
+     * adaptive schemes read it, hash-based ones ignore it
+     */
+    virtual void Attach(const PortLoadView* ports);
+    /**
+     * Pick the egress port of one frame.
+     * \param h the frame's header (addresses, UDP source port, class, PSN)
+     * \param candidates the equal-cost egress ports of its destination (size >= 2)
+     * \return one of \p candidates
+     */
     virtual uint32_t SelectPort(const RdmaHeader& h, const std::vector<uint32_t>& candidates) = 0;
-    /// Fix the random streams used (returns how many); deterministic schemes use none.
+    /**
+     * Fix the random streams used.
+     * \param stream the first stream index to use
+     * \return how many streams were used (deterministic schemes use none)
+     */
     virtual int64_t AssignStreams(int64_t stream);
 };
 

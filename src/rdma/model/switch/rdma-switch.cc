@@ -42,9 +42,15 @@ RdmaSwitch::GetTypeId()
                             MakeTraceSourceAccessor(&RdmaSwitch::m_pfcTrace),
                             "ns3::RdmaSwitch::PfcTracedCallback")
             .AddTraceSource("Drop",
-                            "A frame was refused by the MMU: frame, ingress, egress port.",
+                            "A frame was dropped: frame, ingress port, egress port (the "
+                            "ingress when it had no route), reason (DropReasonName).",
                             MakeTraceSourceAccessor(&RdmaSwitch::m_dropTrace),
-                            "ns3::RdmaSwitch::DropTracedCallback");
+                            "ns3::RdmaSwitch::DropTracedCallback")
+            .AddTraceSource("Mark",
+                            "An ECN-capable frame is CE-marked as it leaves an egress queue: "
+                            "frame, egress port, reason (MarkReasonName).",
+                            MakeTraceSourceAccessor(&RdmaSwitch::m_markTrace),
+                            "ns3::RdmaSwitch::MarkTracedCallback");
     return tid;
 }
 
@@ -156,6 +162,18 @@ RdmaSwitch::GetNodeId() const
     return m_nodeId;
 }
 
+uint64_t
+RdmaSwitch::GetQueuedBytes(uint32_t port) const
+{
+    return m_mmu->GetEgressPortBytes(port);
+}
+
+bool
+RdmaSwitch::IsPaused(uint32_t port, uint8_t priority) const
+{
+    return m_ports[port]->IsPaused(priority);
+}
+
 void
 RdmaSwitch::Receive(uint32_t inPort,
                     Ptr<RdmaNetDevice> /* dev */,
@@ -167,19 +185,22 @@ RdmaSwitch::Receive(uint32_t inPort,
     {
         // Unreachable (a link went down): drop, counted on the ingress port.
         ++m_stats[inPort].unroutable;
-        m_dropTrace(p, inPort, inPort);
+        ++m_stats[inPort].dropsByReason[static_cast<std::size_t>(DropReason::NO_ROUTE)];
+        m_dropTrace(p, inPort, inPort, DropReasonName(DropReason::NO_ROUTE));
         return;
     }
     const uint32_t outPort =
         candidates.size() == 1 ? candidates[0] : m_lb->SelectPort(h, candidates);
     const uint8_t prio = h.priority;
     const uint32_t bytes = p->GetSize();
-    if (!m_mmu->Admit(inPort, outPort, prio, bytes))
+    DropReason why;
+    if (!m_mmu->Admit(inPort, outPort, prio, bytes, &why))
     {
         PortStats& s = m_stats[outPort];
         ++s.drops;
         s.dropBytes += bytes;
-        m_dropTrace(p, inPort, outPort);
+        ++s.dropsByReason[static_cast<std::size_t>(why)];
+        m_dropTrace(p, inPort, outPort, DropReasonName(why));
         return;
     }
     ++m_forwarded;
@@ -200,16 +221,19 @@ RdmaSwitch::Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t
     const uint32_t inPort = meta & ~kMetaInt;
     const uint32_t bytes = p->GetSize();
     // Mark on the queue the frame has just waited in (as the HPCC simulator does).
-    const bool mark = m_mmu->ShouldMarkEcn(outPort, priority);
+    MarkReason why;
+    const bool mark = m_mmu->ShouldMarkEcn(outPort, priority, &why);
     const bool stamp = meta & kMetaInt;
     if (mark || stamp)
     {
         RdmaHeader h;
         p->RemoveHeader(h);
-        if (mark && h.ecn != RdmaHeader::NOT_ECT)
+        const bool marked = mark && h.ecn != RdmaHeader::NOT_ECT;
+        if (marked)
         {
             h.ecn = RdmaHeader::CE;
             ++m_stats[outPort].ecnMarked;
+            ++m_stats[outPort].marksByReason[static_cast<std::size_t>(why)];
         }
         if (stamp)
         {
@@ -221,6 +245,10 @@ RdmaSwitch::Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t
                                       m_mmu->GetEgressBytes(outPort, priority) - bytes));
         }
         p->AddHeader(h);
+        if (marked)
+        {
+            m_markTrace(p, outPort, MarkReasonName(why));
+        }
     }
     // The MMU still counts the frame in MarkEcn and in the INT queue length above.
     m_mmu->Release(inPort, outPort, priority, bytes);

@@ -9,8 +9,10 @@
 #include "ns3/object.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/switch-mmu.h"
+#include "ns3/switch-verdict.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <vector>
 
 namespace ns3
@@ -25,7 +27,7 @@ namespace ns3
  *
  * Aggregated to an ns-3 Node; ports are RdmaNetDevices added with AddPort.
  */
-class RdmaSwitch : public Object
+class RdmaSwitch : public Object, public PortLoadView
 {
   public:
     /// Per-port counters.
@@ -37,6 +39,11 @@ class RdmaSwitch : public Object
         uint64_t resumeFrames = 0;   ///< PFC resume frames sent upstream
         uint64_t ecnMarked = 0;      ///< frames CE-marked at this egress port
         uint64_t unroutable = 0;     ///< frames arriving here with no route (links down)
+        /// Every drop counted at this port by reason (NO_ROUTE at the ingress, the
+        /// admission reasons at the egress); LINK_DOWN drops are the devices' own.
+        std::array<uint64_t, kDropReasons> dropsByReason{};
+        /// CE marks at this egress port by reason.
+        std::array<uint64_t, kMarkReasons> marksByReason{};
     };
 
     /// PFC events sent by a port: the (node, port, class) and kind.
@@ -48,7 +55,14 @@ class RdmaSwitch : public Object
     };
 
     using PfcTracedCallback = void (*)(uint32_t port, uint8_t priority, uint8_t event);
-    using DropTracedCallback = void (*)(Ptr<const Packet> p, uint32_t inPort, uint32_t outPort);
+    /// A drop: the frame, its ingress and egress port (equal for NO_ROUTE), the reason's
+    /// name (DropReasonName).
+    using DropTracedCallback = void (*)(Ptr<const Packet> p,
+                                        uint32_t inPort,
+                                        uint32_t outPort,
+                                        const char* reason);
+    /// A CE mark: the frame (as marked), its egress port, the reason's name.
+    using MarkTracedCallback = void (*)(Ptr<const Packet> p, uint32_t outPort, const char* reason);
 
     static TypeId GetTypeId();
     RdmaSwitch();
@@ -67,6 +81,10 @@ class RdmaSwitch : public Object
     /// Frames forwarded (admitted) so far.
     uint64_t GetForwardedFrames() const;
     uint32_t GetNodeId() const;
+
+    // PortLoadView, the load balancer's view of the ports
+    uint64_t GetQueuedBytes(uint32_t port) const override;
+    bool IsPaused(uint32_t port, uint8_t priority) const override;
 
   protected:
     void DoDispose() override;
@@ -95,7 +113,8 @@ class RdmaSwitch : public Object
     uint64_t m_forwarded;
 
     TracedCallback<uint32_t, uint8_t, uint8_t> m_pfcTrace;
-    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_dropTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t, const char*> m_dropTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t, const char*> m_markTrace;
 };
 
 } // namespace ns3

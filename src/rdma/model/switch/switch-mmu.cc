@@ -85,7 +85,18 @@ SwitchMmu::GetTypeId()
                           "Default marking probability at Kmax (HPCC paper baseline: 0.2).",
                           DoubleValue(0.2),
                           MakeDoubleAccessor(&SwitchMmu::m_defaultPmax),
-                          MakeDoubleChecker<double>(0, 1));
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("EcnScaleWithRate",
+                          "ConfigurePort scales Kmin and Kmax by the port's rate / "
+                          "EcnReferenceRate (HPCC-paper practice).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&SwitchMmu::m_ecnScaleWithRate),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnReferenceRate",
+                          "The rate Kmin and Kmax are given for (bit/s, default 100 Gb/s).",
+                          UintegerValue(100000000000ULL),
+                          MakeUintegerAccessor(&SwitchMmu::m_ecnReferenceRate),
+                          MakeUintegerChecker<uint64_t>(1));
     return tid;
 }
 
@@ -137,6 +148,20 @@ SwitchMmu::SetEcnThresholds(uint32_t port, uint64_t kmin, uint64_t kmax, double 
     m_ecn[port] = Ecn{kmin, kmax, pmax};
 }
 
+void
+SwitchMmu::ConfigurePort(uint32_t port, uint64_t bitRate, Time delay, uint32_t mtu)
+{
+    const uint64_t mtuWire = rdmawire::WireBytes(RdmaPacketType::DATA, mtu);
+    const uint64_t pfcWire = rdmawire::WireBytes(RdmaPacketType::PFC, 0);
+    const uint64_t roundTrip = bitRate / 8 * 2 * delay.GetPicoSeconds() / 1000000000000ULL;
+    SetHeadroom(port, roundTrip + 3 * mtuWire + pfcWire);
+    const double scale = m_ecnScaleWithRate ? double(bitRate) / double(m_ecnReferenceRate) : 1.0;
+    SetEcnThresholds(port,
+                     static_cast<uint64_t>(m_defaultKmin * scale),
+                     static_cast<uint64_t>(m_defaultKmax * scale),
+                     m_defaultPmax);
+}
+
 bool
 SwitchMmu::IsLossless(uint8_t priority) const
 {
@@ -170,7 +195,11 @@ SwitchMmu::GetXoffThreshold() const
 }
 
 bool
-SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes)
+SwitchMmu::Admit(uint32_t inPort,
+                 uint32_t outPort,
+                 uint8_t priority,
+                 uint32_t bytes,
+                 DropReason* why)
 {
     const uint64_t cap = GetSharedCapacity();
     if (IsLossless(priority))
@@ -190,6 +219,10 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t b
         }
         else
         {
+            if (why)
+            {
+                *why = DropReason::HEADROOM_OVERFLOW;
+            }
             return false;
         }
     }
@@ -199,6 +232,11 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t b
         const uint64_t queue = m_egress[outPort][priority];
         if (m_sharedUsed + bytes > cap || queue + bytes > m_egressAlpha * freeBytes)
         {
+            if (why)
+            {
+                *why = m_sharedUsed + bytes > cap ? DropReason::SHARED_BUFFER_FULL
+                                                  : DropReason::LOSSY_EGRESS_THRESHOLD;
+            }
             return false;
         }
         m_ingressShared[inPort][priority] += bytes;
@@ -260,14 +298,20 @@ SwitchMmu::MarkProbability(uint32_t outPort, uint64_t queueBytes) const
 }
 
 bool
-SwitchMmu::ShouldMarkEcn(uint32_t outPort, uint8_t priority)
+SwitchMmu::ShouldMarkEcn(uint32_t outPort, uint8_t priority, MarkReason* why)
 {
     if (!m_ecnEnabled)
     {
         return false;
     }
     const double p = MarkProbability(outPort, m_egress[outPort][priority]);
-    return p >= 1.0 || (p > 0.0 && m_rng->GetValue() < p);
+    const bool mark = p >= 1.0 || (p > 0.0 && m_rng->GetValue() < p);
+    if (mark && why)
+    {
+        *why = m_egress[outPort][priority] > m_ecn[outPort].kmax ? MarkReason::ECN_ABOVE_KMAX
+                                                                 : MarkReason::ECN_PROBABILISTIC;
+    }
+    return mark;
 }
 
 uint64_t

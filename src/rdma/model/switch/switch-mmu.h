@@ -4,9 +4,11 @@
 #ifndef SWITCH_MMU_H
 #define SWITCH_MMU_H
 
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-wire.h"
+#include "ns3/switch-verdict.h"
 
 #include <array>
 #include <vector>
@@ -43,11 +45,32 @@ class SwitchMmu : public Object
     uint64_t GetHeadroom(uint32_t port) const;
     /// RED/ECN thresholds of egress \p port (bytes; probability at Kmax).
     void SetEcnThresholds(uint32_t port, uint64_t kmin, uint64_t kmax, double pmax);
+    /**
+     * Size \p port for its link: the headroom of its ingress is what can still arrive
+     * after the pause decision (the frame this switch is sending on the link, the pause
+     * frame, a round trip of propagation at line rate, the frame the upstream has
+     * started and one frame of margin); its egress ECN thresholds are Kmin/Kmax, scaled
+     * by rate / EcnReferenceRate when EcnScaleWithRate is set.
+     * \param port the port
+     * \param bitRate its link's rate (bit/s)
+     * \param delay its link's one-way propagation delay
+     * \param mtu the NICs' payload MTU (bytes)
+     */
+    void ConfigurePort(uint32_t port, uint64_t bitRate, Time delay, uint32_t mtu);
 
     /// Whether class \p priority is lossless (PFC on and class enabled).
     bool IsLossless(uint8_t priority) const;
-    /// Try to admit a frame; false means drop it.
-    bool Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes);
+    /**
+     * Try to admit a frame of \p bytes from ingress \p inPort to egress (\p outPort,
+     * \p priority).
+     * \param why if not null and the frame is refused: why (never LINK_DOWN or NO_ROUTE)
+     * \return true if admitted (and counted), false if it must be dropped
+     */
+    bool Admit(uint32_t inPort,
+               uint32_t outPort,
+               uint8_t priority,
+               uint32_t bytes,
+               DropReason* why = nullptr);
     /// The frame left the egress queue.
     void Release(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes);
 
@@ -55,8 +78,13 @@ class SwitchMmu : public Object
     bool ShouldPause(uint32_t inPort, uint8_t priority) const;
     /// The ingress (port, class) is back below Xoff minus the Xon hysteresis.
     bool ShouldResume(uint32_t inPort, uint8_t priority) const;
-    /// RED decision for a frame leaving egress (port, class) now.
-    bool ShouldMarkEcn(uint32_t outPort, uint8_t priority);
+    /**
+     * RED decision for a frame leaving egress (\p outPort, \p priority) now (the frame
+     * still counted in the queue).
+     * \param why if not null and the frame is to be marked: why
+     * \return whether to CE-mark it (if it is ECN-capable)
+     */
+    bool ShouldMarkEcn(uint32_t outPort, uint8_t priority, MarkReason* why = nullptr);
     /// Marking probability for an egress queue of \p queueBytes at \p outPort.
     double MarkProbability(uint32_t outPort, uint64_t queueBytes) const;
 
@@ -95,6 +123,8 @@ class SwitchMmu : public Object
     uint64_t m_defaultKmin;
     uint64_t m_defaultKmax;
     double m_defaultPmax;
+    bool m_ecnScaleWithRate;
+    uint64_t m_ecnReferenceRate;
 
     std::vector<PerClass> m_ingressShared;
     std::vector<PerClass> m_headroomUsed;

@@ -1,0 +1,385 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * RdmaNic, requester side: which QP sends next (QpScheduler), rate pacing and the
+ * congestion controller's send hooks, and the data and probe packets it builds.
+ */
+#include "ns3/rdma-nic.h"
+
+#include "ns3/abort.h"
+#include "ns3/rdma-wire.h"
+#include "ns3/serialization-clock.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+namespace
+{
+uint64_t
+NowPs()
+{
+    return static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+}
+/// Host-side spraying: source ports are drawn from IANA's dynamic range [49152, 65535].
+constexpr uint32_t kDynamicPortFirst = 49152;
+constexpr uint32_t kDynamicPortCount = 16384;
+/// Mixes a QP's own port into its entropy sequence (an odd 16-bit multiplier).
+constexpr uint32_t kEntropyPortMultiplier = 40503u;
+/// Knuth's multiplicative hash (2^32 / golden ratio), and the low bits it drops.
+constexpr uint32_t kFibonacciHash = 2654435761u;
+constexpr uint32_t kEntropyHashShift = 12;
+} // namespace
+
+bool
+RdmaNic::WindowFull(const SendQueuePair& qp) const
+{
+    const uint32_t inflight = qp.sndNxt - qp.sndUna;
+    if (m_inflightCap > 0 && inflight >= m_inflightCap && !qp.InRecovery())
+    {
+        return true;
+    }
+    uint64_t window = qp.cc->GetWindow();
+    if (m_window > 0)
+    {
+        window = window > 0 ? std::min(window, m_window) : m_window;
+    }
+    return window > 0 && uint64_t(inflight) * m_mtu >= window;
+}
+
+void
+RdmaNic::SkipReported(SendQueuePair& qp)
+{
+    while (qp.InRecovery())
+    {
+        const uint32_t offset = qp.retxNext - qp.sndUna;
+        if (qp.retxNext >= qp.sndUna && !(offset < qp.sacked.size() && qp.sacked[offset]))
+        {
+            return; // a hole
+        }
+        ++qp.retxNext;
+    }
+}
+
+void
+RdmaNic::Reschedule(SendQueuePair& qp)
+{
+    SkipReported(qp);
+    if (qp.state != SendQueuePair::State::IDLE || !qp.HasUnsent() || WindowFull(qp))
+    {
+        return;
+    }
+    const uint64_t now = NowPs();
+    const uint64_t due = m_limiters[qp.limiter].nextSendPs;
+    // Inside Pull the port is about to send and will pull again when it is free, so
+    // neither a kick nor a wake-up is needed (a kick would even re-enter Pull).
+    if (due <= now)
+    {
+        qp.state = SendQueuePair::State::READY;
+        m_scheduler.PushReady(qp.qpn);
+        if (!m_inPull)
+        {
+            m_device->TryTransmit();
+        }
+    }
+    else
+    {
+        qp.state = SendQueuePair::State::WAITING;
+        m_scheduler.PushWaiting(qp.qpn, due, ++qp.waitGeneration);
+        if (!m_inPull)
+        {
+            ArmWake(due);
+        }
+    }
+}
+
+Ptr<Packet>
+RdmaNic::Pull(uint8_t pausedMask)
+{
+    const uint64_t now = NowPs();
+    m_scheduler.Unpark(pausedMask);
+    m_scheduler.ReleaseDue(now, [this](uint32_t qpn, uint32_t generation) {
+        return m_sendQps[qpn].waitGeneration == generation;
+    });
+    uint32_t qpn;
+    while (m_scheduler.PopReady(qpn))
+    {
+        SendQueuePair& qp = m_sendQps[qpn];
+        if (pausedMask & (1u << qp.priority))
+        {
+            qp.state = SendQueuePair::State::PARKED;
+            m_scheduler.Park(qpn, qp.priority);
+            continue;
+        }
+        SkipReported(qp);
+        if (!qp.HasUnsent() || WindowFull(qp))
+        {
+            qp.state = SendQueuePair::State::IDLE;
+            continue;
+        }
+        RateLimiter& limiter = m_limiters[qp.limiter];
+        if (limiter.nextSendPs <= now)
+        {
+            // A controller pacing by credit may hold the packet back further (also
+            // the QP's first, lastWire 0).
+            const Time wait = limiter.cc->PacingDelay(limiter.lastWire);
+            if (wait.IsStrictlyPositive())
+            {
+                limiter.nextSendPs = now + CappedWaitPs(limiter, wait.GetPicoSeconds());
+            }
+        }
+        if (limiter.nextSendPs > now)
+        {
+            qp.state = SendQueuePair::State::WAITING;
+            m_scheduler.PushWaiting(qpn, limiter.nextSendPs, ++qp.waitGeneration);
+            continue;
+        }
+        Ptr<Packet> p;
+        if (!limiter.probeOutstanding && limiter.cc->WantsProbe())
+        {
+            // The probe takes this turn; the QP stays ready for its data.
+            p = MakeProbePacket(qp);
+            qp.state = SendQueuePair::State::READY;
+            m_scheduler.PushReady(qpn);
+            return p;
+        }
+        p = MakeDataPacket(qp);
+        qp.state = SendQueuePair::State::IDLE;
+        m_inPull = true;
+        Reschedule(qp);
+        m_inPull = false;
+        return p;
+    }
+    if (m_scheduler.HasWaiting())
+    {
+        ArmWake(m_scheduler.NextWaitingPs());
+    }
+    return nullptr;
+}
+
+Ptr<Packet>
+RdmaNic::MakeDataPacket(SendQueuePair& qp)
+{
+    // Selective repeat resends the holes of the recovery window first (SkipReported
+    // has left retxNext on a hole, if any remain).
+    const bool hole = qp.InRecovery();
+    const bool wasIdle = !qp.HasOutstanding(); // nothing in flight before this packet
+    const uint32_t psn = hole ? qp.retxNext++ : qp.sndNxt;
+    const RdmaMessage* msg = nullptr;
+    for (const RdmaMessage& m : qp.messages)
+    {
+        if (m.lastPsn >= psn)
+        {
+            msg = &m;
+            break;
+        }
+    }
+    NS_ABORT_MSG_IF(!msg, "RdmaNic: no message holds PSN " << psn);
+    uint32_t payload = m_mtu;
+    RdmaHeader h;
+    if (psn == msg->lastPsn)
+    {
+        payload = static_cast<uint32_t>(msg->bytes - uint64_t(psn - msg->firstPsn) * m_mtu);
+        h.flags = RdmaHeader::FLAG_LAST | RdmaHeader::FLAG_ACK_REQUEST;
+    }
+    if (qp.cc->NeedsInt())
+    {
+        h.flags |= RdmaHeader::FLAG_INT;
+    }
+    h.type = RdmaPacketType::DATA;
+    h.priority = qp.priority;
+    h.ecn = m_ecnCapable ? RdmaHeader::ECT0 : RdmaHeader::NOT_ECT;
+    h.src = m_nodeId;
+    h.dst = qp.peerNode;
+    h.sport = qp.sport;
+    if (m_entropyChangePackets > 0)
+    {
+        // A new entropy value every N packets, spread over the dynamic port range.
+        const uint32_t epoch = psn / m_entropyChangePackets;
+        const uint32_t mixed = (qp.sport * kEntropyPortMultiplier + epoch) * kFibonacciHash;
+        h.sport = kDynamicPortFirst + (mixed >> kEntropyHashShift) % kDynamicPortCount;
+    }
+    h.dstQpn = qp.peerQpn;
+    h.psn = psn;
+    h.payload = payload;
+    h.timestamp = Simulator::Now().GetNanoSeconds();
+
+    ++m_stats.dataPackets;
+    if (psn < qp.maxSent)
+    {
+        ++m_stats.retransmittedPackets;
+    }
+    else
+    {
+        qp.maxSent = psn + 1;
+        m_stats.payloadBytesSent += payload;
+    }
+    if (!hole)
+    {
+        ++qp.sndNxt;
+    }
+
+    // Pace: the next packet may leave once this one has left at the limiter's rate.
+    // At line rate the port itself is the pacer: pacing too would leave sub-ns gaps
+    // between the port's (ns-rounded) free time and the exact due time.
+    RateLimiter& limiter = m_limiters[qp.limiter];
+    if (!qp.started)
+    {
+        qp.started = true;
+        qp.cc->OnFirstSend();
+    }
+    const uint64_t rate = qp.cc->GetRate();
+    NotePeerRate(qp, rate);
+    qp.cc->OnSend(payload);
+    const uint64_t now = NowPs();
+    const uint32_t wire = rdmawire::WireBytes(RdmaPacketType::DATA, payload);
+    limiter.nextSendPs =
+        rate >= m_device->GetBitRate()
+            ? now
+            : now + CappedWaitPs(limiter,
+                                 SerializationClock::Picoseconds(wire,
+                                                                 std::max<uint64_t>(rate, 1)));
+    limiter.lastSendPs = now;
+    limiter.lastWire = wire;
+    if (wasIdle || !qp.rto.IsRunning())
+    {
+        // The timeout counts from the oldest unacknowledged packet: a QP that sends
+        // again after everything was acknowledged starts a new wait, even if the timer
+        // armed for an earlier packet is still pending (it re-arms from lastProgress).
+        qp.lastProgress = Simulator::Now();
+    }
+    if (!qp.rto.IsRunning())
+    {
+        ArmRto(qp, Simulator::Now() + CurrentRto(qp));
+    }
+    return CreateRdmaFrame(h);
+}
+
+Ptr<Packet>
+RdmaNic::MakeProbePacket(SendQueuePair& qp)
+{
+    RateLimiter& limiter = m_limiters[qp.limiter];
+    limiter.probeOutstanding = true;
+    ++m_stats.probesSent;
+    limiter.probeTimer = Simulator::Schedule(limiter.probeTimeout,
+                                             &RdmaNic::ProbeExpired,
+                                             this,
+                                             qp.limiter);
+    RdmaHeader h;
+    h.type = RdmaPacketType::PROBE;
+    h.priority = m_probeRequestPriority >= 0 ? m_probeRequestPriority : qp.priority;
+    h.ecn = m_ecnCapable ? RdmaHeader::ECT0 : RdmaHeader::NOT_ECT;
+    h.src = m_nodeId;
+    h.dst = qp.peerNode;
+    h.sport = qp.sport;
+    h.dstQpn = qp.peerQpn;
+    h.timestamp = Simulator::Now().GetNanoSeconds();
+    return CreateRdmaFrame(h);
+}
+
+void
+RdmaNic::ProbeExpired(uint32_t index)
+{
+    RateLimiter& limiter = m_limiters[index];
+    limiter.probeOutstanding = false;
+    limiter.probeTimeout = limiter.probeTimeout * 2;
+    ++m_stats.probeTimeouts;
+    limiter.cc->OnProbeTimeout();
+}
+
+void
+RdmaNic::NotePeerRate(SendQueuePair& qp, uint64_t rate)
+{
+    if (!qp.active)
+    {
+        return;
+    }
+    // The NIC's view of the rates of its QPs to this destination.
+    CcPeerGroup& group = *qp.peers;
+    if (!qp.rated)
+    {
+        qp.rated = true;
+        ++group.ratedQps;
+        qp.pacedRate = 0;
+    }
+    group.rateSum = group.rateSum - qp.pacedRate + rate;
+    qp.pacedRate = rate;
+}
+
+uint64_t
+RdmaNic::CappedWaitPs(const RateLimiter& limiter, uint64_t waitPs) const
+{
+    // A controller pacing by credit asks to be re-checked within PacingRecheck(), so a
+    // rate that rises during a long gap takes effect within that time.
+    const Time cap = limiter.cc->PacingRecheck();
+    return cap == Time::Max() ? waitPs : std::min<uint64_t>(waitPs, cap.GetPicoSeconds());
+}
+
+void
+RdmaNic::Repace(SendQueuePair& qp)
+{
+    // The gap after the last packet was fixed at the rate of that moment; if the
+    // controller has raised the rate since (an ACK can lift a window-limited Swift from
+    // a millisecond gap), shorten the wait to what the new rate implies.
+    RateLimiter& limiter = m_limiters[qp.limiter];
+    const uint64_t now = NowPs();
+    if (limiter.nextSendPs <= now)
+    {
+        return;
+    }
+    const uint64_t rate = qp.cc->GetRate();
+    const uint64_t due = rate >= m_device->GetBitRate()
+                             ? limiter.lastSendPs
+                             : limiter.lastSendPs +
+                                   SerializationClock::Picoseconds(limiter.lastWire, std::max<uint64_t>(rate, 1));
+    const uint64_t earlier = std::max(now, due);
+    if (earlier >= limiter.nextSendPs)
+    {
+        return;
+    }
+    limiter.nextSendPs = earlier;
+    if (qp.state == SendQueuePair::State::WAITING)
+    {
+        // Re-queue under the earlier time; the old heap entry is now stale.
+        m_scheduler.PushWaiting(qp.qpn, earlier, ++qp.waitGeneration);
+        if (earlier <= now)
+        {
+            m_device->TryTransmit();
+        }
+        else
+        {
+            ArmWake(earlier);
+        }
+    }
+}
+
+void
+RdmaNic::ArmWake(uint64_t ps)
+{
+    if (m_wake.IsRunning() && m_wakePs <= ps)
+    {
+        return;
+    }
+    if (ps <= NowPs())
+    {
+        return; // already due: the port's next pull will take it
+    }
+    m_wake.Cancel();
+    m_wakePs = ps;
+    const uint64_t nowPs = NowPs();
+    // Round up to the time resolution so the QP is due when we wake.
+    const uint64_t delayNs = (ps - nowPs + 999) / 1000;
+    m_wake = Simulator::Schedule(NanoSeconds(delayNs), &RdmaNic::Wake, this);
+}
+
+void
+RdmaNic::Wake()
+{
+    // If the port is busy it pulls again when the frame is out (and Pull re-arms the
+    // wake-up for QPs still waiting), so one kick is all that is needed.
+    m_device->TryTransmit();
+}
+
+} // namespace ns3

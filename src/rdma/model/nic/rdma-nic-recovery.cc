@@ -1,0 +1,167 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * RdmaNic, requester side: acknowledgements, NACKs, probe answers and timeouts, handed
+ * to the congestion controller and to the loss-recovery policy; message completions.
+ */
+#include "ns3/rdma-nic.h"
+
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+void
+RdmaNic::ReceiveAck(const RdmaHeader& h)
+{
+    SendQueuePair& qp = m_sendQps[h.dstQpn];
+    Acknowledge(qp, h.psn + 1, h);
+    Repace(qp);
+    Reschedule(qp);
+}
+
+void
+RdmaNic::ReceiveNack(const RdmaHeader& h)
+{
+    SendQueuePair& qp = m_sendQps[h.dstQpn];
+    Acknowledge(qp, h.psn, h);
+    if (h.flags & RdmaHeader::FLAG_CNP)
+    {
+        ++m_stats.cnpsReceived;
+        qp.cc->OnCnp();
+    }
+    qp.cc->OnNack();
+    m_recovery->OnNack(qp, h, Simulator::Now());
+    Reschedule(qp);
+}
+
+void
+RdmaNic::ReceiveProbeResponse(const RdmaHeader& h)
+{
+    SendQueuePair& qp = m_sendQps[h.dstQpn];
+    RateLimiter& limiter = m_limiters[qp.limiter];
+    if (!limiter.probeOutstanding)
+    {
+        return; // answer to a probe already given up
+    }
+    limiter.probeTimer.Cancel();
+    limiter.probeOutstanding = false;
+    limiter.probeTimeout = m_probeTimeout;
+    limiter.cc->OnProbeResponse(Simulator::Now() - NanoSeconds(h.timestamp));
+    Repace(qp);
+    Reschedule(qp);
+}
+
+void
+RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
+{
+    uint64_t acked = 0;
+    if (newUna > qp.sndUna)
+    {
+        acked = uint64_t(newUna - qp.sndUna) * m_mtu;
+        // Keep the SACK bitmap aligned with sndUna.
+        for (uint32_t i = qp.sndUna; i < newUna && !qp.sacked.empty(); ++i)
+        {
+            qp.sacked.pop_front();
+        }
+        qp.sndUna = newUna;
+        qp.sndNxt = std::max(qp.sndNxt, qp.sndUna);
+        qp.retxNext = std::max(qp.retxNext, qp.sndUna);
+        qp.lastProgress = Simulator::Now();
+    }
+    CcAck ack;
+    ack.ackedBytes = acked;
+    ack.rtt = h.timestamp > 0 ? Simulator::Now() - NanoSeconds(h.timestamp) : Time(0);
+    ack.ecnEcho = h.flags & RdmaHeader::FLAG_ECN_ECHO;
+    ack.ackPsn = qp.sndUna;
+    ack.sndNxt = qp.sndNxt;
+    ack.inflightBytes = uint64_t(qp.sndNxt - qp.sndUna) * m_mtu;
+    if (h.flags & RdmaHeader::FLAG_INT)
+    {
+        ack.intHops = h.intHops;
+        ack.intStack = h.intStack;
+    }
+    qp.cc->OnAck(ack);
+    CompleteAcknowledged(qp);
+}
+
+void
+RdmaNic::CompleteAcknowledged(SendQueuePair& qp)
+{
+    while (!qp.messages.empty() && qp.messages.front().lastPsn < qp.sndUna)
+    {
+        const RdmaMessage& m = qp.messages.front();
+        Completion c{m_nodeId, qp.qpn, m.flowId, m.bytes, m.posted, Simulator::Now()};
+        qp.completedBytes += m.bytes;
+        qp.messages.pop_front();
+        m_completionTrace(c);
+        if (!m_completionCallback.IsNull())
+        {
+            m_completionCallback(c);
+        }
+    }
+    LeavePeerGroupIfDone(qp);
+}
+
+void
+RdmaNic::LeavePeerGroupIfDone(SendQueuePair& qp)
+{
+    if (!qp.active || !qp.messages.empty())
+    {
+        return;
+    }
+    CcPeerGroup& group = *qp.peers;
+    qp.active = false;
+    --group.activeQps;
+    qp.cc->OnPeersChanged();
+    if (qp.rated)
+    {
+        qp.rated = false;
+        --group.ratedQps;
+        group.rateSum -= qp.pacedRate;
+        qp.pacedRate = 0;
+    }
+}
+
+Time
+RdmaNic::CurrentRto(const SendQueuePair& qp) const
+{
+    const Time wanted = qp.cc->GetRetransmissionTimeout();
+    if (wanted.IsStrictlyPositive())
+    {
+        return wanted;
+    }
+    return m_recovery->GetRto(qp);
+}
+
+void
+RdmaNic::ArmRto(SendQueuePair& qp, Time at)
+{
+    qp.rto = Simulator::Schedule(at - Simulator::Now(), &RdmaNic::RtoExpired, this, qp.qpn);
+}
+
+void
+RdmaNic::RtoExpired(uint32_t qpn)
+{
+    SendQueuePair& qp = m_sendQps[qpn];
+    if (!qp.HasOutstanding())
+    {
+        return; // everything sent is acknowledged: the timer stops until the next send
+    }
+    const Time now = Simulator::Now();
+    const Time rto = CurrentRto(qp);
+    if (now - qp.lastProgress < rto)
+    {
+        ArmRto(qp, qp.lastProgress + rto); // progress since arming: not expired yet
+        return;
+    }
+    ++m_stats.timeouts;
+    qp.cc->OnTimeout();
+    m_recovery->OnTimeout(qp, now);
+    Reschedule(qp);
+    ArmRto(qp, now + CurrentRto(qp));
+}
+
+} // namespace ns3

@@ -1,0 +1,107 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * RdmaNic, responder side: data packets answered as the loss-recovery policy decides
+ * (ACK, NACK), CNPs for CE-marked packets, and answers to RTT probes.
+ */
+#include "ns3/rdma-nic.h"
+
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+void
+RdmaNic::ReceiveData(const RdmaHeader& h)
+{
+    RecvQueuePair& rq = m_recvQps[h.dstQpn];
+    const Time now = Simulator::Now();
+    if (h.ecn == RdmaHeader::CE && now - rq.lastCnp >= m_cnpInterval)
+    {
+        rq.lastCnp = now;
+        SendCnp(rq);
+    }
+    const RecvReply r = m_recovery->OnData(rq, h, m_ackInterval, now);
+    m_stats.payloadBytesDelivered += r.deliveredBytes;
+    if (r.outOfOrder)
+    {
+        ++m_stats.outOfOrderPackets;
+    }
+    if (r.send)
+    {
+        // A NACK answers reordering: with CnpOnOutOfOrder it is also a CNP.
+        const bool cnp = r.type == RdmaPacketType::NACK && m_cnpOnOutOfOrder;
+        SendAck(rq, h, r.type, r.psn, cnp ? RdmaHeader::FLAG_CNP : 0);
+    }
+}
+
+void
+RdmaNic::ReceiveProbe(const RdmaHeader& h)
+{
+    RecvQueuePair& rq = m_recvQps[h.dstQpn];
+    RdmaHeader r;
+    r.type = RdmaPacketType::PROBE_RESP;
+    r.priority =
+        m_probeResponsePriority >= 0 ? m_probeResponsePriority : m_device->GetStrictPriority();
+    r.src = m_nodeId;
+    r.dst = rq.peerNode;
+    r.sport = rq.sport;
+    r.dstQpn = rq.peerQpn;
+    r.timestamp = h.timestamp;
+    m_device->Enqueue(CreateRdmaFrame(r), r.priority, 0);
+}
+
+void
+RdmaNic::SendAck(const RecvQueuePair& rq,
+                 const RdmaHeader& data,
+                 RdmaPacketType type,
+                 uint32_t psn,
+                 uint8_t extraFlags)
+{
+    RdmaHeader h;
+    h.type = type;
+    h.priority = m_device->GetStrictPriority();
+    h.src = m_nodeId;
+    h.dst = rq.peerNode;
+    h.sport = rq.sport;
+    h.dstQpn = rq.peerQpn;
+    h.psn = psn;
+    h.sackPsn = data.psn;
+    h.timestamp = data.timestamp;
+    h.flags = extraFlags;
+    if (data.ecn == RdmaHeader::CE)
+    {
+        h.flags |= RdmaHeader::FLAG_ECN_ECHO;
+    }
+    if (data.flags & RdmaHeader::FLAG_INT)
+    {
+        h.flags |= RdmaHeader::FLAG_INT;
+        h.intHops = data.intHops;
+        h.intStack = data.intStack;
+    }
+    if (type == RdmaPacketType::ACK)
+    {
+        ++m_stats.acksSent;
+    }
+    else
+    {
+        ++m_stats.nacksSent;
+    }
+    m_device->Enqueue(CreateRdmaFrame(h), h.priority, 0);
+}
+
+void
+RdmaNic::SendCnp(const RecvQueuePair& rq)
+{
+    RdmaHeader h;
+    h.type = RdmaPacketType::CNP;
+    h.priority = m_device->GetStrictPriority();
+    h.src = m_nodeId;
+    h.dst = rq.peerNode;
+    h.sport = rq.sport;
+    h.dstQpn = rq.peerQpn;
+    ++m_stats.cnpsSent;
+    m_device->Enqueue(CreateRdmaFrame(h), h.priority, 0);
+}
+
+} // namespace ns3
