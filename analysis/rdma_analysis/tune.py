@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Tune scenario parameters with Optuna (TPE) against run metrics.
 
 Usage::
 
-    /usr/bin/python3 analysis/rdma_tune.py SPEC.json [--trials N] [--jobs N]
+    python3 -m rdma_analysis tune SPEC.json [--trials N] [--jobs N]
         [--out DIR] [--storage URL] [--study NAME] [--runner PATH]
 
 (``./rdma tune ...``).  The spec (JSON; paths relative to the spec file)::
@@ -63,11 +62,11 @@ import warnings
 import numpy as np
 import pandas as pd
 
-import rdma_spec as rs
-import rdma_style as style
-from rdma_data import metric_value
+from . import spec as rs
+from . import style
+from .data import metric_value
 
-import matplotlib.pyplot as plt  # noqa: E402  (rdma_style sets the backend)
+import matplotlib.pyplot as plt  # noqa: E402  (style sets the backend)
 
 SPEC_KEYS = {"description", "base", "out", "set", "params", "objective",
              "seeds", "trials", "jobs", "storage", "study", "sampler"}
@@ -219,7 +218,7 @@ class Tune:
 
 
 def _metric(spec, where, name):
-    from rdma_data import known_metric
+    from .data import known_metric
     if not isinstance(name, str) or not known_metric(name):
         raise spec.error(where, name, "unknown metric; see docs/analysis.md "
                          "for the list, or use summary.KEY")
@@ -501,7 +500,7 @@ def param_importance(frame, keys):
 def _groups(values, max_groups=5):
     """Index groups of *values*: by distinct value (at most *max_groups*),
     else by rank into *max_groups* nearly equal groups."""
-    from rdma_sweep import numeric_view
+    from .sweep import numeric_view
     x, _ = numeric_view(values)
     keys = [rs.format_value(v) for v in values]
     distinct = list(dict.fromkeys(keys))
@@ -745,7 +744,3 @@ def main(argv=None):
     for p in paths:
         print(p)
     return 0 if best is not None else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

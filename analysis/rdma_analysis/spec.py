@@ -18,8 +18,8 @@ import subprocess
 import tempfile
 import time
 
-ANALYSIS_DIR = os.path.dirname(os.path.abspath(__file__))
-REPO_ROOT = os.path.dirname(ANALYSIS_DIR)
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_ROOT = os.path.dirname(os.path.dirname(PACKAGE_DIR))  # above analysis/
 DEFAULT_RUNNER = os.path.join(REPO_ROOT, "build", "bin", "rdma-run")
 
 # Stop time used to check a scenario and its overrides without running it.
@@ -155,7 +155,7 @@ class Spec:
 
     def metrics(self, key="metrics", default=None):
         """Checked list of metric names."""
-        from rdma_data import known_metric
+        from .data import known_metric
         if key not in self.data:
             return list(default or [])
         value = self.data[key]
@@ -511,9 +511,9 @@ def run_point(cmd, run_dir, log_path, with_metrics=True):
 
 
 def point_metrics(run_dir):
-    """:func:`rdma_data.run_metrics` of a finished point (None if its
+    """:func:`rdma_analysis.data.run_metrics` of a finished point (None if its
     files cannot be read)."""
-    from rdma_data import RunDataError, load_run, run_metrics
+    from .data import RunDataError, load_run, run_metrics
     try:
         return run_metrics(load_run(run_dir))
     except RunDataError:

@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Parameter sweeps: a base scenario x a grid and/or random sample x seeds.
 
 Usage::
 
-    /usr/bin/python3 analysis/rdma_sweep.py SPEC.json [--jobs N] [--out DIR]
+    python3 -m rdma_analysis sweep SPEC.json [--jobs N] [--out DIR]
         [--dry-run | --collect | --emit] [--runner PATH]
 
 (``./rdma sweep ...``).  The spec (JSON; paths relative to the spec file)::
@@ -62,11 +61,11 @@ from concurrent.futures import (FIRST_COMPLETED, ProcessPoolExecutor,
 import numpy as np
 import pandas as pd
 
-import rdma_spec as rs
-import rdma_style as style
-from rdma_data import metric_value
+from . import spec as rs
+from . import style
+from .data import metric_value
 
-import matplotlib.pyplot as plt  # noqa: E402  (rdma_style sets the backend)
+import matplotlib.pyplot as plt  # noqa: E402  (style sets the backend)
 import matplotlib.ticker as mticker  # noqa: E402
 
 SPEC_KEYS = {"description", "base", "out", "set", "grid", "random", "seeds",
@@ -302,7 +301,7 @@ def bounded_map(pool, calls, jobs, on_result):
 def execute(sweep, jobs, stream=None):
     """Run the points not yet done in a pool of *jobs* processes, then
     compute every point's metrics.  Returns ``({id: result}, interrupted)``
-    (see :func:`rdma_spec.run_point`)."""
+    (see :func:`rdma_analysis.spec.run_point`)."""
     stream = stream or sys.stderr
     points = sweep.points()
     os.makedirs(os.path.join(sweep.out, RUNS_DIR), exist_ok=True)
@@ -752,7 +751,3 @@ def main(argv=None):
         print(p)
     return 1 if counts.get("failed", 0) or (
         not args.collect and counts.get("missing", 0)) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
