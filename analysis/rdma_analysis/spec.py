@@ -343,31 +343,35 @@ _KEYS_CACHE = {}
 
 
 def scenario_keys(runner):
-    """``{key: unit}`` of every scenario key ``rdma-run --list-keys``
-    prints, or None if the runner is missing or fails."""
+    """``{key: unit}`` of every scenario key and congestion-control
+    parameter ``rdma-run --list-keys --json`` lists (unit ``""`` where it
+    has none), or None if the runner is missing, fails or prints no such
+    list."""
     if runner in _KEYS_CACHE:
         return _KEYS_CACHE[runner]
     keys = None
     if os.path.isfile(runner) and os.access(runner, os.X_OK):
         try:
-            proc = subprocess.run([runner, "--list-keys"],
+            proc = subprocess.run([runner, "--list-keys", "--json"],
                                   capture_output=True, text=True,
                                   timeout=60)
         except (OSError, subprocess.TimeoutExpired):
             proc = None
         if proc is not None and proc.returncode == 0:
-            keys = {}
-            for line in proc.stdout.splitlines():
-                m = re.match(r"\|\s*`([^`]+)`\s*\|", line)
-                if not m:
-                    continue
-                cells = [c.strip() for c in line.strip().strip("|")
-                         .split("|")]
-                # Main table: key | type | unit | range | default | meaning
-                unit = cells[2] if len(cells) >= 6 else ""
-                keys[m.group(1)] = unit
+            keys = parse_keys_json(proc.stdout)
     _KEYS_CACHE[runner] = keys
     return keys
+
+
+def parse_keys_json(text):
+    """``{path: unit}`` of the entries of a ``--list-keys --json``
+    document (see ScenarioSchema::KeysJson), or None if *text* is not
+    one."""
+    try:
+        entries = json.loads(text)["keys"]
+        return {e["path"]: e.get("unit") or "" for e in entries}
+    except (ValueError, TypeError, KeyError):
+        return None
 
 
 def check_keys_exist(spec, runner, keys_with_where):
