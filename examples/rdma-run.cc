@@ -5,6 +5,7 @@
  *
  *   rdma-run SCENARIO.json --out DIR [--set KEY=VALUE ...] [--quiet]
  *   rdma-run --list-keys          (the scenario schema, as Markdown)
+ *   rdma-run --list-keys --json   (the same keys as JSON, for tools)
  *
  * Exit codes: 0 done, 2 bad input (nothing written), 1 internal failure.
  */
@@ -25,7 +26,8 @@ main(int argc, char* argv[])
         "set,s",
         po::value<std::vector<std::string>>()->composing(),
         "override a scenario key: KEY=VALUE (repeatable)")("quiet,q", "no progress output")(
-        "list-keys", "print every scenario key (Markdown) and exit");
+        "list-keys", "print every scenario key (Markdown) and exit")(
+        "json", "with --list-keys: print the keys as JSON");
     po::options_description hidden;
     hidden.add_options()("scenario", po::value<std::string>(), "scenario file");
     po::options_description all;
@@ -50,9 +52,21 @@ main(int argc, char* argv[])
                   << opts;
         return 0;
     }
+    if (vm.count("json") && !vm.count("list-keys"))
+    {
+        std::cerr << "rdma-run: --json goes with --list-keys\n";
+        return 2;
+    }
     if (vm.count("list-keys"))
     {
-        std::cout << ScenarioSchema::Markdown();
+        if (vm.count("json"))
+        {
+            std::cout << ScenarioSchema::KeysJson().dump(2) << "\n";
+        }
+        else
+        {
+            std::cout << ScenarioSchema::Markdown();
+        }
         return 0;
     }
     if (!vm.count("scenario") || !vm.count("out"))

@@ -7,9 +7,9 @@ import re
 import pytest
 
 import crafted
-import rdma_data
-import rdma_sweep
-import rdma_tune
+from rdma_analysis import data as rdma_data
+from rdma_analysis import sweep as rdma_sweep
+from rdma_analysis import tune as rdma_tune
 
 EXAMPLES = sorted(glob.glob(os.path.join(crafted.ANALYSIS_DIR, "examples",
                                          "*.json")))

@@ -1,4 +1,4 @@
-"""Tests of analysis/rdma_compare.py and the colour map of rdma_style.
+"""Tests of rdma_analysis.compare and the colour map of rdma_analysis.style.
 
 Expected values are worked out by hand from crafted.py's runs.
 """
@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 import crafted
-import rdma_compare
-import rdma_style
+from rdma_analysis import compare as rdma_compare
+from rdma_analysis import style as rdma_style
 
 
 def run_main(capsys, *args):

@@ -1,4 +1,4 @@
-"""Known-answer tests of analysis/rdma_data.py (numbers, no drawing).
+"""Known-answer tests of rdma_analysis.data (numbers, no drawing).
 
 Expected values are worked out by hand (see crafted.py for the inputs).
 """
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import crafted
-import rdma_data as d
+from rdma_analysis import data as d
 
 
 # --- percentiles --------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Tests for analysis/rdma_plot.py.
+"""Tests for rdma_analysis.plot.
 
 Every expected value below was worked out by hand from the crafted input.
 """
@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import crafted
-import rdma_plot
+from rdma_analysis import plot as rdma_plot
 
 
 FCT_HEADER = ("flow_id,kind,src,dst,qp,prio,size_bytes,start_ns,end_ns,"

@@ -1,4 +1,4 @@
-"""Tests of analysis/rdma_sweep.py and rdma_spec.py."""
+"""Tests of rdma_analysis.sweep and rdma_analysis.spec."""
 
 import collections
 import json
@@ -13,10 +13,11 @@ import pandas as pd
 import pytest
 
 import crafted
-import rdma_spec as rs
-import rdma_sweep
+from rdma_analysis import spec as rs
+from rdma_analysis import sweep as rdma_sweep
 
-SWEEP = os.path.join(crafted.ANALYSIS_DIR, "rdma_sweep.py")
+# The sweep command as ./rdma runs it (with analysis/ on PYTHONPATH).
+SWEEP = [sys.executable, "-m", "rdma_analysis", "sweep"]
 
 # Runs the real simulator; records each sweep point's command line in
 # $COUNT_FILE, optionally sleeps $SLEEP seconds first and fails (exit 3)
@@ -236,8 +237,8 @@ def test_interrupted_sweep_resumes_without_rerunning(tmp_path, capsys,
         "grid": {"switch.ecn.kmin_kb": [10, 20, 40, 80]},
         "seeds": [1, 2], "metrics": ["slowdown_p99", "goodput_gbps"]})
     runs = tmp_path / "out" / "runs"
-    env = dict(os.environ, SLEEP="0.25")
-    proc = subprocess.Popen([sys.executable, SWEEP, path, "--jobs", "1"],
+    env = dict(os.environ, SLEEP="0.25", PYTHONPATH=crafted.ANALYSIS_DIR)
+    proc = subprocess.Popen(SWEEP + [path, "--jobs", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)
     deadline = time.monotonic() + 60

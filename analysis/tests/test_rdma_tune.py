@@ -1,4 +1,4 @@
-"""Tests of analysis/rdma_tune.py."""
+"""Tests of rdma_analysis.tune."""
 
 import json
 import os
@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import crafted
-import rdma_tune
+from rdma_analysis import tune as rdma_tune
 
 try:
     import optuna  # noqa: F401

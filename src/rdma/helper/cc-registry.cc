@@ -158,4 +158,38 @@ CcRegistry::Markdown()
     return os.str();
 }
 
+nlohmann::json
+CcRegistry::KeysJson()
+{
+    nlohmann::json entries = nlohmann::json::array();
+    for (const Algorithm& a : Algorithms())
+    {
+        for (const auto& info : Attributes(a.tid))
+        {
+            const std::string type = info.checker->GetUnderlyingTypeInformation();
+            std::vector<std::string> choices;
+            if (info.checker->GetValueTypeName().find("EnumValue") != std::string::npos)
+            {
+                std::istringstream names(type);
+                for (std::string name; std::getline(names, name, '|');)
+                {
+                    choices.push_back(name);
+                }
+            }
+            entries.push_back({{"path", "cc." + a.name + "." + info.name},
+                               {"kind", "cc"},
+                               {"type", type},
+                               {"unit", ""},
+                               {"min", nullptr},
+                               {"max", nullptr},
+                               {"choices", choices},
+                               {"default", DefaultString(info)},
+                               {"doc", info.help},
+                               {"algorithm", a.name},
+                               {"attribute", info.name}});
+        }
+    }
+    return entries;
+}
+
 } // namespace ns3

@@ -49,6 +49,15 @@ class CcRegistry
     static std::string DefaultString(const TypeId::AttributeInformation& info);
     /// Markdown: one table of parameters per algorithm.
     static std::string Markdown();
+    /**
+     * Every parameter `cc.<algorithm>.<Attribute>` as a JSON array of entries shaped like
+     * ScenarioSchema::KeysJson()'s, with kind "cc": type is ns-3's description of the
+     * value ("double 0:1", "Time ...", "DataRate"), choices those of an enum, unit empty
+     * (an Attribute declares none; times and rates carry theirs in the value), min and
+     * max null (the range is in the type), default serialized; plus algorithm and
+     * attribute.
+     */
+    static nlohmann::json KeysJson();
 };
 
 } // namespace ns3

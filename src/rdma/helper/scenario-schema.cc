@@ -52,6 +52,30 @@ TypeName(const ScenarioSchema::Key& k)
     return "?";
 }
 
+/// The type's name in KeysJson(): the enumerator, lower case.
+std::string
+TypeCode(ScenarioSchema::Type type)
+{
+    switch (type)
+    {
+    case T::BOOL:
+        return "bool";
+    case T::INT:
+        return "int";
+    case T::NUMBER:
+        return "number";
+    case T::STRING:
+        return "string";
+    case T::CHOICE:
+        return "choice";
+    case T::INT_ARRAY:
+        return "int_array";
+    case T::LINK_EVENTS:
+        return "link_events";
+    }
+    return "?";
+}
+
 std::string
 RangeText(double min, double max)
 {
@@ -563,6 +587,38 @@ ScenarioSchema::Markdown()
     }
     os << "\n" << CcRegistry::Markdown();
     return os.str();
+}
+
+json
+ScenarioSchema::KeysJson()
+{
+    json keys = json::array();
+    for (const Key& k : Keys())
+    {
+        const bool numeric = k.type == T::INT || k.type == T::NUMBER || k.type == T::INT_ARRAY;
+        // A bound as JSON: integers for integer keys, null where there is none.
+        auto bound = [&](double v) {
+            if (!numeric || std::isinf(v))
+            {
+                return json(nullptr);
+            }
+            return k.type == T::NUMBER ? json(v) : json(static_cast<int64_t>(v));
+        };
+        keys.push_back({{"path", k.path},
+                        {"kind", "scenario"},
+                        {"type", TypeCode(k.type)},
+                        {"unit", k.unit},
+                        {"min", bound(k.min)},
+                        {"max", bound(k.max)},
+                        {"choices", k.choices},
+                        {"default", k.defaultValue},
+                        {"doc", k.doc}});
+    }
+    for (const json& entry : CcRegistry::KeysJson())
+    {
+        keys.push_back(entry);
+    }
+    return {{"keys", keys}};
 }
 
 } // namespace ns3

@@ -71,6 +71,14 @@ class ScenarioSchema
 
     /// Markdown table of all keys.
     static std::string Markdown();
+
+    /**
+     * Every key as JSON (`rdma-run --list-keys --json`): {"keys": [entry...]}, one entry
+     * per schema key and per congestion-control parameter (CcRegistry::KeysJson), each
+     * with path, kind ("scenario" or "cc"), type, unit, min, max (null where there is no
+     * bound), choices, default (null: derived) and doc.
+     */
+    static nlohmann::json KeysJson();
 };
 
 } // namespace ns3

@@ -1,17 +1,17 @@
-#!/usr/bin/python3
 """Report of one RDMA congestion-control simulation run: figures + Markdown.
 
 Usage::
 
-    /usr/bin/python3 analysis/rdma_plot.py DIR [--top N] [--buckets 1K,8K,...]
-                                               [--out PLOTDIR]
+    python3 -m rdma_analysis plot DIR [--top N] [--buckets 1K,8K,...]
+                                      [--out PLOTDIR]
 
-(``./rdma plot DIR``) reads the run folder ``DIR`` (see :mod:`rdma_data`)
-and writes into ``DIR/plots/`` (or PLOTDIR):
+(``./rdma plot DIR``) reads the run folder ``DIR`` (see
+:mod:`rdma_analysis.data`) and writes into ``DIR/plots/`` (or PLOTDIR):
 
 * ``report.md``: the report, linking every figure below;
 * ``fct_buckets.csv``: FCT slowdown statistics by size bucket and group;
-* ``metrics.json``: the run's metrics (summary + derived, see rdma_data);
+* ``metrics.json``: the run's metrics (summary + derived, see
+  rdma_analysis.data);
 * ``fct_slowdown_buckets.png``, ``fct_slowdown_cdf.png``, ``fct_cdf.png``,
   ``queue_top_ports.png``, ``queue_distribution.png``, ``pfc_timeline.png``;
 * when the run has the optional files: ``throughput_ports.png``
@@ -23,8 +23,8 @@ It prints the path of every file written, one per line.  A missing or
 unreadable input is reported in one line on stderr, exit code 2, and
 nothing is written.
 
-The data preparation lives in :mod:`rdma_data` (re-exported here) so it
-can be unit-tested; this module only draws and writes.
+The data preparation lives in :mod:`rdma_analysis.data` (re-exported here)
+so it can be unit-tested; this module only draws and writes.
 """
 
 import argparse
@@ -35,8 +35,8 @@ import sys
 
 import numpy as np
 
-import rdma_style as style
-from rdma_data import (  # noqa: F401  (re-exported for users and tests)
+from . import style
+from .data import (  # noqa: F401  (re-exported for users and tests)
     DEFAULT_BUCKET_EDGES, NS_PER_US, PFC_KEY, STAT_NAMES, STAT_TITLES, Run,
     RunDataError, bdp_bytes, cc_state, collective_stats, fct_table,
     fct_window, load_run, measured_flows, parse_size, pause_frame_count,
@@ -46,7 +46,7 @@ from rdma_data import (  # noqa: F401  (re-exported for users and tests)
     run_metrics, slowdown_cdf, top_ports, uplink_imbalance, uplink_loads,
     value_cdf)
 
-import matplotlib.pyplot as plt  # noqa: E402  (rdma_style sets the backend)
+import matplotlib.pyplot as plt  # noqa: E402  (style sets the backend)
 
 BYTES_PER_KB = 1_000.0
 PLOTS_SUBDIR = "plots"
@@ -213,8 +213,8 @@ def plot_fct_cdf(run, path):
 
 
 def bucket_rows(table):
-    """Rows of an :func:`rdma_data.fct_table` that are size buckets or the
-    BDP split (what the bucket figure shows)."""
+    """Rows of an :func:`rdma_analysis.data.fct_table` that are size
+    buckets or the BDP split (what the bucket figure shows)."""
     keep = ~table["group"].str.startswith(("all", "kind="))
     return table[keep]
 
@@ -719,7 +719,3 @@ def main(argv=None):
     for path in write_report(run, out_dir, top=args.top, edges=args.buckets):
         print(path)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Overlay several runs (e.g. one incast under each congestion control).
 
 Usage::
 
-    /usr/bin/python3 analysis/rdma_compare.py DIR DIR... [--labels A B ...]
+    python3 -m rdma_analysis compare DIR DIR... [--labels A B ...]
         [--out OUTDIR] [--top N] [--buckets 1K,8K,...]
 
 (``./rdma compare ...``) writes into OUTDIR (default ``out/compare``):
@@ -20,9 +19,9 @@ Usage::
 * ``throughput_over_time.png``: each run's busiest switch port's send rate
   over time (runs with ports.csv).
 
-Colours come from the algorithm (:mod:`rdma_style`); several runs of the same
-algorithm differ by line style / hatch.  Labels default to the folder
-names.  Bad input: one line on stderr, exit code 2, nothing written.
+Colours come from the algorithm (:mod:`rdma_analysis.style`); several
+runs of the same algorithm differ by line style / hatch.  Labels default to
+the folder names.  Bad input: one line on stderr, exit code 2, nothing written.
 """
 
 import argparse
@@ -33,13 +32,13 @@ import sys
 import numpy as np
 import pandas as pd
 
-import rdma_style as style
-from rdma_data import (PROBE_KIND, STAT_TITLES,
+from . import style
+from .data import (PROBE_KIND, STAT_TITLES,
                        RunDataError, bdp_bytes, fct_table, load_run,
                        measured_flows, port_kinds, port_queue,
                        port_throughput, port_totals, run_metrics,
                        size_buckets, top_ports)
-from rdma_plot import parse_buckets, time_unit
+from .plot import parse_buckets, time_unit
 
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -373,7 +372,3 @@ def main(argv=None):
     for p in paths:
         print(p)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

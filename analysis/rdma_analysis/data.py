@@ -374,7 +374,7 @@ def parse_size(text):
 def _size_label(n):
     """``65536`` -> ``'64K'``; sizes that are not a whole number of KiB
     stay in bytes (``6000`` -> ``'6000'``)."""
-    from rdma_style import format_bytes
+    from .style import format_bytes
     return format_bytes(n) if n % 1024 == 0 else str(int(n))
 
 

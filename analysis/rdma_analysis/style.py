@@ -1,8 +1,8 @@
 """Shared figure style: one colour per congestion-control algorithm, units.
 
-Every figure of ``rdma_plot``, ``rdma_compare``, ``rdma_sweep`` and
-``rdma_tune`` takes its colours from :func:`algorithm_color`, so a given
-algorithm has the same colour in every figure of every report.
+Every figure of ``plot``, ``compare``, ``sweep`` and ``tune`` takes its
+colours from :func:`algorithm_color`, so a given algorithm has the same
+colour in every figure of every report.
 """
 
 import zlib

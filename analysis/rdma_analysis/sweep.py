@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Parameter sweeps: a base scenario x a grid and/or random sample x seeds.
 
 Usage::
 
-    /usr/bin/python3 analysis/rdma_sweep.py SPEC.json [--jobs N] [--out DIR]
+    python3 -m rdma_analysis sweep SPEC.json [--jobs N] [--out DIR]
         [--dry-run | --collect | --emit] [--runner PATH]
 
 (``./rdma sweep ...``).  The spec (JSON; paths relative to the spec file)::
@@ -62,11 +61,11 @@ from concurrent.futures import (FIRST_COMPLETED, ProcessPoolExecutor,
 import numpy as np
 import pandas as pd
 
-import rdma_spec as rs
-import rdma_style as style
-from rdma_data import metric_value
+from . import spec as rs
+from . import style
+from .data import metric_value
 
-import matplotlib.pyplot as plt  # noqa: E402  (rdma_style sets the backend)
+import matplotlib.pyplot as plt  # noqa: E402  (style sets the backend)
 import matplotlib.ticker as mticker  # noqa: E402
 
 SPEC_KEYS = {"description", "base", "out", "set", "grid", "random", "seeds",
@@ -80,8 +79,6 @@ DEFAULT_METRICS = ["slowdown_p99", "small_slowdown_p99",
                    "goodput_gbps", "max_queue_bytes", "pfc_pause_frames"]
 
 SWEEP_CSV = "sweep.csv"
-RUNS_DIR = "runs"
-LOGS_DIR = "logs"
 PLOTS_DIR = "plots"
 COMMANDS_FILE = "commands.txt"
 SLURM_FILE = "slurm.sh"
@@ -105,20 +102,12 @@ class Point:
                         for k, v in self.params.items())
 
 
-class Sweep:
+class Sweep(rs.Experiment):
     """A checked sweep spec (see the module documentation)."""
 
     def __init__(self, path, out=None, runner=None, check_runner=True):
-        spec = rs.Spec(path)
-        self.spec = spec
-        spec.check_known(spec.data, SPEC_KEYS)
-        if "description" in spec.data and \
-                not isinstance(spec.data["description"], str):
-            raise spec.error("description", spec.data["description"],
-                             "expected a string")
-        self.base, self.base_text = spec.base_scenario()
-        self.out = spec.out_dir(out)
-        self.fixed = spec.overrides()
+        super().__init__(path, SPEC_KEYS, out)
+        spec = self.spec
         self.grid = self._grid()
         self.random_params, self.samples, self.random_seed = self._random()
         self.seeds = spec.seeds()
@@ -128,10 +117,7 @@ class Sweep:
         if not (self.grid or self.random_params or self.seeds):
             raise rs.SpecError(f"{spec.name}: nothing to sweep: give at "
                                "least one of 'grid', 'random', 'seeds'")
-        self._check_overlaps()
-        self.runner = rs.runner_path(runner)
-        if check_runner:
-            self.check_with_runner()
+        self.finish(runner, check_runner)
 
     # Parsing -----------------------------------------------------------------
 
@@ -162,7 +148,7 @@ class Sweep:
                              'N, "seed": S, "params": {...}}')
         spec.check_known(obj, RANDOM_KEYS, prefix="random.")
         if "samples" not in obj:
-            raise rs.SpecError(f"{spec.name}: missing key 'random.samples'")
+            raise spec.missing("random.samples")
         samples = spec.get_int("samples", minimum=1, obj=obj,
                                where="random.samples")
         seed = spec.get_int("seed", default=0, minimum=0, obj=obj,
@@ -197,34 +183,12 @@ class Sweep:
                              'options like ["--qos=low"]')
         return dict(obj)
 
-    def _check_overlaps(self):
-        spec = self.spec
-        seen = {}
-        sources = [("set", k) for k in self.fixed] + \
-                  [("grid", k) for k in self.grid] + \
-                  [("random.params", p.key) for p in self.random_params]
-        if self.seeds:
-            sources.append(("seeds", "seed"))
-        for where, key in sources:
-            if key in seen:
-                raise rs.SpecError(
-                    f"{spec.name}: scenario key '{key}' is given in both "
-                    f"'{seen[key]}' and '{where}'")
-            seen[key] = where
-
-    def check_with_runner(self):
-        """Unknown scenario keys and rejected values are spec errors."""
-        keys = [(k, "set", v) for k, v in self.fixed.items()] + \
-               [(k, "grid", v) for k, v in self.grid.items()] + \
-               [(p.key, "random.params", p.key) for p in self.random_params]
-        rs.check_keys_exist(self.spec, self.runner, keys)
-        candidates = {k: list(v) for k, v in self.grid.items()}
-        for p in self.random_params:
-            candidates[p.key] = p.candidates()
-        if self.seeds:
-            candidates["seed"] = sorted({min(self.seeds), max(self.seeds)})
-        rs.check_values_with_runner(self.spec, self.runner, self.base,
-                                    self.fixed, candidates)
+    def swept(self):
+        """The grid's keys and the random parameters (see
+        :meth:`rdma_analysis.spec.Experiment.swept`)."""
+        return [("grid", k, v, v) for k, v in self.grid.items()] + \
+               [("random.params", p.key, p.key, p.candidates())
+                for p in self.random_params]
 
     # Points ------------------------------------------------------------------
 
@@ -254,8 +218,7 @@ class Sweep:
                         continue
                     ids.add(pid)
                     points.append(Point(pid, params, overrides,
-                                        os.path.join(self.out, RUNS_DIR,
-                                                     pid)))
+                                        self.run_dir(pid)))
         return points
 
     def param_keys(self):
@@ -265,9 +228,6 @@ class Sweep:
     def command(self, point):
         return rs.run_command(self.runner, self.base, point.run_dir,
                               point.overrides)
-
-    def log_path(self, point):
-        return os.path.join(self.out, LOGS_DIR, f"{point.id}.log")
 
 
 # ---------------------------------------------------------------------------
@@ -302,11 +262,11 @@ def bounded_map(pool, calls, jobs, on_result):
 def execute(sweep, jobs, stream=None):
     """Run the points not yet done in a pool of *jobs* processes, then
     compute every point's metrics.  Returns ``({id: result}, interrupted)``
-    (see :func:`rdma_spec.run_point`)."""
+    (see :func:`rdma_analysis.spec.run_point`)."""
     stream = stream or sys.stderr
     points = sweep.points()
-    os.makedirs(os.path.join(sweep.out, RUNS_DIR), exist_ok=True)
-    rs.clean_partials(os.path.join(sweep.out, RUNS_DIR))
+    os.makedirs(os.path.join(sweep.out, rs.RUNS_DIR), exist_ok=True)
+    rs.clean_partials(os.path.join(sweep.out, rs.RUNS_DIR))
     todo = [p for p in points if not rs.is_done(p.run_dir)]
     done_before = len(points) - len(todo)
     print(f"sweep: {len(points)} points, {done_before} already done, "
@@ -336,12 +296,12 @@ def execute(sweep, jobs, stream=None):
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             try:
                 bounded_map(pool, ((p, rs.run_point, (
-                    sweep.command(p), p.run_dir, sweep.log_path(p)))
+                    sweep.command(p), p.run_dir, sweep.log_path(p.id)))
                     for p in todo), jobs, progress)
                 rest = [p for p in points if p.id not in results
                         and rs.is_done(p.run_dir)]
                 bounded_map(pool, ((p, rs.run_point, (
-                    None, p.run_dir, sweep.log_path(p))) for p in rest),
+                    None, p.run_dir, sweep.log_path(p.id))) for p in rest),
                     jobs, store)
             except KeyboardInterrupt:
                 interrupted = True
@@ -361,7 +321,7 @@ def collect_results(sweep, jobs):
         return results
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = {pool.submit(rs.run_point, None, p.run_dir,
-                               sweep.log_path(p)): p for p in points}
+                               sweep.log_path(p.id)): p for p in points}
         for future in as_completed(futures):
             results[futures[future].id] = future.result()
     return results
@@ -570,7 +530,7 @@ def write_outputs(sweep, results, plots=True):
               len(sweep.grid.get(k, [0, 1])) > 1] or ["seed"]
     log_params = {p.key for p in sweep.random_params if p.log}
     units = rs.scenario_keys(sweep.runner) or {}
-    algorithm = _base_algorithm(sweep)
+    algorithm = sweep.algorithm()
     numeric_grid = [k for k in sweep.grid if k != "cc.algorithm" and
                     numeric_view(sweep.grid[k])[0] is not None
                     and len(sweep.grid[k]) > 1]
@@ -591,16 +551,6 @@ def _safe(name):
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
 
 
-def _base_algorithm(sweep):
-    import json
-    try:
-        scenario = json.loads(sweep.base_text)
-        return sweep.fixed.get("cc.algorithm") or \
-            scenario.get("cc", {}).get("algorithm") or "dcqcn"
-    except (ValueError, AttributeError):
-        return "?"
-
-
 # ---------------------------------------------------------------------------
 # Slurm and GNU parallel
 # ---------------------------------------------------------------------------
@@ -610,8 +560,8 @@ def emit(sweep, stream=None):
     return their paths."""
     stream = stream or sys.stdout
     points = sweep.points()
-    os.makedirs(os.path.join(sweep.out, RUNS_DIR), exist_ok=True)
-    os.makedirs(os.path.join(sweep.out, LOGS_DIR), exist_ok=True)
+    os.makedirs(os.path.join(sweep.out, rs.RUNS_DIR), exist_ok=True)
+    os.makedirs(os.path.join(sweep.out, rs.LOGS_DIR), exist_ok=True)
     commands = os.path.join(sweep.out, COMMANDS_FILE)
     with open(commands, "w", encoding="utf-8") as handle:
         for p in points:
@@ -636,7 +586,7 @@ def emit(sweep, stream=None):
              f"#SBATCH --job-name=rdma-sweep-{_safe(sweep.spec.stem)}",
              f"#SBATCH --array={array}",
              f"#SBATCH --cpus-per-task={s.get('cpus_per_task', 1)}",
-             f"#SBATCH --output={os.path.join(sweep.out, LOGS_DIR)}"
+             f"#SBATCH --output={os.path.join(sweep.out, rs.LOGS_DIR)}"
              "/slurm-%A_%a.log"]
     for key, opt in (("partition", "partition"), ("account", "account"),
                      ("time", "time"), ("mem", "mem")):
@@ -657,7 +607,7 @@ def emit(sweep, stream=None):
     with open(slurm, "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines))
     os.chmod(slurm, 0o755)
-    joblog = os.path.join(sweep.out, LOGS_DIR, "parallel.joblog")
+    joblog = os.path.join(sweep.out, rs.LOGS_DIR, "parallel.joblog")
     parallel_cmd = (f"parallel --jobs {sweep.jobs or rs.default_jobs()} "
                     f"--joblog {q(joblog)} --bar < {q(commands)}")
     par = os.path.join(sweep.out, PARALLEL_FILE)
@@ -691,12 +641,7 @@ def main(argv=None):
         description="Run a parameter sweep (grid / random sample x seeds) in "
                     "parallel, resumable; write sweep.csv and plots. See "
                     "docs/analysis.md.")
-    parser.add_argument("spec", metavar="SPEC.json")
-    parser.add_argument("--jobs", "-j", type=lambda t: rs.int_at_least(t, 1), metavar="N",
-                        help="parallel processes (default: the spec's "
-                             "'jobs', else the number of cores)")
-    parser.add_argument("--out", metavar="DIR",
-                        help="output folder (default: the spec's 'out')")
+    rs.add_spec_arguments(parser, "processes")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--dry-run", action="store_true",
                       help="list the points and exit (writes nothing)")
@@ -708,15 +653,10 @@ def main(argv=None):
                            "for running the points elsewhere")
     parser.add_argument("--no-plots", action="store_true",
                         help="write sweep.csv only")
-    parser.add_argument("--runner", metavar="PATH",
-                        help="simulator binary (default: $RDMA_RUNNER, "
-                             "else build/bin/rdma-run)")
     args = parser.parse_args(argv)
     runner = rs.runner_path(args.runner)
     needs_runner = not (args.collect or args.dry_run or args.emit)
-    if needs_runner and not os.path.isfile(runner):
-        print(f"rdma sweep: error: simulator not found: {runner} (run "
-              "./rdma build)", file=sys.stderr)
+    if needs_runner and rs.missing_runner("rdma sweep", runner):
         return 2
     try:
         sweep = Sweep(args.spec, out=args.out, runner=runner,
@@ -752,7 +692,3 @@ def main(argv=None):
         print(p)
     return 1 if counts.get("failed", 0) or (
         not args.collect and counts.get("missing", 0)) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Tune scenario parameters with Optuna (TPE) against run metrics.
 
 Usage::
 
-    /usr/bin/python3 analysis/rdma_tune.py SPEC.json [--trials N] [--jobs N]
+    python3 -m rdma_analysis tune SPEC.json [--trials N] [--jobs N]
         [--out DIR] [--storage URL] [--study NAME] [--runner PATH]
 
 (``./rdma tune ...``).  The spec (JSON; paths relative to the spec file)::
@@ -63,11 +62,11 @@ import warnings
 import numpy as np
 import pandas as pd
 
-import rdma_spec as rs
-import rdma_style as style
-from rdma_data import metric_value
+from . import spec as rs
+from . import style
+from .data import metric_value
 
-import matplotlib.pyplot as plt  # noqa: E402  (rdma_style sets the backend)
+import matplotlib.pyplot as plt  # noqa: E402  (style sets the backend)
 
 SPEC_KEYS = {"description", "base", "out", "set", "params", "objective",
              "seeds", "trials", "jobs", "storage", "study", "sampler"}
@@ -75,8 +74,6 @@ OBJECTIVE_KEYS = {"metric", "direction", "constraints"}
 CONSTRAINT_KEYS = {"metric", "min", "max"}
 SAMPLER_KEYS = {"seed", "startup_trials"}
 
-RUNS_DIR = "runs"
-LOGS_DIR = "logs"
 STUDY_DB = "study.db"
 BEST_FILE = "best.json"
 REPORT_FILE = "tune.md"
@@ -109,24 +106,16 @@ class Constraint:
         return f"{self.metric} <= {rs.format_value(self.high)}"
 
 
-class Tune:
+class Tune(rs.Experiment):
     """A checked tune spec (see the module documentation)."""
 
     def __init__(self, path, out=None, runner=None, storage=None,
                  study=None, check_runner=True):
-        spec = rs.Spec(path)
-        self.spec = spec
-        spec.check_known(spec.data, SPEC_KEYS)
-        if "description" in spec.data and \
-                not isinstance(spec.data["description"], str):
-            raise spec.error("description", spec.data["description"],
-                             "expected a string")
-        self.base, self.base_text = spec.base_scenario()
-        self.out = spec.out_dir(out)
-        self.fixed = spec.overrides()
+        super().__init__(path, SPEC_KEYS, out)
+        spec = self.spec
         params = spec.data.get("params")
         if "params" not in spec.data:
-            raise rs.SpecError(f"{spec.name}: missing key 'params'")
+            raise spec.missing("params")
         if not isinstance(params, dict) or not params:
             raise spec.error("params", params, 'expected a non-empty object '
                              '{"scenario.key": {"min": .., "max": ..}}')
@@ -150,41 +139,26 @@ class Tune:
         self.startup_trials = spec.get_int(
             "startup_trials", default=10, minimum=0, obj=sampler,
             where="sampler.startup_trials")
-        for key in [p.key for p in self.params]:
-            if key in self.fixed:
-                raise rs.SpecError(f"{spec.name}: scenario key '{key}' is "
-                                   "given in both 'set' and 'params'")
-            if key == "seed" and self.seeds:
-                raise rs.SpecError(f"{spec.name}: scenario key 'seed' is "
-                                   "given in both 'params' and 'seeds'")
-        self.runner = rs.runner_path(runner)
-        if check_runner:
-            self.check_with_runner()
+        self.finish(runner, check_runner)
 
-    def check_with_runner(self):
-        """Unknown scenario keys and rejected values are spec errors."""
-        keys = [(k, "set", v) for k, v in self.fixed.items()] + \
-               [(p.key, "params", p.key) for p in self.params]
-        rs.check_keys_exist(self.spec, self.runner, keys)
-        candidates = {p.key: p.candidates() for p in self.params}
-        if self.seeds:
-            candidates["seed"] = sorted({min(self.seeds), max(self.seeds)})
-        rs.check_values_with_runner(self.spec, self.runner, self.base,
-                                    self.fixed, candidates)
+    def swept(self):
+        """The tuned parameters (see
+        :meth:`rdma_analysis.spec.Experiment.swept`)."""
+        return [("params", p.key, p.key, p.candidates())
+                for p in self.params]
 
     def _objective(self):
         spec = self.spec
         obj = spec.data.get("objective")
         if "objective" not in spec.data:
-            raise rs.SpecError(f"{spec.name}: missing key 'objective'")
+            raise spec.missing("objective")
         if not isinstance(obj, dict):
             raise spec.error("objective", obj, 'expected an object {"metric":'
                              ' .., "direction": "minimize"}')
         spec.check_known(obj, OBJECTIVE_KEYS, prefix="objective.")
         if "metric" not in obj:
-            raise rs.SpecError(f"{spec.name}: missing key "
-                               "'objective.metric'")
-        metric = _metric(spec, "objective.metric", obj["metric"])
+            raise spec.missing("objective.metric")
+        metric = spec.metric("objective.metric", obj["metric"])
         direction = obj.get("direction", "minimize")
         if direction not in ("minimize", "maximize"):
             raise spec.error("objective.direction", direction,
@@ -201,9 +175,8 @@ class Tune:
                 raise spec.error(where, c, "expected an object")
             spec.check_known(c, CONSTRAINT_KEYS, prefix=f"{where}.")
             if "metric" not in c:
-                raise rs.SpecError(f"{spec.name}: missing key "
-                                   f"'{where}.metric'")
-            name = _metric(spec, f"{where}.metric", c["metric"])
+                raise spec.missing(f"{where}.metric")
+            name = spec.metric(f"{where}.metric", c["metric"])
             bounds = [b for b in ("min", "max") if b in c]
             if len(bounds) != 1:
                 raise spec.error(where, c, "give exactly one of 'min' and "
@@ -216,14 +189,6 @@ class Tune:
             constraints.append(Constraint(name, low=bound) if bounds[0] ==
                                "min" else Constraint(name, high=bound))
         return metric, direction, constraints
-
-
-def _metric(spec, where, name):
-    from rdma_data import known_metric
-    if not isinstance(name, str) or not known_metric(name):
-        raise spec.error(where, name, "unknown metric; see docs/analysis.md "
-                         "for the list, or use summary.KEY")
-    return name
 
 
 def _resolve_sqlite(spec, url):
@@ -292,12 +257,11 @@ def evaluate(tune, values):
         if seed is not None:
             overrides["seed"] = seed
         pid = rs.point_id(tune.base_text, overrides)
-        run_dir = os.path.join(tune.out, RUNS_DIR, pid)
+        run_dir = tune.run_dir(pid)
         dirs.append(run_dir)
         cmd = rs.run_command(tune.runner, tune.base, run_dir, overrides)
         with _run_lock(run_dir):
-            res = rs.run_point(cmd, run_dir, os.path.join(
-                tune.out, LOGS_DIR, f"{pid}.log"))
+            res = rs.run_point(cmd, run_dir, tune.log_path(pid))
         if res["status"] != "ok":
             raise TrialFailed(f"run {run_dir} failed: {res['error']}")
         per_seed.append({n: float(metric_value(res["metrics"], n))
@@ -501,7 +465,7 @@ def param_importance(frame, keys):
 def _groups(values, max_groups=5):
     """Index groups of *values*: by distinct value (at most *max_groups*),
     else by rank into *max_groups* nearly equal groups."""
-    from rdma_sweep import numeric_view
+    from .sweep import numeric_view
     x, _ = numeric_view(values)
     keys = [rs.format_value(v) for v in values]
     distinct = list(dict.fromkeys(keys))
@@ -516,7 +480,7 @@ def plot_history(tune, frame, path):
     """Objective of every completed trial and the best feasible so far."""
     done = frame[frame["state"] == "COMPLETE"]
     fig, ax = plt.subplots(figsize=(7, 4))
-    color = style.algorithm_color(_algorithm(tune))
+    color = style.algorithm_color(tune.algorithm())
     feas = done[done["feasible"]]
     infeas = done[~done["feasible"]]
     ax.scatter(feas["trial"], feas["value"], s=22, color=color,
@@ -550,7 +514,7 @@ def plot_importance(tune, importance, path):
     keys = sorted(importance, key=lambda k: importance[k])
     fig, ax = plt.subplots(figsize=(7, 1.5 + 0.45 * len(keys)))
     ax.barh(range(len(keys)), [importance[k] for k in keys],
-            color=style.algorithm_color(_algorithm(tune)))
+            color=style.algorithm_color(tune.algorithm()))
     ax.set_yticks(range(len(keys)))
     ax.set_yticklabels(keys, fontsize="small")
     ax.set_xlim(0, 1)
@@ -559,16 +523,6 @@ def plot_importance(tune, importance, path):
     ax.set_title("Parameter importance")
     ax.grid(True, axis="x", alpha=0.3)
     style.save(fig, path)
-
-
-def _algorithm(tune):
-    if "cc.algorithm" in tune.fixed:
-        return tune.fixed["cc.algorithm"]
-    try:
-        return json.loads(tune.base_text).get("cc", {}).get("algorithm",
-                                                             "dcqcn")
-    except (ValueError, AttributeError):
-        return "?"
 
 
 def write_outputs(tune, study):
@@ -606,7 +560,7 @@ def write_outputs(tune, study):
             json.dump(scenario, handle, indent=2)
             handle.write("\n")
         paths.insert(0, best_path)
-        problem = verify_scenario(tune.runner, best_path)
+        problem = rs.check_run(tune.runner, best_path)
         if problem:
             raise rs.SpecError(f"{best_path}: rdma-run rejects the written "
                                f"scenario: {problem}")
@@ -640,26 +594,6 @@ def write_outputs(tune, study):
     return paths, best
 
 
-def verify_scenario(runner, path):
-    """None if rdma-run accepts the scenario file *path* (checked with a
-    zero-length run), else its error message."""
-    import shutil
-    import subprocess
-    import tempfile
-    tmp = tempfile.mkdtemp(prefix="rdma-check-")
-    try:
-        proc = subprocess.run(
-            [runner, path, "--out", os.path.join(tmp, "run"), "--quiet",
-             "--set", f"stop_time_ms={rs.CHECK_STOP_TIME_MS}"],
-            capture_output=True, text=True, timeout=300)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    if proc.returncode == 0:
-        return None
-    lines = (proc.stderr or proc.stdout).strip().splitlines()
-    return lines[-1] if lines else f"exit code {proc.returncode}"
-
-
 def _typed(value):
     """A value read back from the trials frame, as a JSON scalar."""
     if isinstance(value, np.generic):
@@ -678,24 +612,17 @@ def main(argv=None):
         description="Tune scenario parameters with Optuna (TPE); resumable "
                     "study in SQLite or any Optuna storage URL. See "
                     "docs/analysis.md.")
-    parser.add_argument("spec", metavar="SPEC.json")
-    parser.add_argument("--trials", type=lambda t: rs.int_at_least(t, 0), metavar="N",
+    rs.add_spec_arguments(parser, "trials")
+    parser.add_argument("--trials", type=lambda t: rs.int_at_least(t, 0),
+                        metavar="N",
                         help="finished trials the study should hold "
                              "(default: the spec's 'trials', else 20)")
-    parser.add_argument("--jobs", "-j", type=lambda t: rs.int_at_least(t, 1),
-                        metavar="N", help="trials in parallel (default: the "
-                        "spec's 'jobs', else the number of cores)")
-    parser.add_argument("--out", metavar="DIR",
-                        help="output folder (default: the spec's 'out')")
     parser.add_argument("--storage", metavar="URL",
                         help="Optuna storage URL (default: the spec's "
                              "'storage', else sqlite:///OUT/study.db)")
     parser.add_argument("--study", metavar="NAME",
                         help="study name (default: the spec's 'study', else "
                              "the spec file name)")
-    parser.add_argument("--runner", metavar="PATH",
-                        help="simulator binary (default: $RDMA_RUNNER, "
-                             "else build/bin/rdma-run)")
     args = parser.parse_args(argv)
     runner = rs.runner_path(args.runner)
     try:
@@ -710,9 +637,7 @@ def main(argv=None):
         print("rdma tune: error: Optuna is not installed (Debian: apt-get "
               "install python3-optuna, or ./rdma setup)", file=sys.stderr)
         return 2
-    if not os.path.isfile(runner):
-        print(f"rdma tune: error: simulator not found: {runner} (run "
-              "./rdma build)", file=sys.stderr)
+    if rs.missing_runner("rdma tune", runner):
         return 2
     try:
         tune.check_with_runner()
@@ -745,7 +670,3 @@ def main(argv=None):
     for p in paths:
         print(p)
     return 0 if best is not None else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

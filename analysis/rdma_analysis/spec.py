@@ -1,5 +1,6 @@
-"""What sweeps and tuning share: strict spec checking, parameters, running
-one point with ``rdma-run``.
+"""What sweeps and tuning share: strict spec checking, the spec setup both
+start from (:class:`Experiment`), parameters, running one point with
+``rdma-run``.
 
 A *spec* is a JSON file; paths inside it are relative to the spec file.  Any
 problem with a spec raises :class:`SpecError`, whose message names the spec
@@ -15,15 +16,21 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 
-ANALYSIS_DIR = os.path.dirname(os.path.abspath(__file__))
-REPO_ROOT = os.path.dirname(ANALYSIS_DIR)
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_ROOT = os.path.dirname(os.path.dirname(PACKAGE_DIR))  # above analysis/
 DEFAULT_RUNNER = os.path.join(REPO_ROOT, "build", "bin", "rdma-run")
 
 # Stop time used to check a scenario and its overrides without running it.
 CHECK_STOP_TIME_MS = "1e-6"
+
+# Inside the output folder of a sweep or a tune: one folder per run (named
+# by its point id), the simulator's output of each run.
+RUNS_DIR = "runs"
+LOGS_DIR = "logs"
 
 
 class SpecError(Exception):
@@ -44,6 +51,31 @@ def runner_path(override=None):
     build/bin/rdma-run of this checkout (absolute)."""
     path = override or os.environ.get("RDMA_RUNNER") or DEFAULT_RUNNER
     return os.path.abspath(path)
+
+
+def missing_runner(prog, runner):
+    """True, after printing *prog*'s one-line error, if the simulator
+    binary *runner* does not exist."""
+    if os.path.isfile(runner):
+        return False
+    print(f"{prog}: error: simulator not found: {runner} (run ./rdma "
+          "build)", file=sys.stderr)
+    return True
+
+
+def add_spec_arguments(parser, jobs_what):
+    """The command-line arguments of sweep and tune alike: ``SPEC.json``,
+    ``--jobs`` (*jobs_what* in parallel), ``--out``, ``--runner``."""
+    parser.add_argument("spec", metavar="SPEC.json")
+    parser.add_argument("--jobs", "-j", type=lambda t: int_at_least(t, 1),
+                        metavar="N", help=f"{jobs_what} in parallel "
+                        "(default: the spec's 'jobs', else the number of "
+                        "cores)")
+    parser.add_argument("--out", metavar="DIR",
+                        help="output folder (default: the spec's 'out')")
+    parser.add_argument("--runner", metavar="PATH",
+                        help="simulator binary (default: $RDMA_RUNNER, "
+                             "else build/bin/rdma-run)")
 
 
 def default_jobs():
@@ -87,6 +119,10 @@ class Spec:
         return SpecError(f"{self.name}: key '{key}' has invalid value "
                          f"{describe(value)} ({why})")
 
+    def missing(self, key):
+        """A :class:`SpecError` for the required *key* (dotted path)."""
+        return SpecError(f"{self.name}: missing key '{key}'")
+
     def check_known(self, obj, allowed, prefix=""):
         """Raise on the first key of *obj* not in *allowed*."""
         for key, value in obj.items():
@@ -107,7 +143,7 @@ class Spec:
     def get_string(self, key, default=None, required=False):
         if key not in self.data:
             if required:
-                raise SpecError(f"{self.name}: missing key '{key}'")
+                raise self.missing(key)
             return default
         value = self.data[key]
         if not isinstance(value, str) or not value.strip():
@@ -153,9 +189,18 @@ class Spec:
             return self.resolve(rel)
         return os.path.abspath(os.path.join("out", self.stem))
 
+    def metric(self, where, name):
+        """*name* (at *where*) if it is a known metric name."""
+        from .data import known_metric
+        if not isinstance(name, str) or not known_metric(name):
+            raise self.error(where, name, "unknown metric; see "
+                             "docs/analysis.md for the list, or use "
+                             "summary.KEY")
+        return name
+
     def metrics(self, key="metrics", default=None):
         """Checked list of metric names."""
-        from rdma_data import known_metric
+        from .data import known_metric
         if key not in self.data:
             return list(default or [])
         value = self.data[key]
@@ -276,7 +321,7 @@ def parse_param(spec, where, key, obj):
         return Param(key, "choice", values=values)
     for bound in ("min", "max"):
         if bound not in obj:
-            raise SpecError(f"{spec.name}: missing key '{where}.{bound}'")
+            raise spec.missing(f"{where}.{bound}")
         v = obj[bound]
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise spec.error(f"{where}.{bound}", v, "expected a number")
@@ -343,31 +388,35 @@ _KEYS_CACHE = {}
 
 
 def scenario_keys(runner):
-    """``{key: unit}`` of every scenario key ``rdma-run --list-keys``
-    prints, or None if the runner is missing or fails."""
+    """``{key: unit}`` of every scenario key and congestion-control
+    parameter ``rdma-run --list-keys --json`` lists (unit ``""`` where it
+    has none), or None if the runner is missing, fails or prints no such
+    list."""
     if runner in _KEYS_CACHE:
         return _KEYS_CACHE[runner]
     keys = None
     if os.path.isfile(runner) and os.access(runner, os.X_OK):
         try:
-            proc = subprocess.run([runner, "--list-keys"],
+            proc = subprocess.run([runner, "--list-keys", "--json"],
                                   capture_output=True, text=True,
                                   timeout=60)
         except (OSError, subprocess.TimeoutExpired):
             proc = None
         if proc is not None and proc.returncode == 0:
-            keys = {}
-            for line in proc.stdout.splitlines():
-                m = re.match(r"\|\s*`([^`]+)`\s*\|", line)
-                if not m:
-                    continue
-                cells = [c.strip() for c in line.strip().strip("|")
-                         .split("|")]
-                # Main table: key | type | unit | range | default | meaning
-                unit = cells[2] if len(cells) >= 6 else ""
-                keys[m.group(1)] = unit
+            keys = parse_keys_json(proc.stdout)
     _KEYS_CACHE[runner] = keys
     return keys
+
+
+def parse_keys_json(text):
+    """``{path: unit}`` of the entries of a ``--list-keys --json``
+    document (see ScenarioSchema::KeysJson), or None if *text* is not
+    one."""
+    try:
+        entries = json.loads(text)["keys"]
+        return {e["path"]: e.get("unit") or "" for e in entries}
+    except (ValueError, TypeError, KeyError):
+        return None
 
 
 def check_keys_exist(spec, runner, keys_with_where):
@@ -398,27 +447,127 @@ def check_values_with_runner(spec, runner, base, fixed, candidates):
     if not os.path.isfile(runner):
         return
     rounds = max([len(v) for v in candidates.values()] + [1])
+    for i in range(rounds):
+        overrides = dict(fixed)
+        for key, values in candidates.items():
+            overrides[key] = values[i % len(values)]
+        msg = check_run(runner, base, overrides)
+        if msg is not None:
+            msg = re.sub(r"^rdma-run: error: (--set: )?", "", msg)
+            raise SpecError(f"{spec.name}: rdma-run rejects this spec: "
+                            f"{msg}")
+
+
+def check_run(runner, scenario, overrides=None):
+    """None if rdma-run accepts the scenario file *scenario* with the
+    ``--set`` *overrides* (checked with a zero-length run, stop time
+    :data:`CHECK_STOP_TIME_MS`, into a temporary folder), else the last
+    line of its error output."""
+    overrides = dict(overrides or {}, stop_time_ms=CHECK_STOP_TIME_MS)
     tmp = tempfile.mkdtemp(prefix="rdma-check-")
     try:
-        for i in range(rounds):
-            overrides = dict(fixed)
-            for key, values in candidates.items():
-                overrides[key] = values[i % len(values)]
-            overrides["stop_time_ms"] = CHECK_STOP_TIME_MS
-            out = os.path.join(tmp, f"check{i}")
-            cmd = [runner, base, "--out", out, "--quiet"] + \
-                set_args(overrides)
-            proc = subprocess.run(cmd, capture_output=True, text=True,
-                                  timeout=300)
-            if proc.returncode != 0:
-                lines = (proc.stderr or proc.stdout).strip().splitlines()
-                msg = lines[-1] if lines else f"exit code {proc.returncode}"
-                msg = re.sub(r"^rdma-run: error: (--set: )?", "", msg)
-                raise SpecError(f"{spec.name}: rdma-run rejects this spec: "
-                                f"{msg}")
-            shutil.rmtree(out, ignore_errors=True)
+        proc = subprocess.run(
+            run_command(runner, scenario, os.path.join(tmp, "run"),
+                        overrides),
+            capture_output=True, text=True, timeout=300)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    if proc.returncode == 0:
+        return None
+    lines = (proc.stderr or proc.stdout).strip().splitlines()
+    return lines[-1] if lines else f"exit code {proc.returncode}"
+
+
+# ---------------------------------------------------------------------------
+# The setup a sweep and a tune share
+# ---------------------------------------------------------------------------
+
+class Experiment:
+    """What a sweep spec and a tune spec share.
+
+    The constructor reads, in this order, the spec's top-level keys (each
+    must be in *keys*), ``description``, the ``base`` scenario, the output
+    folder (*out*, else the spec's ``out``) and the fixed overrides
+    ``set``.  A subclass then reads its own keys (``seeds`` with
+    :meth:`Spec.seeds`, in its own order) and ends with :meth:`finish`.
+
+    Attributes: ``spec`` (:class:`Spec`), ``base`` and ``base_text`` (see
+    :meth:`Spec.base_scenario`), ``out``, ``fixed`` (``{key: value}``),
+    ``seeds`` (list), ``runner`` (set by :meth:`finish`).
+    """
+
+    def __init__(self, path, keys, out=None):
+        spec = Spec(path)
+        self.spec = spec
+        spec.check_known(spec.data, keys)
+        if "description" in spec.data and \
+                not isinstance(spec.data["description"], str):
+            raise spec.error("description", spec.data["description"],
+                             "expected a string")
+        self.base, self.base_text = spec.base_scenario()
+        self.out = spec.out_dir(out)
+        self.fixed = spec.overrides()
+        self.seeds = []
+        self.runner = None
+
+    def swept(self):
+        """The scenario keys the spec varies, besides the seed: a list of
+        ``(where, key, value, candidates)``: where in the spec, the value a
+        message shows, the values that exercise its range."""
+        raise NotImplementedError
+
+    def finish(self, runner=None, check_runner=True):
+        """Raise on a scenario key given twice, find the simulator
+        (:func:`runner_path`) and, with *check_runner*, let it check the
+        spec (:meth:`check_with_runner`)."""
+        seen = {}
+        sources = [("set", key) for key in self.fixed] + \
+                  [(where, key) for where, key, _, _ in self.swept()]
+        if self.seeds:
+            sources.append(("seeds", "seed"))
+        for where, key in sources:
+            if key in seen:
+                raise SpecError(
+                    f"{self.spec.name}: scenario key '{key}' is given in "
+                    f"both '{seen[key]}' and '{where}'")
+            seen[key] = where
+        self.runner = runner_path(runner)
+        if check_runner:
+            self.check_with_runner()
+
+    def check_with_runner(self):
+        """Unknown scenario keys and rejected values are spec errors (see
+        :func:`check_keys_exist` and :func:`check_values_with_runner`; the
+        seeds are checked at their smallest and largest)."""
+        swept = self.swept()
+        check_keys_exist(self.spec, self.runner,
+                         [(k, "set", v) for k, v in self.fixed.items()] +
+                         [(key, where, value)
+                          for where, key, value, _ in swept])
+        candidates = {key: list(values) for _, key, _, values in swept}
+        if self.seeds:
+            candidates["seed"] = sorted({min(self.seeds), max(self.seeds)})
+        check_values_with_runner(self.spec, self.runner, self.base,
+                                 self.fixed, candidates)
+
+    def run_dir(self, pid):
+        """The run folder of the point *pid* (see :func:`point_id`)."""
+        return os.path.join(self.out, RUNS_DIR, pid)
+
+    def log_path(self, pid):
+        """Where the simulator's output of the point *pid* goes."""
+        return os.path.join(self.out, LOGS_DIR, f"{pid}.log")
+
+    def algorithm(self):
+        """The congestion control the runs use unless a parameter says
+        otherwise (figure colours): ``set``'s, else the base scenario's,
+        else the simulator's default ``dcqcn``."""
+        try:
+            scenario = json.loads(self.base_text)
+            return self.fixed.get("cc.algorithm") or \
+                scenario.get("cc", {}).get("algorithm") or "dcqcn"
+        except (ValueError, AttributeError):
+            return "?"
 
 
 # ---------------------------------------------------------------------------
@@ -511,9 +660,9 @@ def run_point(cmd, run_dir, log_path, with_metrics=True):
 
 
 def point_metrics(run_dir):
-    """:func:`rdma_data.run_metrics` of a finished point (None if its
+    """:func:`rdma_analysis.data.run_metrics` of a finished point (None if its
     files cannot be read)."""
-    from rdma_data import RunDataError, load_run, run_metrics
+    from .data import RunDataError, load_run, run_metrics
     try:
         return run_metrics(load_run(run_dir))
     except RunDataError:
