@@ -408,14 +408,12 @@ TEST(RdmaSwitchDequeue, EachSwitchOnThePathAddsItsOwnRecordInHopOrder)
     EXPECT_EQ(second.tx, 0u);
 }
 
-// DISABLED: reveals a bug in RdmaSwitch::Dequeued. RdmaNetDevice::SetLinkUp(false)
-// discards the queued frames through the dequeue callback (so that the switch releases
-// their buffer), and Dequeued cannot tell a discard from a departure: it CE-marks the
-// discarded ECN-capable frames, counts them in PortStats::ecnMarked and marksByReason
-// (hence in summary.json's ecn_marked_packets and marks_by_reason) and fires the Mark
-// trace, whose contract is "as it leaves an egress queue" for the wire. A frame lost to
-// the link is counted both as a LINK_DOWN drop and as a mark. Enable when fixed.
-TEST(RdmaSwitchDequeue, DISABLED_FramesDiscardedWhenTheEgressLinkGoesDownAreNotCountedAsMarked)
+// RdmaNetDevice::SetLinkUp(false) discards the queued frames through the dequeue
+// callback (so that the switch releases their buffer); a discard is not a departure: the
+// frame is neither CE-marked nor counted as marked nor reported on the Mark trace, whose
+// contract is "as it leaves an egress queue" for the wire. (A frame lost to the link is a
+// LINK_DOWN drop only.)
+TEST(RdmaSwitchDequeue, FramesDiscardedWhenTheEgressLinkGoesDownAreNotCountedAsMarked)
 {
     // Kmin = Kmax = 0: any ECN-capable frame that left for the wire would be marked.
     // Three ECT0 frames wait at the paused egress; at 10 us its link goes down.

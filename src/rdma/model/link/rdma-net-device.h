@@ -44,6 +44,9 @@ class RdmaNetDevice : public NetDevice
     /// Asked for the next data frame when the queues are empty; argument: paused classes.
     using PullCallback = Callback<Ptr<Packet>, uint8_t>;
 
+    /// A PFC frame received: its class and quanta (0 = resume).
+    using PfcTracedCallback = void (*)(uint8_t priority, uint16_t quanta);
+
     static TypeId GetTypeId();
     RdmaNetDevice();
 

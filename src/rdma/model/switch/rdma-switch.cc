@@ -220,10 +220,13 @@ RdmaSwitch::Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t
 {
     const uint32_t inPort = meta & ~kMetaInt;
     const uint32_t bytes = p->GetSize();
+    // A frame discarded because its link went down (LINK_DOWN, counted by the port) only
+    // gives its buffer back: it neither is marked nor collects an INT record.
+    const bool leaving = m_ports[outPort]->IsLinkUp();
     // Mark on the queue the frame has just waited in (as the HPCC simulator does).
     MarkReason why;
-    const bool mark = m_mmu->ShouldMarkEcn(outPort, priority, &why);
-    const bool stamp = meta & kMetaInt;
+    const bool mark = leaving && m_mmu->ShouldMarkEcn(outPort, priority, &why);
+    const bool stamp = leaving && (meta & kMetaInt);
     if (mark || stamp)
     {
         RdmaHeader h;

@@ -4,10 +4,11 @@
 #ifndef RDMA_SCENARIO_RUNNER_H
 #define RDMA_SCENARIO_RUNNER_H
 
-#include "ns3/flow-spec.h"
-#include "ns3/scenario-workloads.h"
+#include "ns3/traffic-stage.h"
 
 #include <nlohmann/json.hpp>
+
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,13 @@ namespace ns3
 
 /**
  * \ingroup rdma
- * Runs one scenario: loads and checks it (schema, overrides, derived defaults, the
- * flow list), builds the fabric and the traffic, runs the simulation and writes the
- * output folder (summary.json, fct.csv, queue.csv, pfc.csv, config.json).
+ * Runs one scenario as a pipeline of stages (ScenarioStage): the fabric (FabricStage:
+ * NIC, switch, routing and congestion-control keys, link events), one topology
+ * (TopologyStage), the traffic sources (TrafficStage: incast, permutation, flow list,
+ * workloads, probe) and the outputs (OutputStage, RunProgress). Load resolves and checks
+ * the scenario through every stage; Run builds, runs and writes the output folder
+ * (summary.json, fct.csv, queue.csv, pfc.csv, config.json, ...). The runner itself only
+ * orders the stages.
  *
  * Every input error is raised as ScenarioError before the output folder is touched.
  */
@@ -39,8 +44,10 @@ class ScenarioRunner
 
     /// \param scenario a scenario returned by Load.
     explicit ScenarioRunner(nlohmann::json scenario);
+    ~ScenarioRunner();
 
-    /// Read the flow list now (errors before any output); Run() calls it if needed.
+    /// Read the traffic sources' files now (errors before any output); Run() calls it if
+    /// needed.
     void Prepare();
 
     /// Simulate and write \p outDir; returns the summary. \p quiet silences progress.
@@ -51,8 +58,7 @@ class ScenarioRunner
 
   private:
     nlohmann::json m_scenario;
-    std::vector<FlowSpec> m_csvFlows;
-    std::unique_ptr<ScenarioWorkloads> m_workloads; ///< CDF, incast groups, MoE, traces
+    std::vector<std::unique_ptr<TrafficStage>> m_traffic;
     bool m_prepared;
 };
 

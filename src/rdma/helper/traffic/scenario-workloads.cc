@@ -211,7 +211,7 @@ struct ScenarioWorkloads::CdfState
 };
 
 void
-ScenarioWorkloads::ResolvePaths(json& s, const std::string& file)
+ScenarioWorkloads::ResolvePaths(json& s, const std::string& file) const
 {
     for (const char* key : kPathKeys)
     {
@@ -224,7 +224,7 @@ ScenarioWorkloads::ResolvePaths(json& s, const std::string& file)
 }
 
 void
-ScenarioWorkloads::Resolve(json& s)
+ScenarioWorkloads::Resolve(json& s, const std::string& /* file */) const
 {
     for (const char* key : {"traffic.cdf.priority", "traffic.moe.priority", "traffic.trace.priority"})
     {
@@ -260,7 +260,7 @@ ScenarioWorkloads::Resolve(json& s)
 }
 
 bool
-ScenarioWorkloads::HasTraffic(const json& s)
+ScenarioWorkloads::Enabled(const json& s) const
 {
     return Bool(s, "traffic.cdf.enabled") || !Str(s, "traffic.incast_groups_csv").empty() ||
            Bool(s, "traffic.moe.enabled") || !Str(s, "traffic.trace.csv").empty() ||
@@ -268,7 +268,7 @@ ScenarioWorkloads::HasTraffic(const json& s)
 }
 
 void
-ScenarioWorkloads::Check(const json& s, const std::string& file, uint32_t hosts)
+ScenarioWorkloads::Check(const json& s, const std::string& file, uint32_t hosts) const
 {
     for (const char* key : {"traffic.cdf.priority", "traffic.moe.priority", "traffic.trace.priority"})
     {
@@ -341,16 +341,14 @@ ScenarioWorkloads::Check(const json& s, const std::string& file, uint32_t hosts)
     }
 }
 
-ScenarioWorkloads::ScenarioWorkloads(const json& scenario)
-    : m_scenario(scenario)
-{
-}
+ScenarioWorkloads::ScenarioWorkloads() = default;
 
 ScenarioWorkloads::~ScenarioWorkloads() = default;
 
 void
-ScenarioWorkloads::Prepare(uint32_t hosts)
+ScenarioWorkloads::Prepare(const json& scenario, uint32_t hosts)
 {
+    m_scenario = scenario;
     const json& s = m_scenario;
     if (Bool(s, "traffic.cdf.enabled"))
     {
@@ -422,7 +420,10 @@ ScenarioWorkloads::Prepare(uint32_t hosts)
 }
 
 void
-ScenarioWorkloads::AddTraffic(RdmaTopology& topo, TrafficDriver& driver, int64_t& stream)
+ScenarioWorkloads::AddTraffic(const json& /* scenario: as prepared */,
+                              RdmaTopology& topo,
+                              TrafficDriver& driver,
+                              int64_t& stream)
 {
     const json& s = m_scenario;
     const auto& hosts = topo.GetHosts();

@@ -4,6 +4,7 @@
 #include "ns3/scenario-topology.h"
 
 #include "ns3/fat-tree-helper.h"
+#include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/topology-file.h"
 
@@ -15,34 +16,22 @@ namespace ns3
 {
 
 using json = nlohmann::json;
+using namespace scenario;
 namespace fs = std::filesystem;
 
 namespace
 {
-const json&
-At(const json& s, const std::string& path)
-{
-    std::string p = "/" + path;
-    std::replace(p.begin(), p.end(), '.', '/');
-    return s.at(json::json_pointer(p));
-}
-
 std::string
 Type(const json& s)
 {
-    return At(s, "topology.type").get<std::string>();
+    return Str(s, "topology.type");
 }
 
+/// A rate key (Gb/s) in bit/s.
 double
-Gbps(const json& s, const std::string& key)
+BitRate(const json& s, const std::string& key)
 {
-    return At(s, key).get<double>() * 1e9;
-}
-
-Time
-Us(double us)
-{
-    return NanoSeconds(static_cast<int64_t>(std::llround(us * 1000)));
+    return Num(s, key) * 1e9;
 }
 
 FatTreeHelper
@@ -62,9 +51,9 @@ FatTree(const json& s)
         ft.hostsPerTor = At(s, "topology.fat_tree.hosts_per_tor").get<uint32_t>();
         ft.cores = At(s, "topology.fat_tree.cores").get<uint32_t>();
     }
-    ft.hostRate = DataRate(static_cast<uint64_t>(std::llround(Gbps(s, "topology.host_rate_gbps"))));
+    ft.hostRate = Gbps(Num(s, "topology.host_rate_gbps"));
     ft.hostDelay = Us(At(s, "topology.host_delay_us").get<double>());
-    ft.torAggRate = DataRate(static_cast<uint64_t>(std::llround(Gbps(s, "topology.fabric_rate_gbps"))));
+    ft.torAggRate = Gbps(Num(s, "topology.fabric_rate_gbps"));
     ft.aggCoreRate = ft.torAggRate;
     ft.fabricDelay = Us(At(s, "topology.fabric_delay_us").get<double>());
     return ft;
@@ -79,7 +68,7 @@ ReadFile(const json& s)
 } // namespace
 
 void
-ScenarioTopology::ResolvePaths(json& s, const std::string& file)
+ScenarioTopology::ResolvePaths(json& s, const std::string& file) const
 {
     const std::string path = At(s, "topology.file").get<std::string>();
     if (!path.empty() && fs::path(path).is_relative())
@@ -89,7 +78,7 @@ ScenarioTopology::ResolvePaths(json& s, const std::string& file)
 }
 
 void
-ScenarioTopology::Check(const json& s, const std::string& file)
+ScenarioTopology::Check(const json& s, const std::string& file, uint32_t /* hosts */) const
 {
     auto fail = [&](const std::string& key, const std::string& why) {
         throw ScenarioError(file + ": key '" + key + "' has invalid value " + At(s, key).dump() + " (" + why + ")");
@@ -127,20 +116,20 @@ ScenarioTopology::Check(const json& s, const std::string& file)
 }
 
 bool
-ScenarioTopology::Handles(const json& s)
+ScenarioTopology::Handles(const json& s) const
 {
     const std::string type = Type(s);
     return type == "fat_tree" || type == "file" || type == "hpcc_file";
 }
 
 uint32_t
-ScenarioTopology::HostCount(const json& s)
+ScenarioTopology::HostCount(const json& s) const
 {
     return Type(s) == "fat_tree" ? FatTree(s).Hosts() : ReadFile(s).Hosts();
 }
 
 void
-ScenarioTopology::Build(const json& s, RdmaTopology& topo)
+ScenarioTopology::Build(const json& s, RdmaTopology& topo) const
 {
     if (Type(s) == "fat_tree")
     {
@@ -157,8 +146,8 @@ ScenarioTopology::Shape(const json& s)
 {
     FabricShape shape;
     const std::string type = Type(s);
-    const double hostRate = Gbps(s, "topology.host_rate_gbps");
-    const double fabricRate = Gbps(s, "topology.fabric_rate_gbps");
+    const double hostRate = BitRate(s, "topology.host_rate_gbps");
+    const double fabricRate = BitRate(s, "topology.fabric_rate_gbps");
     if (type == "file" || type == "hpcc_file")
     {
         const TopologyFile t = ReadFile(s);

@@ -5,6 +5,7 @@
 #define RDMA_SCENARIO_TOPOLOGY_H
 
 #include "ns3/rdma-topology.h"
+#include "ns3/topology-stage.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -27,23 +28,25 @@ struct FabricShape
 
 /**
  * \ingroup rdma
- * The scenario side of the topology types added beside star and leaf_spine: fat_tree
+ * The topology stage of the types read or generated beside star and leaf_spine: fat_tree
  * (FatTreeHelper), file (TopologyFile, the module's format) and hpcc_file (the HPCC
  * simulator's topology.txt); and the fabric shape of every type.
  */
-class ScenarioTopology
+class ScenarioTopology : public TopologyStage
 {
   public:
     /// Make topology.file absolute (relative to the scenario \p file).
-    static void ResolvePaths(nlohmann::json& scenario, const std::string& file);
+    void ResolvePaths(nlohmann::json& scenario, const std::string& file) const override;
     /// Checks of the fat_tree keys and of the topology file. Throws ScenarioError.
-    static void Check(const nlohmann::json& scenario, const std::string& file);
+    void Check(const nlohmann::json& scenario,
+               const std::string& file,
+               uint32_t hosts) const override;
     /// Whether topology.type is one built here (fat_tree, file, hpcc_file).
-    static bool Handles(const nlohmann::json& scenario);
+    bool Handles(const nlohmann::json& scenario) const override;
     /// Hosts of a type built here.
-    static uint32_t HostCount(const nlohmann::json& scenario);
+    uint32_t HostCount(const nlohmann::json& scenario) const override;
     /// Add the nodes and links of a type built here to \p topo (not finalized).
-    static void Build(const nlohmann::json& scenario, RdmaTopology& topo);
+    void Build(const nlohmann::json& scenario, RdmaTopology& topo) const override;
     /// Racks and rates of any topology type.
     static FabricShape Shape(const nlohmann::json& scenario);
     /// Host index (-1: a switch) of each node id of an hpcc_file topology; empty for the

@@ -11,6 +11,7 @@
 #include "ns3/moe-generator.h"
 #include "ns3/rdma-topology.h"
 #include "ns3/traffic-driver.h"
+#include "ns3/traffic-stage.h"
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -29,36 +30,37 @@ class RunOutput;
  * traffic.moe.*, traffic.trace.*, traffic.collective_qps, traffic.hpcc_flow_file):
  * their cross-key checks, the files they name (read in Prepare, so that every input error
  * comes before any output), the flows they add to a run and what they write into
- * summary.json. ScenarioRunner calls it at each of its stages.
+ * summary.json: the traffic stage of the workload sources.
  */
-class ScenarioWorkloads
+class ScenarioWorkloads : public TrafficStage
 {
   public:
+    ScenarioWorkloads();
+    ~ScenarioWorkloads() override;
     /// Make the workload file keys absolute (they are relative to the scenario \p file).
-    static void ResolvePaths(nlohmann::json& scenario, const std::string& file);
-    /// Fill the derived workload keys (priorities).
-    static void Resolve(nlohmann::json& scenario);
+    void ResolvePaths(nlohmann::json& scenario, const std::string& file) const override;
+    /// Fill the derived workload keys (priorities, the MoE preset's model keys).
+    void Resolve(nlohmann::json& scenario, const std::string& file) const override;
     /// Cross-key checks against a topology of \p hosts hosts. Throws ScenarioError.
-    static void Check(const nlohmann::json& scenario, const std::string& file, uint32_t hosts);
-    /// Whether the scenario has workload traffic (for the runner's "no traffic" check).
-    static bool HasTraffic(const nlohmann::json& scenario);
-
-    explicit ScenarioWorkloads(const nlohmann::json& scenario);
-    ~ScenarioWorkloads();
-
+    void Check(const nlohmann::json& scenario,
+               const std::string& file,
+               uint32_t hosts) const override;
+    /// Whether the scenario has workload traffic.
+    bool Enabled(const nlohmann::json& scenario) const override;
     /// Read the files the keys name. Throws ScenarioError (file:line).
-    void Prepare(uint32_t hosts);
-
+    void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;
     /**
      * Add the workload flows to \p driver (topology finalized) and schedule the
      * collective ones. Random streams are taken from \p stream upwards.
      */
-    void AddTraffic(RdmaTopology& topo, TrafficDriver& driver, int64_t& stream);
-
+    void AddTraffic(const nlohmann::json& scenario,
+                    RdmaTopology& topo,
+                    TrafficDriver& driver,
+                    int64_t& stream) override;
     /// Add the workload figures to \p summary; \p end is the simulated end.
-    void Summarize(nlohmann::json& summary, Time end) const;
+    void Summarize(nlohmann::json& summary, Time end) const override;
     /// Write the workload files of the run (collectives.csv, moe-trace.csv).
-    void WriteFiles(RunOutput& out) const;
+    void WriteFiles(RunOutput& out) const override;
 
   private:
     struct CdfState;

@@ -1,0 +1,216 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/output-stage.h"
+
+#include "ns3/cc-sampler.h"
+#include "ns3/port-sampler.h"
+#include "ns3/scenario-access.h"
+#include "ns3/switch-verdict.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <sys/resource.h>
+
+namespace ns3
+{
+
+using json = nlohmann::json;
+using namespace scenario;
+
+namespace
+{
+/// Nearest-rank percentile \p q of \p v (0 if empty).
+double
+Percentile(std::vector<int64_t> v, double q)
+{
+    if (v.empty())
+    {
+        return 0;
+    }
+    std::sort(v.begin(), v.end());
+    const double rank = std::ceil(q * double(v.size()));
+    const std::size_t i = rank < 1 ? 0 : std::min(v.size(), std::size_t(rank)) - 1;
+    return double(v[i]);
+}
+
+/// Time between uplink-meter windows when output.port_sample_us is 0.
+const Time kDefaultUplinkWindow = MicroSeconds(10);
+
+Time
+UplinkWindow(const json& s)
+{
+    return Num(s, "output.port_sample_us") > 0 ? Us(Num(s, "output.port_sample_us"))
+                                                : kDefaultUplinkWindow;
+}
+} // namespace
+
+OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& driver, RunOutput& out)
+    : m_scenario(s),
+      m_topo(topo),
+      m_driver(driver),
+      m_recorder(out.Stream("fct.csv"), out.Stream("pfc.csv")),
+      m_queues(nullptr),
+      m_uplinks(topo, UplinkWindow(s))
+{
+    driver.SetRecordCallback(MakeCallback(&RunRecorder::OnRecord, &m_recorder));
+    for (uint32_t sw : topo.GetSwitches())
+    {
+        topo.GetSwitch(sw)->TraceConnectWithoutContext(
+            "Pfc",
+            MakeCallback(&RunRecorder::OnPfc, &m_recorder, sw));
+    }
+    topo.WriteLinks(out.Stream("links.csv"));
+    auto queues = std::make_unique<QueueSampler>(topo,
+                                                 out.Stream("queue.csv"),
+                                                 Us(Num(s, "output.queue_sample_us")));
+    m_queues = queues.get();
+    m_samplers.push_back(std::move(queues));
+    if (Num(s, "output.port_sample_us") > 0)
+    {
+        m_samplers.push_back(std::make_unique<PortSampler>(topo,
+                                                           out.Stream("ports.csv"),
+                                                           Us(Num(s, "output.port_sample_us"))));
+    }
+    const uint64_t ccQps = std::min<uint64_t>(Int(s, "output.cc_sample_qps"),
+                                              driver.GetFlowsTotal());
+    if (Num(s, "output.cc_sample_us") > 0 && ccQps > 0)
+    {
+        std::vector<std::pair<uint32_t, uint32_t>> qps;
+        for (uint64_t i = 0; i < ccQps; ++i)
+        {
+            qps.push_back(driver.GetFlowQp(i * driver.GetFlowsTotal() / ccQps));
+        }
+        m_samplers.push_back(std::make_unique<CcSampler>(topo,
+                                                         qps,
+                                                         out.Stream("cc.csv"),
+                                                         Us(Num(s, "output.cc_sample_us"))));
+    }
+}
+
+void
+OutputStage::Start()
+{
+    for (auto& sampler : m_samplers)
+    {
+        sampler->Start();
+    }
+    m_uplinks.Start();
+}
+
+void
+OutputStage::Stop()
+{
+    for (auto& sampler : m_samplers)
+    {
+        sampler->Stop();
+    }
+    m_uplinks.Stop();
+}
+
+json
+OutputStage::Summarize(Time end, const Timing& timing) const
+{
+    const json& s = m_scenario;
+    RdmaNic::Stats nic;
+    for (uint32_t h : m_topo.GetHosts())
+    {
+        const RdmaNic::Stats& st = m_topo.GetNic(h)->GetStats();
+        nic.payloadBytesSent += st.payloadBytesSent;
+        nic.payloadBytesDelivered += st.payloadBytesDelivered;
+        nic.dataPackets += st.dataPackets;
+        nic.retransmittedPackets += st.retransmittedPackets;
+        nic.timeouts += st.timeouts;
+        nic.cnpsSent += st.cnpsSent;
+        nic.nacksSent += st.nacksSent;
+        nic.outOfOrderPackets += st.outOfOrderPackets;
+    }
+    uint64_t drops = 0, pauses = 0, resumes = 0, marked = 0, forwarded = 0, maxQueue = 0;
+    std::array<uint64_t, kDropReasons> dropsByReason{};
+    std::array<uint64_t, kMarkReasons> marksByReason{};
+    for (uint32_t sw : m_topo.GetSwitches())
+    {
+        Ptr<RdmaSwitch> x = m_topo.GetSwitch(sw);
+        forwarded += x->GetForwardedFrames();
+        maxQueue = std::max(maxQueue, x->GetMmu()->GetMaxEgressBytes());
+        for (uint32_t p = 0; p < x->GetNPorts(); ++p)
+        {
+            const RdmaSwitch::PortStats& ps = x->GetPortStats(p);
+            drops += ps.drops;
+            pauses += ps.pauseFrames;
+            resumes += ps.resumeFrames;
+            marked += ps.ecnMarked;
+            for (std::size_t r = 0; r < kDropReasons; ++r)
+            {
+                dropsByReason[r] += ps.dropsByReason[r];
+            }
+            for (std::size_t r = 0; r < kMarkReasons; ++r)
+            {
+                marksByReason[r] += ps.marksByReason[r];
+            }
+        }
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+
+    json sum;
+    sum["scenario"] = Str(s, "name");
+    sum["sim_time_s"] = end.GetSeconds();
+    sum["wall_s"] = timing.wallSeconds;
+    sum["cpu_s"] = timing.cpuSeconds;
+    sum["events"] = timing.events;
+    sum["events_per_s"] = timing.wallSeconds > 0 ? timing.events / timing.wallSeconds : 0.0;
+    sum["packets_forwarded"] = forwarded;
+    sum["peak_rss_mb"] = ru.ru_maxrss / 1024.0;
+    sum["flows_total"] = m_driver.GetFlowsTotal();
+    sum["flows_completed"] = m_driver.GetFlowsCompleted();
+    sum["all_flows_completed"] = m_driver.GetFlowsCompleted() == m_driver.GetFlowsTotal();
+    sum["bytes_sent"] = nic.payloadBytesSent;
+    sum["bytes_delivered"] = nic.payloadBytesDelivered;
+    sum["goodput_gbps"] = end.IsStrictlyPositive()
+                              ? nic.payloadBytesDelivered * 8 / end.GetSeconds() / 1e9
+                              : 0.0;
+    sum["data_packets"] = nic.dataPackets;
+    sum["retransmitted_packets"] = nic.retransmittedPackets;
+    sum["timeouts"] = nic.timeouts;
+    sum["nacks"] = nic.nacksSent;
+    sum["out_of_order_packets"] = nic.outOfOrderPackets;
+    sum["cnps"] = nic.cnpsSent;
+    sum["ecn_marked_packets"] = marked;
+    sum["drops"] = drops;
+    sum["link_down_drops"] = m_topo.GetLinkDownDrops();
+    dropsByReason[static_cast<std::size_t>(DropReason::LINK_DOWN)] = m_topo.GetLinkDownDrops();
+    for (std::size_t r = 0; r < kDropReasons; ++r)
+    {
+        sum["drops_by_reason"][DropReasonName(static_cast<DropReason>(r))] = dropsByReason[r];
+    }
+    for (std::size_t r = 0; r < kMarkReasons; ++r)
+    {
+        sum["marks_by_reason"][MarkReasonName(static_cast<MarkReason>(r))] = marksByReason[r];
+    }
+    sum["pfc_pause_frames"] = pauses;
+    sum["pfc_resume_frames"] = resumes;
+    sum["max_queue_bytes"] = maxQueue;
+    sum["mean_queue_bytes"] = m_queues->GetMeanLargestQueue();
+    if (!m_topo.GetUplinkTxBytes().empty())
+    {
+        sum["uplink_imbalance_max"] = m_uplinks.GetRunImbalanceMax();
+        sum["uplink_imbalance_mean"] = m_uplinks.GetRunImbalanceMean();
+        sum["uplink_imbalance_window_mean"] = m_uplinks.GetWindowImbalanceMean();
+    }
+    sum["base_rtt_us"] = m_topo.GetMaxBaseRtt().GetSeconds() * 1e6;
+    sum["probes_completed"] = m_driver.GetProbesCompleted();
+    const std::vector<int64_t>& probes = m_recorder.GetProbeFcts();
+    double mean = 0;
+    for (int64_t v : probes)
+    {
+        mean += double(v);
+    }
+    sum["probe_latency_mean_ns"] = probes.empty() ? 0.0 : mean / probes.size();
+    sum["probe_latency_p50_ns"] = Percentile(probes, 0.5);
+    sum["probe_latency_p99_ns"] = Percentile(probes, 0.99);
+    return sum;
+}
+
+} // namespace ns3

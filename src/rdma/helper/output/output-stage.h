@@ -1,0 +1,80 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_OUTPUT_STAGE_H
+#define RDMA_OUTPUT_STAGE_H
+
+#include "ns3/periodic-sampler.h"
+#include "ns3/queue-sampler.h"
+#include "ns3/rdma-topology.h"
+#include "ns3/run-output.h"
+#include "ns3/run-recorder.h"
+#include "ns3/traffic-driver.h"
+#include "ns3/uplink-meter.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * The output stage of a run: what it records while it runs (fct.csv and pfc.csv through
+ * RunRecorder, links.csv, and the samplers of queue.csv, ports.csv and cc.csv, per the
+ * output.* keys; the uplink meter) and the figures of summary.json it computes at the
+ * end from the NICs', switches' and driver's counters.
+ *
+ * Call order: construct once every traffic source has added its flows (the cc.csv
+ * sampler picks QPs among them), Start before the traffic starts, Stop when the run
+ * ends, then Summarize.
+ */
+class OutputStage
+{
+  public:
+    /// Cost of a run, measured by the runner around Simulator::Run.
+    struct Timing
+    {
+        double wallSeconds = 0;
+        double cpuSeconds = 0;
+        uint64_t events = 0;
+    };
+
+    /**
+     * \param scenario the resolved scenario (output.* keys)
+     * \param topo the finalized topology
+     * \param driver the run's traffic driver, every flow added, not started
+     * \param out the run's output folder
+     */
+    OutputStage(const nlohmann::json& scenario,
+                RdmaTopology& topo,
+                TrafficDriver& driver,
+                RunOutput& out);
+
+    /// Start the samplers and the uplink meter.
+    void Start();
+    /// Stop them (the simulation has ended).
+    void Stop();
+
+    /**
+     * The run's figures for summary.json (traffic sources add their own).
+     * \param end the simulated end time
+     * \param timing the run's wall, CPU and event counts
+     */
+    nlohmann::json Summarize(Time end, const Timing& timing) const;
+
+  private:
+    const nlohmann::json& m_scenario;
+    RdmaTopology& m_topo;
+    const TrafficDriver& m_driver;
+    RunRecorder m_recorder;
+    std::vector<std::unique_ptr<PeriodicSampler>> m_samplers;
+    const QueueSampler* m_queues;
+    UplinkMeter m_uplinks;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_OUTPUT_STAGE_H */

@@ -1,0 +1,51 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/run-recorder.h"
+
+#include "ns3/simulator.h"
+
+#include <iomanip>
+
+namespace ns3
+{
+
+RunRecorder::RunRecorder(std::ostream& fct, std::ostream& pfc)
+    : m_fct(fct),
+      m_pfc(pfc)
+{
+    m_fct << "flow_id,kind,src,dst,qp,prio,size_bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,"
+             "slowdown\n";
+    m_pfc << "time_ns,node,port,prio,event\n";
+}
+
+void
+RunRecorder::OnRecord(const TrafficDriver::Record& r)
+{
+    const int64_t fct = (r.end - r.start).GetNanoSeconds();
+    const int64_t ideal = r.ideal.GetNanoSeconds();
+    m_fct << r.flowId << ',' << FlowKindName(r.kind) << ',' << r.src << ',' << r.dst << ','
+          << r.qpn << ',' << +r.priority << ',' << r.bytes << ',' << r.start.GetNanoSeconds()
+          << ',' << r.end.GetNanoSeconds() << ',' << fct << ',' << ideal << ','
+          << std::setprecision(6) << (ideal > 0 ? double(fct) / double(ideal) : 0.0) << '\n';
+    if (r.kind == FlowKind::PROBE)
+    {
+        m_probeFct.push_back(fct);
+    }
+}
+
+void
+RunRecorder::OnPfc(uint32_t node, uint32_t port, uint8_t prio, uint8_t event)
+{
+    static const char* names[] = {"pause", "refresh", "resume"};
+    m_pfc << Simulator::Now().GetNanoSeconds() << ',' << node << ',' << port << ',' << +prio
+          << ',' << names[event] << '\n';
+}
+
+const std::vector<int64_t>&
+RunRecorder::GetProbeFcts() const
+{
+    return m_probeFct;
+}
+
+} // namespace ns3

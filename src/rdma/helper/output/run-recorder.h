@@ -1,0 +1,44 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_RUN_RECORDER_H
+#define RDMA_RUN_RECORDER_H
+
+#include "ns3/traffic-driver.h"
+
+#include <cstdint>
+#include <ostream>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * Writes the run's event files as the simulation produces them: one fct.csv row per
+ * completed message (TrafficDriver records), one pfc.csv row per PFC frame a switch
+ * sends (RdmaSwitch "Pfc" trace); keeps the probe latencies for the summary.
+ */
+class RunRecorder
+{
+  public:
+    /// Write the headers of \p fct and \p pfc.
+    RunRecorder(std::ostream& fct, std::ostream& pfc);
+
+    /// One completed message (TrafficDriver record callback).
+    void OnRecord(const TrafficDriver::Record& r);
+    /// A PFC frame sent by \p port of switch \p node (RdmaSwitch::PfcEvent \p event).
+    void OnPfc(uint32_t node, uint32_t port, uint8_t prio, uint8_t event);
+
+    /// Completion times of the latency probes so far (ns).
+    const std::vector<int64_t>& GetProbeFcts() const;
+
+  private:
+    std::ostream& m_fct;
+    std::ostream& m_pfc;
+    std::vector<int64_t> m_probeFct;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_RUN_RECORDER_H */

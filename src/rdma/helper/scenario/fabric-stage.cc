@@ -1,0 +1,283 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/fabric-stage.h"
+
+#include "ns3/adaptive-load-balancer.h"
+#include "ns3/boolean.h"
+#include "ns3/cc-registry.h"
+#include "ns3/congestion-control.h"
+#include "ns3/dcqcn.h"
+#include "ns3/double.h"
+#include "ns3/ecmp-load-balancer.h"
+#include "ns3/flowlet-load-balancer.h"
+#include "ns3/int-hop.h"
+#include "ns3/integer.h"
+#include "ns3/scenario-access.h"
+#include "ns3/scenario-error.h"
+#include "ns3/simulator.h"
+#include "ns3/spray-load-balancer.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <map>
+
+namespace ns3
+{
+
+using json = nlohmann::json;
+using namespace scenario;
+
+namespace
+{
+/// The loss-recovery policy nic.loss_recovery names, with the nic.* keys that apply to it.
+ObjectFactory
+LossRecoveryFactory(const json& s)
+{
+    const std::string name = Str(s, "nic.loss_recovery");
+    ObjectFactory f(name == "selective_repeat"   ? "ns3::SelectiveRepeat"
+                    : name == "direct_placement" ? "ns3::DirectPlacement"
+                                                 : "ns3::GoBackN");
+    f.Set("RetransmissionTimeout", TimeValue(Us(Num(s, "nic.rto_us"))));
+    if (name == "selective_repeat")
+    {
+        f.Set("RtoLow", TimeValue(Us(Num(s, "nic.rto_low_us"))));
+        f.Set("RtoHigh", TimeValue(Us(Num(s, "nic.rto_high_us"))));
+        f.Set("RtoLowThreshold", UintegerValue(Int(s, "nic.rto_low_threshold")));
+    }
+    else if (name != "direct_placement")
+    {
+        f.Set("NackInterval", TimeValue(Us(Num(s, "nic.nack_interval_us"))));
+    }
+    return f;
+}
+
+/// The load balancer routing.load_balancer names, with the routing.* keys that apply.
+ObjectFactory
+LoadBalancerFactory(const json& s)
+{
+    ObjectFactory lb;
+    const std::string balancer = Str(s, "routing.load_balancer");
+    if (balancer == "spray")
+    {
+        lb.SetTypeId(SprayLoadBalancer::GetTypeId());
+        lb.Set("Mode",
+               StringValue(Str(s, "routing.spray_mode") == "random" ? "Random" : "RoundRobin"));
+    }
+    else if (balancer == "adaptive")
+    {
+        lb.SetTypeId(AdaptiveLoadBalancer::GetTypeId());
+        lb.Set("PausedAsFull", BooleanValue(Bool(s, "routing.adaptive_paused_as_full")));
+    }
+    else if (balancer == "flowlet")
+    {
+        lb.SetTypeId(FlowletLoadBalancer::GetTypeId());
+        lb.Set("Gap", TimeValue(Us(Num(s, "routing.flowlet_gap_us"))));
+    }
+    else
+    {
+        lb.SetTypeId(EcmpLoadBalancer::GetTypeId());
+    }
+    return lb;
+}
+
+/// The controller cc.algorithm names, with its cc.<algorithm>.* parameters (resolved).
+ObjectFactory
+CongestionControlFactory(const json& s)
+{
+    ObjectFactory cc;
+    const std::string algorithm = Str(s, "cc.algorithm");
+    cc.SetTypeId(CcRegistry::Find(algorithm)->tid);
+    for (const auto& info : CcRegistry::Attributes(cc.GetTypeId()))
+    {
+        cc.Set(info.name, StringValue(s["cc"][algorithm][info.name].get<std::string>()));
+    }
+    return cc;
+}
+
+/// Kilobytes (scenario unit, KiB) to bytes.
+UintegerValue
+KiB(const json& s, const std::string& key)
+{
+    return UintegerValue(static_cast<uint64_t>(Num(s, key) * 1024));
+}
+} // namespace
+
+void
+FabricStage::Resolve(json& s, const std::string& file) const
+{
+    const std::string algorithm = Str(s, "cc.algorithm");
+    const CcRegistry::Algorithm* alg = CcRegistry::Find(algorithm);
+    if (!alg)
+    {
+        throw ScenarioError(file + ": key 'cc.algorithm' has an unknown value");
+    }
+    // Every parameter of the chosen algorithm gets a value: the user's, else the
+    // preset's (DCQCN), else the attribute's default.
+    std::map<std::string, std::string> preset;
+    if (algorithm == "dcqcn")
+    {
+        Dcqcn::Preset p;
+        Dcqcn::GetPreset(Str(s, "cc.dcqcn.preset"),
+                         Gbps(Num(s, "topology.host_rate_gbps")).GetBitRate(),
+                         p);
+        preset = Dcqcn::PresetAttributes(p);
+        if (At(s, "nic.cnp_interval_us").is_null())
+        {
+            Set(s, "nic.cnp_interval_us", p.cnpInterval.GetNanoSeconds() / 1000.0);
+        }
+    }
+    if (At(s, "nic.cnp_interval_us").is_null())
+    {
+        Set(s, "nic.cnp_interval_us", 4.0);
+    }
+    json& params = s["cc"][algorithm];
+    for (const auto& info : CcRegistry::Attributes(alg->tid))
+    {
+        if (!params.contains(info.name))
+        {
+            const auto it = preset.find(info.name);
+            params[info.name] = it != preset.end() ? it->second : CcRegistry::DefaultString(info);
+        }
+    }
+}
+
+void
+FabricStage::Check(const json& s, const std::string& file, uint32_t /* hosts */) const
+{
+    auto fail = [&](const std::string& key, const json& v, const std::string& why) {
+        throw ScenarioError(file + ": key '" + key + "' has invalid value " + v.dump() + " (" +
+                            why + ")");
+    };
+    if (Int(s, "nic.data_priority") == Int(s, "nic.control_priority"))
+    {
+        fail("nic.data_priority", At(s, "nic.data_priority"), "must differ from nic.control_priority");
+    }
+    if (Num(s, "switch.ecn.kmin_kb") > Num(s, "switch.ecn.kmax_kb"))
+    {
+        fail("switch.ecn.kmin_kb", At(s, "switch.ecn.kmin_kb"), "must not exceed switch.ecn.kmax_kb");
+    }
+    // Controllers that read INT need every link rate to be one an INT record can carry.
+    ObjectFactory ccFactory;
+    ccFactory.SetTypeId(CcRegistry::Find(Str(s, "cc.algorithm"))->tid);
+    if (ccFactory.Create<CongestionControl>()->NeedsInt())
+    {
+        for (const char* key : {"topology.host_rate_gbps", "topology.fabric_rate_gbps"})
+        {
+            if (!IntHop::IsEncodableRate(Gbps(Num(s, key)).GetBitRate()))
+            {
+                fail(key,
+                     At(s, key),
+                     Str(s, "cc.algorithm") + " uses INT, whose records carry 10, 25, 40, 50, "
+                                              "100, 200, 400 or 800 Gb/s");
+            }
+        }
+    }
+}
+
+void
+FabricStage::Configure(const json& s, RdmaTopology& topo) const
+{
+    const uint8_t control = Int(s, "nic.control_priority");
+    topo.SetDeviceAttribute("StrictPriority", UintegerValue(control));
+
+    topo.SetNicAttribute("Mtu", UintegerValue(Int(s, "nic.mtu_bytes")));
+    topo.SetNicAttribute("AckInterval", UintegerValue(Int(s, "nic.ack_interval")));
+    topo.SetNicAttribute("CnpInterval", TimeValue(Us(Num(s, "nic.cnp_interval_us"))));
+    topo.SetNicAttribute("Window", UintegerValue(Int(s, "nic.window_bytes")));
+    topo.SetNicAttribute("EcnCapable", BooleanValue(Bool(s, "nic.ecn_capable")));
+    topo.SetNicAttribute("CnpOnOutOfOrder", BooleanValue(Bool(s, "nic.cnp_on_out_of_order")));
+    topo.SetNicAttribute("RateLimitPerDestination",
+                         BooleanValue(Str(s, "nic.rate_limit") == "per_destination"));
+    topo.SetNicAttribute("ProbeTimeout", TimeValue(Us(Num(s, "nic.probe_timeout_us"))));
+    topo.SetNicAttribute("ProbeRequestPriority",
+                         IntegerValue(Int(s, "nic.probe_request_priority")));
+    topo.SetNicAttribute("ProbeResponsePriority",
+                         IntegerValue(Int(s, "nic.probe_response_priority")));
+    topo.SetNicAttribute("EntropyChangePackets",
+                         UintegerValue(Int(s, "nic.entropy_change_packets")));
+    topo.SetLossRecovery(LossRecoveryFactory(s));
+    topo.SetCongestionControl(CongestionControlFactory(s));
+
+    topo.SetMmuAttribute(
+        "BufferSize",
+        UintegerValue(static_cast<uint64_t>(Num(s, "switch.buffer_mb") * 1024 * 1024)));
+    topo.SetMmuAttribute("PfcEnabled", BooleanValue(Bool(s, "switch.pfc.enabled")));
+    topo.SetMmuAttribute("DynamicXoff", BooleanValue(Bool(s, "switch.pfc.dynamic_xoff")));
+    topo.SetMmuAttribute("StaticXoff", KiB(s, "switch.pfc.static_xoff_kb"));
+    topo.SetMmuAttribute("PfcAlpha", DoubleValue(Num(s, "switch.pfc.alpha")));
+    topo.SetMmuAttribute("XonDelta", KiB(s, "switch.pfc.xon_delta_kb"));
+    topo.SetMmuAttribute("EgressAlpha", DoubleValue(Num(s, "switch.lossy_alpha")));
+    topo.SetMmuAttribute("LosslessClasses", UintegerValue(0xffu & ~(1u << control)));
+    topo.SetMmuAttribute("EcnEnabled", BooleanValue(Bool(s, "switch.ecn.enabled")));
+    topo.SetMmuAttribute("Kmin", KiB(s, "switch.ecn.kmin_kb"));
+    topo.SetMmuAttribute("Kmax", KiB(s, "switch.ecn.kmax_kb"));
+    topo.SetMmuAttribute("Pmax", DoubleValue(Num(s, "switch.ecn.pmax")));
+    topo.SetMmuAttribute("EcnScaleWithRate", BooleanValue(Bool(s, "switch.ecn.scale_with_rate")));
+    topo.SetSwitchAttribute("PauseQuanta", UintegerValue(Int(s, "switch.pfc.pause_quanta")));
+
+    topo.SetEcmpSaltPerSwitch(Bool(s, "routing.ecmp_salt_per_switch"),
+                              static_cast<uint32_t>(Int(s, "seed")));
+    topo.SetLoadBalancer(LoadBalancerFactory(s));
+}
+
+void
+FabricStage::Finish(const json& s, RdmaTopology& topo, int64_t& stream)
+{
+    // IRN's BDP-FC: at most ceil(BDP / MTU) packets in flight, BDP of the longest path.
+    int64_t cap = Int(s, "nic.inflight_cap_packets");
+    if (cap < 0)
+    {
+        const double bdp = Gbps(Num(s, "topology.host_rate_gbps")).GetBitRate() / 8.0 *
+                           topo.GetMaxBaseRtt().GetSeconds();
+        cap = Str(s, "nic.loss_recovery") == "selective_repeat"
+                  ? static_cast<int64_t>(std::ceil(bdp / Int(s, "nic.mtu_bytes")))
+                  : 0;
+    }
+    for (uint32_t h : topo.GetHosts())
+    {
+        topo.GetNic(h)->SetAttribute("InflightCap", UintegerValue(cap));
+    }
+    for (uint32_t sw : topo.GetSwitches())
+    {
+        stream += topo.GetSwitch(sw)->GetMmu()->AssignStreams(stream);
+        stream += topo.GetSwitch(sw)->GetLoadBalancer()->AssignStreams(stream);
+    }
+    // Link events name existing links.
+    m_linkEvents.clear();
+    for (const json& e : At(s, "topology.link_events"))
+    {
+        const uint32_t nth = e.contains("nth") ? e["nth"].get<uint32_t>() : 0;
+        const int32_t link = topo.FindLink(e["a"].get<uint32_t>(), e["b"].get<uint32_t>(), nth);
+        if (link < 0)
+        {
+            throw ScenarioError(Str(s, "name") +
+                                ": key 'topology.link_events' has invalid value " + e.dump() +
+                                " (no such link: node ids as in links.csv)");
+        }
+        const std::string action = e["action"].get<std::string>();
+        m_linkEvents.push_back({Us(e["at_us"].get<double>()),
+                                link,
+                                action,
+                                action == "rate" ? e["rate_gbps"].get<double>() : 0.0});
+    }
+}
+
+void
+FabricStage::StartLinkEvents(RdmaTopology& topo) const
+{
+    for (const LinkEvent& e : m_linkEvents)
+    {
+        if (e.action == "rate")
+        {
+            Simulator::Schedule(e.at, &RdmaTopology::SetLinkRate, &topo, e.link, Gbps(e.rateGbps));
+        }
+        else
+        {
+            Simulator::Schedule(e.at, &RdmaTopology::SetLinkUp, &topo, e.link, e.action == "up");
+        }
+    }
+}
+
+} // namespace ns3

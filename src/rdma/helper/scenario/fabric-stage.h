@@ -1,0 +1,73 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_FABRIC_STAGE_H
+#define RDMA_FABRIC_STAGE_H
+
+#include "ns3/rdma-topology.h"
+#include "ns3/scenario-stage.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * The fabric stage: the keys of the NICs (nic.*), the switches (switch.*), routing
+ * (routing.*), congestion control (cc.*) and link events (topology.link_events), mapped
+ * onto the attributes of RdmaNic, SwitchMmu, RdmaSwitch, the load balancer, the
+ * congestion controller and the loss-recovery policy.
+ *
+ * Call order in a run: Configure (before the topology stage builds the fabric), Finish
+ * (after RdmaTopology::Finalize: link events are checked against the built links, random
+ * streams assigned), then StartLinkEvents once the simulator clock has started.
+ */
+class FabricStage : public ScenarioStage
+{
+  public:
+    /// Every parameter of the chosen controller (user's, preset's, attribute default) and
+    /// nic.cnp_interval_us.
+    void Resolve(nlohmann::json& scenario, const std::string& file) const override;
+    /// Priorities against the control class, ECN thresholds, INT-encodable link rates.
+    void Check(const nlohmann::json& scenario,
+               const std::string& file,
+               uint32_t hosts) const override;
+
+    /**
+     * Set the attributes of everything \p topo will create (NICs, switches, MMUs, load
+     * balancers, controllers, the loss-recovery policy).
+     * \param scenario the resolved and checked scenario
+     * \param topo a topology with no node yet
+     */
+    void Configure(const nlohmann::json& scenario, RdmaTopology& topo) const;
+
+    /**
+     * After the fabric is built and finalized: the NICs' in-flight cap (IRN's BDP-FC),
+     * the switches' random streams, and the link events checked against the links.
+     * Throws ScenarioError for a link event naming no link.
+     * \param scenario the resolved and checked scenario
+     * \param topo the finalized topology
+     * \param stream the next free random stream, advanced past those used
+     */
+    void Finish(const nlohmann::json& scenario, RdmaTopology& topo, int64_t& stream);
+
+    /// Schedule the link events checked by Finish (the simulator clock has started).
+    void StartLinkEvents(RdmaTopology& topo) const;
+
+  private:
+    struct LinkEvent
+    {
+        Time at;
+        int32_t link;
+        std::string action; ///< "up", "down" or "rate"
+        double rateGbps;
+    };
+
+    std::vector<LinkEvent> m_linkEvents;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_FABRIC_STAGE_H */

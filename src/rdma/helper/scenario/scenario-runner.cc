@@ -1,0 +1,214 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/scenario-runner.h"
+
+#include "ns3/fabric-stage.h"
+#include "ns3/output-stage.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/run-output.h"
+#include "ns3/run-progress.h"
+#include "ns3/scenario-access.h"
+#include "ns3/scenario-error.h"
+#include "ns3/scenario-schema.h"
+#include "ns3/simulator.h"
+#include "ns3/topology-stage.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace ns3
+{
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+using namespace scenario;
+
+// ------------------------------------------------------------------ loading
+
+json
+ScenarioRunner::Load(const std::string& file, const std::vector<std::string>& overrides)
+{
+    std::ifstream in(file);
+    if (!in)
+    {
+        throw ScenarioError(file + ": cannot open scenario file");
+    }
+    json user;
+    try
+    {
+        user = json::parse(in);
+    }
+    catch (const json::parse_error& e)
+    {
+        throw ScenarioError(file + ": not valid JSON: " + e.what());
+    }
+    json s = ScenarioSchema::Validate(user, file);
+    for (const std::string& o : overrides)
+    {
+        ScenarioSchema::ApplyOverride(s, o);
+    }
+    if (Str(s, "name").empty())
+    {
+        Set(s, "name", fs::path(file).stem().string());
+    }
+    const std::vector<std::unique_ptr<TrafficStage>> traffic = TrafficStage::CreateAll();
+    for (const auto& stage : TopologyStage::All())
+    {
+        stage->ResolvePaths(s, file);
+    }
+    for (const auto& stage : traffic)
+    {
+        stage->ResolvePaths(s, file);
+    }
+    Resolve(s, file);
+    Check(s, file);
+    return s;
+}
+
+void
+ScenarioRunner::Resolve(json& s, const std::string& file)
+{
+    FabricStage().Resolve(s, file);
+    for (const auto& stage : TrafficStage::CreateAll())
+    {
+        stage->Resolve(s, file);
+    }
+}
+
+uint32_t
+ScenarioRunner::HostCount(const json& s)
+{
+    return TopologyStage::For(s).HostCount(s);
+}
+
+void
+ScenarioRunner::Check(const json& s, const std::string& file)
+{
+    const TopologyStage& topology = TopologyStage::For(s);
+    topology.Check(s, file, 0);
+    const uint32_t hosts = topology.HostCount(s);
+    FabricStage().Check(s, file, hosts);
+    bool traffic = false;
+    for (const auto& stage : TrafficStage::CreateAll())
+    {
+        stage->Check(s, file, hosts);
+        traffic = traffic || stage->Enabled(s);
+    }
+    if (!traffic)
+    {
+        throw ScenarioError(file + ": no traffic: enable traffic.incast or traffic.probe, or "
+                                   "set traffic.flows_csv");
+    }
+}
+
+// ------------------------------------------------------------------ running
+
+ScenarioRunner::ScenarioRunner(json scenario)
+    : m_scenario(std::move(scenario)),
+      m_traffic(TrafficStage::CreateAll()),
+      m_prepared(false)
+{
+}
+
+ScenarioRunner::~ScenarioRunner() = default;
+
+void
+ScenarioRunner::Prepare()
+{
+    const uint32_t hosts = HostCount(m_scenario);
+    for (const auto& stage : m_traffic)
+    {
+        stage->Prepare(m_scenario, hosts);
+    }
+    m_prepared = true;
+}
+
+json
+ScenarioRunner::Run(const std::string& outDir, bool quiet)
+{
+    if (!m_prepared)
+    {
+        Prepare();
+    }
+    const json& s = m_scenario;
+    const uint32_t seed = static_cast<uint32_t>(Int(s, "seed"));
+    RngSeedManager::SetSeed(std::max<uint32_t>(seed, 1));
+    RngSeedManager::SetRun(seed + 1);
+
+    // The fabric: attributes, then the topology's nodes and links.
+    RdmaTopology topo;
+    FabricStage fabric;
+    fabric.Configure(s, topo);
+    TopologyStage::For(s).Build(s, topo);
+    topo.Finalize();
+    int64_t stream = 0;
+    fabric.Finish(s, topo, stream); // the last input check: nothing is written before it
+
+    RunOutput out(outDir);
+    // ns-3 records every Time object alive before the first Simulator::Run (in case the
+    // time resolution changes) in a std::set: with many flows, setting the run up would
+    // cost a set insert and erase per Time. Running the still-empty simulator ends that.
+    // (It must be empty: an event scheduled before it would run now, and the traffic
+    // would start only after it.)
+    Simulator::Run();
+    fabric.StartLinkEvents(topo);
+    out.WriteFile("config.json", s.dump(2) + "\n");
+
+    // The traffic, source by source (their order fixes flow ids and random streams).
+    TrafficDriver driver(topo);
+    for (const auto& stage : m_traffic)
+    {
+        if (stage->Enabled(s))
+        {
+            stage->AddTraffic(s, topo, driver, stream);
+        }
+    }
+
+    // The outputs, then the run.
+    OutputStage output(s, topo, driver, out);
+    output.Start();
+    const Time stop = Us(Num(s, "stop_time_ms") * 1000);
+    RunProgress progress(stop, driver, Bool(s, "output.progress") && !quiet);
+    progress.Start();
+    driver.SetDoneCallback(Callback<void>([]() { Simulator::Stop(); }));
+    driver.Start();
+
+    const auto wall0 = std::chrono::steady_clock::now();
+    const std::clock_t cpu0 = std::clock();
+    const uint64_t events0 = Simulator::GetEventCount();
+    Simulator::Stop(stop);
+    Simulator::Run();
+    OutputStage::Timing timing;
+    timing.wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    timing.cpuSeconds = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
+    timing.events = Simulator::GetEventCount() - events0;
+    const Time end = Simulator::Now();
+    output.Stop();
+    progress.Stop();
+
+    json sum = output.Summarize(end, timing);
+    for (const auto& stage : m_traffic)
+    {
+        stage->Summarize(sum, end);
+        stage->WriteFiles(out);
+    }
+    out.WriteFile("summary.json", sum.dump(2) + "\n");
+    Simulator::Destroy();
+    out.Commit();
+    if (!quiet)
+    {
+        std::cerr << "[rdma] " << Str(s, "name") << ": " << driver.GetFlowsCompleted() << "/"
+                  << driver.GetFlowsTotal() << " flows in " << end.GetSeconds() * 1e3
+                  << " ms simulated, " << timing.wallSeconds << " s wall, " << timing.events
+                  << " events\n";
+    }
+    return sum;
+}
+
+} // namespace ns3

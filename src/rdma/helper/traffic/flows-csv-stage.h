@@ -1,0 +1,42 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_FLOWS_CSV_STAGE_H
+#define RDMA_FLOWS_CSV_STAGE_H
+
+#include "ns3/traffic-stage.h"
+#include "ns3/flow-spec.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * traffic.flows_csv: a flow list "src,dst,bytes,start_ns[,priority]" (FlowCsvReader),
+ * relative to the scenario file; read in Prepare, so its errors come before any output.
+ */
+class FlowsCsvStage : public TrafficStage
+{
+  public:
+    /// Make traffic.flows_csv absolute (relative to the scenario \p file).
+    void ResolvePaths(nlohmann::json& scenario, const std::string& file) const override;
+    void Check(const nlohmann::json& scenario,
+               const std::string& file,
+               uint32_t hosts) const override;
+    /// Read the flow list (errors: file:line, or a flow in the control class).
+    void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;
+    bool Enabled(const nlohmann::json& scenario) const override;
+    void AddTraffic(const nlohmann::json& scenario,
+                    RdmaTopology& topo,
+                    TrafficDriver& driver,
+                    int64_t& stream) override;
+
+  private:
+    std::vector<FlowSpec> m_flows;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_FLOWS_CSV_STAGE_H */

@@ -1,0 +1,110 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/incast-stage.h"
+
+#include "ns3/incast-generator.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/scenario-access.h"
+#include "ns3/scenario-error.h"
+
+#include <set>
+
+namespace ns3
+{
+
+using json = nlohmann::json;
+using namespace scenario;
+
+void
+IncastStage::Resolve(json& s, const std::string& /* file */) const
+{
+    if (At(s, "traffic.incast.priority").is_null())
+    {
+        Set(s, "traffic.incast.priority", Int(s, "nic.data_priority"));
+    }
+}
+
+void
+IncastStage::Check(const json& s, const std::string& file, uint32_t hosts) const
+{
+    auto fail = [&](const std::string& key, const std::string& why) {
+        throw ScenarioError(file + ": key '" + key + "' has invalid value " + At(s, key).dump() +
+                            " (" + why + ")");
+    };
+    if (Int(s, "traffic.incast.priority") == Int(s, "nic.control_priority"))
+    {
+        fail("traffic.incast.priority", "must differ from nic.control_priority");
+    }
+    if (!Enabled(s))
+    {
+        return;
+    }
+    const int64_t receiver = Int(s, "traffic.incast.receiver");
+    if (receiver >= hosts)
+    {
+        fail("traffic.incast.receiver",
+             "the topology has " + std::to_string(hosts) + " hosts: 0.." +
+                 std::to_string(hosts - 1));
+    }
+    std::set<int64_t> seen;
+    for (const json& v : At(s, "traffic.incast.senders"))
+    {
+        const int64_t h = v.get<int64_t>();
+        if (h >= hosts || h == receiver || !seen.insert(h).second)
+        {
+            fail("traffic.incast.senders",
+                 "each sender must be a distinct host in 0.." + std::to_string(hosts - 1) +
+                     " other than the receiver");
+        }
+    }
+    const double until = Num(s, "traffic.incast.until_ms");
+    if (until > 0 && until > Num(s, "stop_time_ms"))
+    {
+        fail("traffic.incast.until_ms", "must not exceed stop_time_ms");
+    }
+}
+
+bool
+IncastStage::Enabled(const json& s) const
+{
+    return Bool(s, "traffic.incast.enabled");
+}
+
+void
+IncastStage::AddTraffic(const json& s,
+                        RdmaTopology& topo,
+                        TrafficDriver& driver,
+                        int64_t& stream)
+{
+    IncastGenerator g;
+    g.receiver = Int(s, "traffic.incast.receiver");
+    for (const json& v : At(s, "traffic.incast.senders"))
+    {
+        g.senders.push_back(v.get<uint32_t>());
+    }
+    if (g.senders.empty())
+    {
+        for (uint32_t h = 0; h < topo.GetHosts().size(); ++h)
+        {
+            if (h != g.receiver)
+            {
+                g.senders.push_back(h);
+            }
+        }
+    }
+    g.qpsPerSender = Int(s, "traffic.incast.qps_per_sender");
+    g.messageBytes = Int(s, "traffic.incast.message_bytes");
+    g.until = Us(Num(s, "traffic.incast.until_ms") * 1000);
+    g.start = Us(Num(s, "traffic.incast.start_us"));
+    g.jitter = Us(Num(s, "traffic.incast.jitter_us"));
+    g.priority = Int(s, "traffic.incast.priority");
+    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(stream++);
+    for (const FlowSpec& f : g.Generate(rng))
+    {
+        driver.AddFlow(f);
+    }
+}
+
+} // namespace ns3

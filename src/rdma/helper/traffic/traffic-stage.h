@@ -1,0 +1,65 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_TRAFFIC_STAGE_H
+#define RDMA_TRAFFIC_STAGE_H
+
+#include "ns3/nstime.h"
+#include "ns3/rdma-topology.h"
+#include "ns3/scenario-stage.h"
+#include "ns3/traffic-driver.h"
+
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+class RunOutput;
+
+/**
+ * \ingroup rdma
+ * A scenario stage that is one source of traffic (traffic.incast, traffic.permutation,
+ * traffic.flows_csv, the workload keys, traffic.probe). After the ScenarioStage steps,
+ * the runner calls, on every source: Prepare (read its input files: errors before any
+ * output), AddTraffic (if Enabled; the fabric is built), and after the run Summarize
+ * and WriteFiles. Sources add their flows in the order of CreateAll(), which fixes the
+ * flow ids and the random streams each takes.
+ */
+class TrafficStage : public ScenarioStage
+{
+  public:
+    /// Whether \p scenario enables this source.
+    virtual bool Enabled(const nlohmann::json& scenario) const = 0;
+
+    /**
+     * Read the files the source's keys name. Throws ScenarioError (file:line).
+     * \param scenario the resolved and checked scenario
+     * \param hosts the number of hosts of its topology
+     */
+    virtual void Prepare(const nlohmann::json& scenario, uint32_t hosts);
+
+    /**
+     * Add the source's flows (and probes, collectives) to \p driver.
+     * \param scenario the resolved and checked scenario
+     * \param topo the finalized topology
+     * \param driver the run's traffic driver (not started)
+     * \param stream the next free random stream, advanced past those used
+     */
+    virtual void AddTraffic(const nlohmann::json& scenario,
+                            RdmaTopology& topo,
+                            TrafficDriver& driver,
+                            int64_t& stream) = 0;
+
+    /// Add the source's figures to \p summary; \p end is the simulated end.
+    virtual void Summarize(nlohmann::json& summary, Time end) const;
+    /// Write the source's own files of the run.
+    virtual void WriteFiles(RunOutput& out) const;
+
+    /// One of every traffic source, in the order their flows are added.
+    static std::vector<std::unique_ptr<TrafficStage>> CreateAll();
+};
+
+} // namespace ns3
+
+#endif /* RDMA_TRAFFIC_STAGE_H */
