@@ -256,7 +256,8 @@ RdmaNetDevice::HandlePfc(const RdmaHeader& h)
     }
     m_pausedMask |= (1u << c);
     // A quantum is 512 bit times at this port's speed.
-    uint64_t ps = SerializationClock::Picoseconds(uint64_t(h.quanta) * 64, m_rate.GetBitRate());
+    uint64_t ps = SerializationClock::Picoseconds(uint64_t(h.quanta) * rdmawire::kPfcQuantumBytes,
+                                                  m_rate.GetBitRate());
     m_pauseExpiry[c] = Simulator::Schedule(PicoSeconds(ps), &RdmaNetDevice::PauseExpired, this, c);
 }
 

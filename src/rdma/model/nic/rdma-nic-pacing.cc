@@ -7,6 +7,7 @@
 #include "ns3/rdma-nic.h"
 
 #include "ns3/abort.h"
+#include "ns3/hash-constants.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/serialization-clock.h"
 #include "ns3/simulator.h"
@@ -26,11 +27,10 @@ NowPs()
 /// Host-side spraying: source ports are drawn from IANA's dynamic range [49152, 65535].
 constexpr uint32_t kDynamicPortFirst = 49152;
 constexpr uint32_t kDynamicPortCount = 16384;
-/// Mixes a QP's own port into its entropy sequence (an odd 16-bit multiplier).
-constexpr uint32_t kEntropyPortMultiplier = 40503u;
-/// Knuth's multiplicative hash (2^32 / golden ratio), and the low bits it drops.
-constexpr uint32_t kFibonacciHash = 2654435761u;
+/// The low bits of the multiplicative hash dropped before taking the port.
 constexpr uint32_t kEntropyHashShift = 12;
+/// Picoseconds per nanosecond (the simulator's time resolution is 1 ns).
+constexpr uint64_t kPsPerNs = 1000;
 } // namespace
 
 bool
@@ -198,7 +198,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     {
         // A new entropy value every N packets, spread over the dynamic port range.
         const uint32_t epoch = psn / m_entropyChangePackets;
-        const uint32_t mixed = (qp.sport * kEntropyPortMultiplier + epoch) * kFibonacciHash;
+        const uint32_t mixed = (qp.sport * rdmahash::kMix16 + epoch) * rdmahash::kFibonacci32;
         h.sport = kDynamicPortFirst + (mixed >> kEntropyHashShift) % kDynamicPortCount;
     }
     h.dstQpn = qp.peerQpn;
@@ -370,7 +370,7 @@ RdmaNic::ArmWake(uint64_t ps)
     m_wakePs = ps;
     const uint64_t nowPs = NowPs();
     // Round up to the time resolution so the QP is due when we wake.
-    const uint64_t delayNs = (ps - nowPs + 999) / 1000;
+    const uint64_t delayNs = (ps - nowPs + kPsPerNs - 1) / kPsPerNs;
     m_wake = Simulator::Schedule(NanoSeconds(delayNs), &RdmaNic::Wake, this);
 }
 

@@ -3,10 +3,18 @@
  */
 #include "ns3/ecmp-load-balancer.h"
 
+#include "ns3/hash-constants.h"
+
 #include "ns3/uinteger.h"
 
 namespace ns3
 {
+
+namespace
+{
+/// The IP protocol number of UDP, the 5-tuple's protocol field for RoCEv2.
+constexpr uint64_t kIpProtocolUdp = 17;
+} // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(EcmpLoadBalancer);
 
@@ -36,12 +44,12 @@ EcmpLoadBalancer::Hash(const RdmaHeader& h, uint32_t salt)
 {
     // splitmix64 finalizer over the packed tuple; UDP is the only L4 protocol here.
     uint64_t x = (uint64_t(h.src) << 32) ^ h.dst;
-    x ^= (uint64_t(h.sport) << 16 | h.dport) * 0x9E3779B97F4A7C15ULL;
-    x ^= uint64_t(salt) * 0xD1B54A32D192ED03ULL + 17; // 17 = IP protocol number of UDP
+    x ^= (uint64_t(h.sport) << 16 | h.dport) * rdmahash::kGolden64;
+    x ^= uint64_t(salt) * rdmahash::kSaltMul64 + kIpProtocolUdp;
     x ^= x >> 30;
-    x *= 0xBF58476D1CE4E5B9ULL;
+    x *= rdmahash::kSplitMixMul1;
     x ^= x >> 27;
-    x *= 0x94D049BB133111EBULL;
+    x *= rdmahash::kSplitMixMul2;
     x ^= x >> 31;
     return static_cast<uint32_t>(x ^ (x >> 32));
 }

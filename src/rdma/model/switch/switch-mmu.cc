@@ -153,7 +153,8 @@ SwitchMmu::ConfigurePort(uint32_t port, uint64_t bitRate, Time delay, uint32_t m
 {
     const uint64_t mtuWire = rdmawire::WireBytes(RdmaPacketType::DATA, mtu);
     const uint64_t pfcWire = rdmawire::WireBytes(RdmaPacketType::PFC, 0);
-    const uint64_t roundTrip = bitRate / 8 * 2 * delay.GetPicoSeconds() / 1000000000000ULL;
+    const uint64_t psPerSecond = 1000000000000ULL;
+    const uint64_t roundTrip = bitRate / 8 * 2 * delay.GetPicoSeconds() / psPerSecond;
     SetHeadroom(port, roundTrip + 3 * mtuWire + pfcWire);
     const double scale = m_ecnScaleWithRate ? double(bitRate) / double(m_ecnReferenceRate) : 1.0;
     SetEcnThresholds(port,

@@ -48,6 +48,8 @@ constexpr uint32_t kFcs = 4;
 constexpr uint32_t kPreambleAndIfg = 20;
 constexpr uint32_t kMinEthernetFrame = 64; ///< includes FCS; PFC frames have this size
 constexpr uint16_t kRoceUdpPort = 4791;
+/// PFC (IEEE 802.1Qbb): a pause quantum is 512 bit times, 64 bytes at the port's rate.
+constexpr uint32_t kPfcQuantumBytes = 64;
 
 /// Bytes before the payload of a RoCEv2 frame of this type (the header stack).
 constexpr uint32_t
