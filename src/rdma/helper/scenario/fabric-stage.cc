@@ -3,20 +3,17 @@
  */
 #include "ns3/fabric-stage.h"
 
-#include "ns3/adaptive-load-balancer.h"
 #include "ns3/boolean.h"
 #include "ns3/cc-registry.h"
 #include "ns3/congestion-control.h"
 #include "ns3/dcqcn.h"
 #include "ns3/double.h"
-#include "ns3/ecmp-load-balancer.h"
-#include "ns3/flowlet-load-balancer.h"
 #include "ns3/int-hop.h"
+#include "ns3/plugin-keys.h"
 #include "ns3/integer.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/simulator.h"
-#include "ns3/spray-load-balancer.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -31,69 +28,31 @@ using namespace scenario;
 
 namespace
 {
-/// The loss-recovery policy nic.loss_recovery names, with the nic.* keys that apply to it.
-ObjectFactory
-LossRecoveryFactory(const json& s)
+/// The keys older than routing.<balancer>.<Attribute> that set a balancer's parameter.
+std::vector<LegacyPluginKey>
+LegacyLoadBalancerKeys()
 {
-    const std::string name = Str(s, "nic.loss_recovery");
-    ObjectFactory f(name == "selective_repeat"   ? "ns3::SelectiveRepeat"
-                    : name == "direct_placement" ? "ns3::DirectPlacement"
-                                                 : "ns3::GoBackN");
-    f.Set("RetransmissionTimeout", TimeValue(Us(Num(s, "nic.rto_us"))));
-    if (name == "selective_repeat")
-    {
-        f.Set("RtoLow", TimeValue(Us(Num(s, "nic.rto_low_us"))));
-        f.Set("RtoHigh", TimeValue(Us(Num(s, "nic.rto_high_us"))));
-        f.Set("RtoLowThreshold", UintegerValue(Int(s, "nic.rto_low_threshold")));
-    }
-    else if (name != "direct_placement")
-    {
-        f.Set("NackInterval", TimeValue(Us(Num(s, "nic.nack_interval_us"))));
-    }
-    return f;
+    return {
+        {"routing.flowlet_gap_us", "flowlet", "Gap", &PluginKeys::Microseconds},
+        {"routing.spray_mode",
+         "spray",
+         "Mode",
+         [](const json& v) { return v.get<std::string>() == "random" ? "Random" : "RoundRobin"; }},
+        {"routing.adaptive_paused_as_full", "adaptive", "PausedAsFull", &PluginKeys::Plain},
+    };
 }
 
-/// The load balancer routing.load_balancer names, with the routing.* keys that apply.
-ObjectFactory
-LoadBalancerFactory(const json& s)
+/// The keys older than nic.<policy>.<Attribute> that set a loss-recovery parameter.
+std::vector<LegacyPluginKey>
+LegacyLossRecoveryKeys()
 {
-    ObjectFactory lb;
-    const std::string balancer = Str(s, "routing.load_balancer");
-    if (balancer == "spray")
-    {
-        lb.SetTypeId(SprayLoadBalancer::GetTypeId());
-        lb.Set("Mode",
-               StringValue(Str(s, "routing.spray_mode") == "random" ? "Random" : "RoundRobin"));
-    }
-    else if (balancer == "adaptive")
-    {
-        lb.SetTypeId(AdaptiveLoadBalancer::GetTypeId());
-        lb.Set("PausedAsFull", BooleanValue(Bool(s, "routing.adaptive_paused_as_full")));
-    }
-    else if (balancer == "flowlet")
-    {
-        lb.SetTypeId(FlowletLoadBalancer::GetTypeId());
-        lb.Set("Gap", TimeValue(Us(Num(s, "routing.flowlet_gap_us"))));
-    }
-    else
-    {
-        lb.SetTypeId(EcmpLoadBalancer::GetTypeId());
-    }
-    return lb;
-}
-
-/// The controller cc.algorithm names, with its cc.<algorithm>.* parameters (resolved).
-ObjectFactory
-CongestionControlFactory(const json& s)
-{
-    ObjectFactory cc;
-    const std::string algorithm = Str(s, "cc.algorithm");
-    cc.SetTypeId(CcRegistry::Find(algorithm)->tid);
-    for (const auto& info : CcRegistry::Attributes(cc.GetTypeId()))
-    {
-        cc.Set(info.name, StringValue(s["cc"][algorithm][info.name].get<std::string>()));
-    }
-    return cc;
+    return {
+        {"nic.rto_us", "", "RetransmissionTimeout", &PluginKeys::Microseconds},
+        {"nic.nack_interval_us", "go_back_n", "NackInterval", &PluginKeys::Microseconds},
+        {"nic.rto_low_us", "selective_repeat", "RtoLow", &PluginKeys::Microseconds},
+        {"nic.rto_high_us", "selective_repeat", "RtoHigh", &PluginKeys::Microseconds},
+        {"nic.rto_low_threshold", "selective_repeat", "RtoLowThreshold", &PluginKeys::Plain},
+    };
 }
 
 /// Kilobytes (scenario unit, KiB) to bytes.
@@ -141,6 +100,8 @@ FabricStage::Resolve(json& s, const std::string& file) const
             params[info.name] = it != preset.end() ? it->second : CcRegistry::DefaultString(info);
         }
     }
+    PluginKeys::Resolve(s, PluginRegistry::LoadBalancers(), LegacyLoadBalancerKeys(), file);
+    PluginKeys::Resolve(s, PluginRegistry::LossRecoveries(), LegacyLossRecoveryKeys(), file);
 }
 
 void
@@ -197,8 +158,8 @@ FabricStage::Configure(const json& s, RdmaTopology& topo) const
                          IntegerValue(Int(s, "nic.probe_response_priority")));
     topo.SetNicAttribute("EntropyChangePackets",
                          UintegerValue(Int(s, "nic.entropy_change_packets")));
-    topo.SetLossRecovery(LossRecoveryFactory(s));
-    topo.SetCongestionControl(CongestionControlFactory(s));
+    topo.SetLossRecovery(PluginKeys::Factory(s, PluginRegistry::LossRecoveries()));
+    topo.SetCongestionControl(PluginKeys::Factory(s, PluginRegistry::CongestionControls()));
 
     topo.SetMmuAttribute(
         "BufferSize",
@@ -219,7 +180,7 @@ FabricStage::Configure(const json& s, RdmaTopology& topo) const
 
     topo.SetEcmpSaltPerSwitch(Bool(s, "routing.ecmp_salt_per_switch"),
                               static_cast<uint32_t>(Int(s, "seed")));
-    topo.SetLoadBalancer(LoadBalancerFactory(s));
+    topo.SetLoadBalancer(PluginKeys::Factory(s, PluginRegistry::LoadBalancers()));
 }
 
 void

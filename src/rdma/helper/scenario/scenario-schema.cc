@@ -3,7 +3,7 @@
  */
 #include "ns3/scenario-schema.h"
 
-#include "ns3/cc-registry.h"
+#include "ns3/plugin-registry.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 
@@ -93,20 +93,6 @@ RangeText(double min, double max)
 }
 } // namespace
 
-namespace
-{
-std::vector<std::string>
-CcAlgorithmNames()
-{
-    std::vector<std::string> names;
-    for (const auto& a : CcRegistry::Algorithms())
-    {
-        names.push_back(a.name);
-    }
-    return names;
-}
-} // namespace
-
 const std::vector<ScenarioSchema::Key>&
 ScenarioSchema::Keys()
 {
@@ -138,14 +124,14 @@ ScenarioSchema::Keys()
         {"nic.mtu_bytes", T::INT, 1024, 64, 9000, {}, "bytes", "Payload bytes per packet (RoCE MTU)."},
         {"nic.ack_interval", T::INT, 1, 1, 1e6, {}, "packets", "Responder ACKs every N in-order packets (and each message's last)."},
         {"nic.cnp_interval_us", T::NUMBER, nullptr, 0, 1e6, {}, "us", "Minimum spacing of CNPs per QP. Default: the DCQCN preset's (nic 4 us, paper 50 us), else 4 us."},
-        {"nic.nack_interval_us", T::NUMBER, 100, 0, 1e6, {}, "us", "A NACK for the same missing PSN is repeated after this time."},
-        {"nic.rto_us", T::NUMBER, 1000, 1, 1e7, {}, "us", "Retransmission timeout (go back to the oldest unacknowledged PSN)."},
+        {"nic.nack_interval_us", T::NUMBER, 100, 0, 1e6, {}, "us", "A NACK for the same missing PSN is repeated after this time. Shorthand for `nic.go_back_n.NackInterval` (that key wins; both with different values is an error)."},
+        {"nic.rto_us", T::NUMBER, 1000, 1, 1e7, {}, "us", "Retransmission timeout (go back to the oldest unacknowledged PSN). Shorthand for `nic.<policy>.RetransmissionTimeout` (that key wins; both with different values is an error)."},
         {"nic.window_bytes", T::INT, 0, 0, 1e12, {}, "bytes", "Static in-flight limit per QP; 0 = none."},
-        {"nic.loss_recovery", T::CHOICE, "go_back_n", 0, 0, {"go_back_n", "selective_repeat", "direct_placement"}, "", "go_back_n: RoCE default; selective_repeat: IRN (receiver places out-of-order packets, NACK carries the PSN that arrived); direct_placement: every packet carries its placement, any order is accepted, cumulative ACKs, no NACK (for adaptive routing)."},
+        {"nic.loss_recovery", T::CHOICE, "go_back_n", 0, 0, PluginRegistry::LossRecoveries().Names(), "", "The loss-recovery policy (see its parameters below). go_back_n: RoCE default; selective_repeat: IRN (receiver places out-of-order packets, NACK carries the PSN that arrived); direct_placement: every packet carries its placement, any order is accepted, cumulative ACKs, no NACK (for adaptive routing)."},
         {"nic.entropy_change_packets", T::INT, 0, 0, 1e9, {}, "packets", "Host-side spraying: a new UDP source port (ECMP entropy) every N packets of a QP; 0 = one per QP."},
-        {"nic.rto_low_us", T::NUMBER, 100, 1, 1e7, {}, "us", "Selective repeat: timeout with at most rto_low_threshold packets in flight (IRN: 100)."},
-        {"nic.rto_high_us", T::NUMBER, 320, 1, 1e7, {}, "us", "Selective repeat: timeout otherwise (IRN: 320)."},
-        {"nic.rto_low_threshold", T::INT, 3, 0, 1e6, {}, "packets", "Selective repeat: in-flight packets up to which rto_low applies (IRN: 3)."},
+        {"nic.rto_low_us", T::NUMBER, 100, 1, 1e7, {}, "us", "Selective repeat: timeout with at most rto_low_threshold packets in flight (IRN: 100). Shorthand for `nic.selective_repeat.RtoLow` (that key wins; both with different values is an error)."},
+        {"nic.rto_high_us", T::NUMBER, 320, 1, 1e7, {}, "us", "Selective repeat: timeout otherwise (IRN: 320). Shorthand for `nic.selective_repeat.RtoHigh` (that key wins; both with different values is an error)."},
+        {"nic.rto_low_threshold", T::INT, 3, 0, 1e6, {}, "packets", "Selective repeat: in-flight packets up to which rto_low applies (IRN: 3). Shorthand for `nic.selective_repeat.RtoLowThreshold` (that key wins; both with different values is an error)."},
         {"nic.inflight_cap_packets", T::INT, -1, -1, 1e9, {}, "packets", "Packets in flight per QP: -1 = ceil(BDP / MTU) with selective repeat (IRN's BDP-FC) and none with go-back-N; 0 = none."},
         {"nic.cnp_on_out_of_order", T::BOOL, false, 0, 0, {}, "", "A NACK for an out-of-sequence packet also acts as a CNP (recent NICs; DCQCN then slows down on reordering)."},
         {"nic.rate_limit", T::CHOICE, "per_qp", 0, 0, {"per_qp", "per_destination"}, "", "One controller and rate per QP, or shared by all QPs of a NIC to one destination."},
@@ -171,12 +157,12 @@ ScenarioSchema::Keys()
         {"switch.ecn.scale_with_rate", T::BOOL, true, 0, 0, {}, "", "Scale Kmin/Kmax by port rate / 100 Gb/s."},
 
         {"routing.ecmp_salt_per_switch", T::BOOL, true, 0, 0, {}, "", "Each switch salts its ECMP hash differently (avoids polarization)."},
-        {"routing.load_balancer", T::CHOICE, "ecmp", 0, 0, {"ecmp", "spray", "adaptive", "flowlet"}, "", "ecmp: flow hash; spray: per packet (random or round robin); adaptive: per packet, least-queued egress; flowlet: new path after an idle gap."},
-        {"routing.spray_mode", T::CHOICE, "random", 0, 0, {"random", "round_robin"}, "", "spray: how a packet picks its port."},
-        {"routing.adaptive_paused_as_full", T::BOOL, true, 0, 0, {}, "", "adaptive: never pick a port whose class is paused by PFC while another is not."},
-        {"routing.flowlet_gap_us", T::NUMBER, 10, 0, 1e6, {}, "us", "flowlet: idle gap after which a flow may change path."},
+        {"routing.load_balancer", T::CHOICE, "ecmp", 0, 0, PluginRegistry::LoadBalancers().Names(), "", "The load balancer of every switch (see its parameters below). ecmp: flow hash; spray: per packet (random or round robin); adaptive: per packet, least-queued egress; flowlet: new path after an idle gap."},
+        {"routing.spray_mode", T::CHOICE, "random", 0, 0, {"random", "round_robin"}, "", "spray: how a packet picks its port. Shorthand for `routing.spray.Mode` (that key wins; both with different values is an error)."},
+        {"routing.adaptive_paused_as_full", T::BOOL, true, 0, 0, {}, "", "adaptive: never pick a port whose class is paused by PFC while another is not. Shorthand for `routing.adaptive.PausedAsFull` (that key wins; both with different values is an error)."},
+        {"routing.flowlet_gap_us", T::NUMBER, 10, 0, 1e6, {}, "us", "flowlet: idle gap after which a flow may change path. Shorthand for `routing.flowlet.Gap` (that key wins; both with different values is an error)."},
 
-        {"cc.algorithm", T::CHOICE, "dcqcn", 0, 0, CcAlgorithmNames(), "", "Congestion control of every QP (see the parameter tables below). none: line rate (PFC-only baseline)."},
+        {"cc.algorithm", T::CHOICE, "dcqcn", 0, 0, PluginRegistry::CongestionControls().Names(), "", "Congestion control of every QP (see the parameter tables below). none: line rate (PFC-only baseline)."},
         {"cc.dcqcn.preset", T::CHOICE, "nic", 0, 0, {"nic", "paper"}, "", "Defaults of the cc.dcqcn.* parameters: nic (NVIDIA defaults, HPCC simulator) or paper (SIGCOMM 2015)."},
 
 
@@ -419,13 +405,17 @@ Walk(const json& node, const std::string& prefix, const std::string& file)
             ScenarioSchema::CheckValue(*k, it.value(), file);
             continue;
         }
-        if (ScenarioSchema::IsCcParameter(path))
+        if (ScenarioSchema::IsPluginParameter(path))
         {
-            ScenarioSchema::CcParameterString(path, it.value(), file);
+            ScenarioSchema::PluginParameterString(path, it.value(), file);
             continue;
         }
-        // Not a leaf: it must be a section some key lives under.
-        bool isSection = prefix == "cc" && CcRegistry::Find(it.key()) != nullptr;
+        // Not a leaf: it must be a section some key lives under (or a class's parameters).
+        bool isSection = false;
+        for (const PluginRegistry* r : PluginRegistry::All())
+        {
+            isSection = isSection || (prefix == r->GetSection() && r->Find(it.key()));
+        }
         for (const auto& key : ScenarioSchema::Keys())
         {
             if (key.path.rfind(path + ".", 0) == 0)
@@ -450,40 +440,23 @@ Walk(const json& node, const std::string& prefix, const std::string& file)
 } // namespace
 
 bool
-ScenarioSchema::IsCcParameter(const std::string& path)
+ScenarioSchema::IsPluginParameter(const std::string& path)
 {
-    // cc.<algorithm>.<Attribute>, for any registered algorithm (the attribute may be
-    // wrong: CcParameterString says so).
-    const auto first = path.find('.');
-    const auto second = path.find('.', first + 1);
-    return path.rfind("cc.", 0) == 0 && second != std::string::npos &&
-           path.find('.', second + 1) == std::string::npos &&
-           CcRegistry::Find(path.substr(first + 1, second - first - 1)) != nullptr;
+    return PluginRegistry::ForParameter(path) != nullptr;
 }
 
 std::string
-ScenarioSchema::CcParameterString(const std::string& path, const json& value, const std::string& origin)
+ScenarioSchema::PluginParameterString(const std::string& path,
+                                      const json& value,
+                                      const std::string& origin)
 {
-    const auto first = path.find('.');
-    const auto second = path.find('.', first + 1);
-    const std::string algorithm = path.substr(first + 1, second - first - 1);
-    const std::string attribute = path.substr(second + 1);
-    const CcRegistry::Algorithm* a = CcRegistry::Find(algorithm);
-    TypeId::AttributeInformation info;
-    if (!a || !CcRegistry::FindAttribute(a->tid, attribute, info))
+    const PluginRegistry* r = PluginRegistry::ForParameter(path);
+    if (!r)
     {
         throw ScenarioError(origin + ": unknown key '" + path + "' (value " + value.dump() +
-                            "); see docs/scenario-keys.md for the parameters of '" + algorithm +
-                            "'");
+                            "); see docs/scenario-keys.md");
     }
-    std::string error;
-    const std::string text = CcRegistry::ToAttributeString(info, value, error);
-    if (!error.empty())
-    {
-        throw ScenarioError(origin + ": key '" + path + "' has invalid value " + value.dump() +
-                            " (" + error + ")");
-    }
-    return text;
+    return r->ParameterString(path, value, origin);
 }
 
 json
@@ -501,21 +474,28 @@ ScenarioSchema::Validate(const json& user, const std::string& file)
         const auto ptr = scenario::Pointer(k.path);
         out[ptr] = user.contains(ptr) ? user.at(ptr) : k.defaultValue;
     }
-    // Congestion-control parameters, normalized to the strings ns-3 parses.
-    if (user.contains("cc"))
+    // The parameters of pluggable classes (cc.<algorithm>.*, routing.<balancer>.*,
+    // nic.<policy>.*), normalized to the strings ns-3 parses.
+    for (const PluginRegistry* r : PluginRegistry::All())
     {
-        for (auto alg = user["cc"].begin(); alg != user["cc"].end(); ++alg)
+        const std::string& section = r->GetSection();
+        if (!user.contains(section) || !user[section].is_object())
         {
-            if (!alg.value().is_object())
+            continue;
+        }
+        for (auto cls = user[section].begin(); cls != user[section].end(); ++cls)
+        {
+            if (!cls.value().is_object() || !r->Find(cls.key()))
             {
                 continue;
             }
-            for (auto attr = alg.value().begin(); attr != alg.value().end(); ++attr)
+            for (auto attr = cls.value().begin(); attr != cls.value().end(); ++attr)
             {
-                const std::string path = "cc." + alg.key() + "." + attr.key();
+                const std::string path = section + "." + cls.key() + "." + attr.key();
                 if (!Find(path))
                 {
-                    out["cc"][alg.key()][attr.key()] = CcParameterString(path, attr.value(), file);
+                    out[section][cls.key()][attr.key()] =
+                        r->ParameterString(path, attr.value(), file);
                 }
             }
         }
@@ -534,14 +514,14 @@ ScenarioSchema::ApplyOverride(json& scenario, const std::string& assignment)
     const std::string path = assignment.substr(0, eq);
     const std::string text = assignment.substr(eq + 1);
     const Key* k = Find(path);
-    if (!k && IsCcParameter(path))
+    if (!k && IsPluginParameter(path))
     {
         json value = json::parse(text, nullptr, false);
         if (value.is_discarded())
         {
             value = text;
         }
-        scenario[ns3::scenario::Pointer(path)] = CcParameterString(path, value, "--set");
+        scenario[ns3::scenario::Pointer(path)] = PluginParameterString(path, value, "--set");
         return;
     }
     if (!k)
@@ -585,7 +565,10 @@ ScenarioSchema::Markdown()
         os << "| `" << k.path << "` | " << TypeName(k) << " | " << k.unit << " | " << range
            << " | " << def << " | " << k.doc << " |\n";
     }
-    os << "\n" << CcRegistry::Markdown();
+    for (const PluginRegistry* r : PluginRegistry::All())
+    {
+        os << "\n" << r->Markdown();
+    }
     return os.str();
 }
 
@@ -614,9 +597,12 @@ ScenarioSchema::KeysJson()
                         {"default", k.defaultValue},
                         {"doc", k.doc}});
     }
-    for (const json& entry : CcRegistry::KeysJson())
+    for (const PluginRegistry* r : PluginRegistry::All())
     {
-        keys.push_back(entry);
+        for (const json& entry : r->KeysJson())
+        {
+            keys.push_back(entry);
+        }
     }
     return {{"keys", keys}};
 }

@@ -62,21 +62,23 @@ class ScenarioSchema
     /// Check one value against its key; throws ScenarioError mentioning \p origin.
     static void CheckValue(const Key& key, const nlohmann::json& value, const std::string& origin);
 
-    /// Whether \p path has the form cc.<registered algorithm>.<name>.
-    static bool IsCcParameter(const std::string& path);
-    /// Check a congestion-control parameter; returns its attribute string. Throws.
-    static std::string CcParameterString(const std::string& path,
-                                         const nlohmann::json& value,
-                                         const std::string& origin);
+    /// Whether \p path is a parameter of a pluggable class: cc.<algorithm>.<name>,
+    /// routing.<balancer>.<name> or nic.<policy>.<name> (PluginRegistry).
+    static bool IsPluginParameter(const std::string& path);
+    /// Check such a parameter; returns its attribute string. Throws ScenarioError.
+    static std::string PluginParameterString(const std::string& path,
+                                             const nlohmann::json& value,
+                                             const std::string& origin);
 
     /// Markdown table of all keys.
     static std::string Markdown();
 
     /**
      * Every key as JSON (`rdma-run --list-keys --json`): {"keys": [entry...]}, one entry
-     * per schema key and per congestion-control parameter (CcRegistry::KeysJson), each
-     * with path, kind ("scenario" or "cc"), type, unit, min, max (null where there is no
-     * bound), choices, default (null: derived) and doc.
+     * per schema key and per parameter of a pluggable class (PluginRegistry::KeysJson),
+     * each with path, kind ("scenario", or the family's section: "cc", "routing", "nic"),
+     * type, unit, min, max (null where there is no bound), choices, default (null:
+     * derived) and doc.
      */
     static nlohmann::json KeysJson();
 };

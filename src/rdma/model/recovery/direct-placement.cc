@@ -84,4 +84,10 @@ DirectPlacement::OnTimeout(SendQueuePair& qp, Time now) const
     GoBack(qp, qp.sndUna, now);
 }
 
+std::string
+DirectPlacement::GetName() const
+{
+    return "direct_placement";
+}
+
 } // namespace ns3

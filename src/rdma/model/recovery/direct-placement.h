@@ -30,6 +30,7 @@ class DirectPlacement : public LossRecovery
     /// Never sent by a direct-placement responder; treated as go-back-N's.
     void OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const override;
     void OnTimeout(SendQueuePair& qp, Time now) const override;
+    std::string GetName() const override;
 };
 
 } // namespace ns3

@@ -79,4 +79,10 @@ GoBackN::OnTimeout(SendQueuePair& qp, Time now) const
     GoBack(qp, qp.sndUna, now);
 }
 
+std::string
+GoBackN::GetName() const
+{
+    return "go_back_n";
+}
+
 } // namespace ns3

@@ -27,6 +27,7 @@ class GoBackN : public LossRecovery
                      Time now) const override;
     void OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const override;
     void OnTimeout(SendQueuePair& qp, Time now) const override;
+    std::string GetName() const override;
 
   private:
     Time m_nackInterval;

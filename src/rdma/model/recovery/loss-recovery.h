@@ -10,6 +10,7 @@
 #include "ns3/rdma-header.h"
 
 #include <cstdint>
+#include <string>
 
 namespace ns3
 {
@@ -75,6 +76,8 @@ class LossRecovery : public Object
      * congestion controller chooses one). Default: RetransmissionTimeout.
      */
     virtual Time GetRto(const SendQueuePair& qp) const;
+    /// Short name used in scenarios (nic.loss_recovery) and outputs: "go_back_n", ...
+    virtual std::string GetName() const = 0;
 
   protected:
     /// Restart sending at \p psn (never below the oldest unacknowledged PSN).

@@ -129,4 +129,10 @@ SelectiveRepeat::GetRto(const SendQueuePair& qp) const
     return qp.sndNxt - qp.sndUna <= m_rtoLowThreshold ? m_rtoLow : m_rtoHigh;
 }
 
+std::string
+SelectiveRepeat::GetName() const
+{
+    return "selective_repeat";
+}
+
 } // namespace ns3

@@ -31,6 +31,7 @@ class SelectiveRepeat : public LossRecovery
                      Time now) const override;
     void OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const override;
     void OnTimeout(SendQueuePair& qp, Time now) const override;
+    std::string GetName() const override;
     Time GetRto(const SendQueuePair& qp) const override;
 
   private:

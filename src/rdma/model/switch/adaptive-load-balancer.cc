@@ -86,4 +86,10 @@ AdaptiveLoadBalancer::AssignStreams(int64_t stream)
     return 1;
 }
 
+std::string
+AdaptiveLoadBalancer::GetName() const
+{
+    return "adaptive";
+}
+
 } // namespace ns3

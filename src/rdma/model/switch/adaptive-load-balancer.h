@@ -25,6 +25,7 @@ class AdaptiveLoadBalancer : public LoadBalancer
 
     void Attach(const PortLoadView* ports) override;
     uint32_t SelectPort(const RdmaHeader& h, const std::vector<uint32_t>& candidates) override;
+    std::string GetName() const override;
     int64_t AssignStreams(int64_t stream) override;
 
   private:

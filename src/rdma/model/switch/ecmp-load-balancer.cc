@@ -60,4 +60,10 @@ EcmpLoadBalancer::SelectPort(const RdmaHeader& h, const std::vector<uint32_t>& c
     return candidates[Hash(h, m_salt) % candidates.size()];
 }
 
+std::string
+EcmpLoadBalancer::GetName() const
+{
+    return "ecmp";
+}
+
 } // namespace ns3

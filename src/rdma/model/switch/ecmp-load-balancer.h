@@ -24,6 +24,7 @@ class EcmpLoadBalancer : public LoadBalancer
     EcmpLoadBalancer();
 
     uint32_t SelectPort(const RdmaHeader& h, const std::vector<uint32_t>& candidates) override;
+    std::string GetName() const override;
 
     /// The salted 5-tuple hash (a 64-bit mixer, well spread in the low bits).
     static uint32_t Hash(const RdmaHeader& h, uint32_t salt);

@@ -74,4 +74,10 @@ FlowletLoadBalancer::AssignStreams(int64_t stream)
     return 1;
 }
 
+std::string
+FlowletLoadBalancer::GetName() const
+{
+    return "flowlet";
+}
+
 } // namespace ns3

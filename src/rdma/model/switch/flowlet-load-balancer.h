@@ -28,6 +28,7 @@ class FlowletLoadBalancer : public LoadBalancer
     FlowletLoadBalancer();
 
     uint32_t SelectPort(const RdmaHeader& h, const std::vector<uint32_t>& candidates) override;
+    std::string GetName() const override;
     int64_t AssignStreams(int64_t stream) override;
 
   private:

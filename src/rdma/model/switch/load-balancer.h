@@ -8,6 +8,7 @@
 #include "ns3/port-load-view.h"
 #include "ns3/rdma-header.h"
 
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -43,6 +44,8 @@ class LoadBalancer : public Object
      * \return how many streams were used (deterministic schemes use none)
      */
     virtual int64_t AssignStreams(int64_t stream);
+    /// Short name used in scenarios (routing.load_balancer) and outputs: "ecmp", ...
+    virtual std::string GetName() const = 0;
 };
 
 } // namespace ns3

@@ -50,4 +50,10 @@ SprayLoadBalancer::AssignStreams(int64_t stream)
     return 1;
 }
 
+std::string
+SprayLoadBalancer::GetName() const
+{
+    return "spray";
+}
+
 } // namespace ns3
