@@ -3,10 +3,13 @@
  */
 #include "ns3/cc-registry.h"
 
+#include "ns3/abort.h"
 #include "ns3/congestion-control.h"
 #include "ns3/object-factory.h"
+#include "ns3/string.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace ns3
@@ -123,13 +126,68 @@ CcRegistry::DefaultString(const TypeId::AttributeInformation& info)
     return info.initialValue->SerializeToString(info.checker);
 }
 
+CcRegistry::Resolved
+CcRegistry::Resolve(const std::string& algorithm,
+                    const nlohmann::json& userParams,
+                    uint64_t lineRate)
+{
+    const Algorithm* a = Find(algorithm);
+    NS_ABORT_MSG_IF(!a, "CcRegistry::Resolve: unknown algorithm '" << algorithm << "'");
+    ObjectFactory factory;
+    factory.SetTypeId(a->tid);
+    std::map<std::string, std::string> given;
+    for (auto it = userParams.begin(); it != userParams.end(); ++it)
+    {
+        TypeId::AttributeInformation info;
+        NS_ABORT_MSG_IF(!FindAttribute(a->tid, it.key(), info),
+                        "CcRegistry::Resolve: " << algorithm << " has no attribute '" << it.key()
+                                                << "'");
+        std::string error;
+        const std::string text = ToAttributeString(info, it.value(), error);
+        NS_ABORT_MSG_IF(!error.empty(),
+                        "CcRegistry::Resolve: " << algorithm << "." << it.key() << ": " << error);
+        factory.Set(it.key(), StringValue(text));
+        given[it.key()] = text;
+    }
+    Resolved r;
+    r.controller = factory.Create<CongestionControl>();
+    CcContext ctx;
+    ctx.lineRate = lineRate;
+    ctx.baseRtt = MicroSeconds(10);
+    ctx.fabricBaseRtt = MicroSeconds(10);
+    r.controller->Init(ctx);
+    r.parameters = nlohmann::json::object();
+    for (const auto& info : Attributes(a->tid))
+    {
+        StringValue back;
+        r.controller->GetAttribute(info.name, back);
+        // The user's spelling ("80Mbps") where it is the value in use; the value read
+        // back where the controller chose it (a user's "preset").
+        const auto it = given.find(info.name);
+        if (it != given.end())
+        {
+            Ptr<AttributeValue> v = info.checker->Create();
+            if (v->DeserializeFromString(it->second, info.checker) &&
+                v->SerializeToString(info.checker) == back.Get())
+            {
+                r.parameters[info.name] = it->second;
+                continue;
+            }
+        }
+        r.parameters[info.name] = back.Get();
+    }
+    return r;
+}
+
 std::string
 CcRegistry::Markdown()
 {
     std::ostringstream os;
     os << "## Congestion-control parameters\n\n"
        << "`cc.<algorithm>.<Attribute>` sets an ns-3 Attribute of the chosen algorithm's\n"
-       << "class (times and rates as strings with units: \"55us\", \"40Mbps\").\n";
+       << "class (times and rates as strings with units: \"55us\", \"40Mbps\"). A default\n"
+       << "of `preset` is chosen by the algorithm's Preset for the host line rate when the run\n"
+       << "starts; `config.json` holds the value used.\n";
     for (const Algorithm& a : Algorithms())
     {
         os << "\n### `" << a.name << "` (" << a.tid.GetName() << ")\n\n";

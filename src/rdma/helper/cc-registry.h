@@ -4,6 +4,7 @@
 #ifndef RDMA_CC_REGISTRY_H
 #define RDMA_CC_REGISTRY_H
 
+#include "ns3/ptr.h"
 #include "ns3/type-id.h"
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,8 @@
 
 namespace ns3
 {
+
+class CongestionControl;
 
 /**
  * \ingroup rdma
@@ -47,6 +50,34 @@ class CcRegistry
                                          std::string& error);
     /// The attribute's default, serialized.
     static std::string DefaultString(const TypeId::AttributeInformation& info);
+    /// A controller set up as a NIC would for a line rate, and its parameters.
+    struct Resolved
+    {
+        Ptr<CongestionControl> controller; ///< after Init
+        /// Every Attribute (as Attributes() lists them) by name, as a string: the value in
+        /// use after Init, the user's (in the user's spelling, "80Mbps") or else the
+        /// controller's own (its preset's for the line rate; for an attribute Init
+        /// leaves alone, DefaultString()).
+        nlohmann::json parameters;
+    };
+
+    /**
+     * Every parameter of \p algorithm, the way its controllers will have them: builds a
+     * controller through an ObjectFactory with the user's values, calls Init with a
+     * CcContext for \p lineRate (a nominal path for the rest: base RTTs of 10 us, the
+     * default MTU, one hop; parameters must not depend on it) and reads every Attribute
+     * back. Aborts on an unknown algorithm or attribute or an invalid value: check them
+     * first (ScenarioSchema does).
+     * \param algorithm a registered name, e.g. "dcqcn"
+     * \param userParams the values the user gave: a JSON object Attribute name -> value
+     *        (a string, number or boolean, as ToAttributeString() takes it)
+     * \param lineRate NIC port rate (bit/s)
+     * \return the initialized controller (e.g. for CongestionControl::GetCnpInterval())
+     *         and its parameters
+     */
+    static Resolved Resolve(const std::string& algorithm,
+                            const nlohmann::json& userParams,
+                            uint64_t lineRate);
     /// Markdown: one table of parameters per algorithm.
     static std::string Markdown();
     /**

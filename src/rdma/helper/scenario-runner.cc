@@ -12,7 +12,6 @@
 #include "ns3/uplink-meter.h"
 #include "ns3/congestion-control.h"
 #include "ns3/data-rate.h"
-#include "ns3/dcqcn.h"
 #include "ns3/double.h"
 #include "ns3/flow-csv-reader.h"
 #include "ns3/incast-generator.h"
@@ -252,31 +251,19 @@ ScenarioRunner::Resolve(json& s, const std::string& file)
     {
         throw ScenarioError(file + ": key 'cc.algorithm' has an unknown value");
     }
-    // Every parameter of the chosen algorithm gets a value: the user's, else the
-    // preset's (DCQCN), else the attribute's default.
-    std::map<std::string, std::string> preset;
-    if (algorithm == "dcqcn")
-    {
-        Dcqcn::Preset p;
-        Dcqcn::GetPreset(Str(s, "cc.dcqcn.preset"), Gbps(Num(s, "topology.host_rate_gbps")).GetBitRate(), p);
-        preset = Dcqcn::PresetAttributes(p);
-        if (At(s, "nic.cnp_interval_us").is_null())
-        {
-            Set(s, "nic.cnp_interval_us", p.cnpInterval.GetNanoSeconds() / 1000.0);
-        }
-    }
+    // Every parameter of the chosen algorithm gets a value: the user's, else the one its
+    // controller takes at Init for the host rate (a preset's, else the default).
+    const CcRegistry::Resolved cc =
+        CcRegistry::Resolve(algorithm,
+                            ScenarioSchema::CcParameters(s, algorithm),
+                            Gbps(Num(s, "topology.host_rate_gbps")).GetBitRate());
+    ScenarioSchema::RecordCcParameters(s, algorithm, cc.parameters);
     if (At(s, "nic.cnp_interval_us").is_null())
     {
-        Set(s, "nic.cnp_interval_us", 4.0);
-    }
-    json& params = s["cc"][algorithm];
-    for (const auto& info : CcRegistry::Attributes(alg->tid))
-    {
-        if (!params.contains(info.name))
-        {
-            const auto it = preset.find(info.name);
-            params[info.name] = it != preset.end() ? it->second : CcRegistry::DefaultString(info);
-        }
+        const Time cnp = cc.controller->GetCnpInterval();
+        Set(s,
+            "nic.cnp_interval_us",
+            cnp.IsStrictlyPositive() ? cnp.GetNanoSeconds() / 1000.0 : 4.0);
     }
     auto fill = [&](const std::string& key, const json& v) {
         if (At(s, key).is_null())
