@@ -256,3 +256,47 @@ TEST(Cli, CongestionControlParameters)
     EXPECT_LT(MinSampledRate(dir / "cut/cc.csv"), 100e9);
     EXPECT_EQ(MinSampledRate(dir / "floor/cc.csv"), 100e9);
 }
+
+TEST(Cli, DcqcnPresetKeys)
+{
+    // cc.dcqcn.preset is cc.dcqcn.Preset in lower case: either key chooses the preset,
+    // config.json holds both, and the parameters left at "preset" hold its values.
+    TempDir dir;
+    json s = kSmall;
+    s["cc"] = {{"algorithm", "dcqcn"}, {"dcqcn", {{"Preset", "Paper"}, {"RateAi", "preset"}}}};
+    WriteText(dir / "s.json", s.dump());
+    ASSERT_EQ(RunRdmaRun(dir / "s.json" + " --quiet --out " + dir / "a").code, 0);
+    json config = json::parse(ReadText(dir / "a/config.json"));
+    EXPECT_EQ(config["cc"]["dcqcn"]["Preset"], "Paper");
+    EXPECT_EQ(config["cc"]["dcqcn"]["preset"], "paper");
+    EXPECT_EQ(config["cc"]["dcqcn"]["RateAi"], "40000000bps");
+    EXPECT_EQ(config["cc"]["dcqcn"]["RateIncreaseInterval"], "55us");
+    EXPECT_EQ(config["nic"]["cnp_interval_us"], 50.0);
+
+    // The later of the two wins: --set of the lower-case key over the file's Preset.
+    ASSERT_EQ(RunRdmaRun(dir / "s.json" + " --quiet --set cc.dcqcn.preset=nic --out " + dir / "b")
+                  .code,
+              0);
+    config = json::parse(ReadText(dir / "b/config.json"));
+    EXPECT_EQ(config["cc"]["dcqcn"]["Preset"], "Nic");
+    EXPECT_EQ(config["cc"]["dcqcn"]["preset"], "nic");
+    EXPECT_EQ(config["cc"]["dcqcn"]["RateIncreaseInterval"], "300us");
+    EXPECT_EQ(config["nic"]["cnp_interval_us"], 4.0);
+
+    // And --set of the Attribute over the file's lower-case key.
+    s["cc"]["dcqcn"] = {{"preset", "paper"}};
+    WriteText(dir / "s.json", s.dump());
+    ASSERT_EQ(RunRdmaRun(dir / "s.json" + " --quiet --set cc.dcqcn.Preset=Nic --out " + dir / "c")
+                  .code,
+              0);
+    config = json::parse(ReadText(dir / "c/config.json"));
+    EXPECT_EQ(config["cc"]["dcqcn"]["Preset"], "Nic");
+    EXPECT_EQ(config["cc"]["dcqcn"]["preset"], "nic");
+    EXPECT_EQ(config["nic"]["cnp_interval_us"], 4.0);
+
+    // One file giving both must give the same value.
+    s["cc"]["dcqcn"] = {{"Preset", "Paper"}, {"preset", "nic"}};
+    ExpectInputError(s, "", {"bad.json", "cc.dcqcn.preset", "cc.dcqcn.Preset", "disagree"});
+    s["cc"]["dcqcn"] = {{"Preset", "Fast"}};
+    ExpectInputError(s, "", {"bad.json", "cc.dcqcn.Preset", "Fast"});
+}

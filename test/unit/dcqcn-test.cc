@@ -47,6 +47,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -120,15 +121,89 @@ SpecFor(const std::string& name)
     return name == "paper" ? PaperSpec() : NicSpec();
 }
 
+/// The Preset attribute's value for a preset name of the table ("paper" -> "Paper").
+std::string
+PresetAttributeValue(std::string name)
+{
+    name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+    return name;
+}
+
+/// A preset's parameters, as Dcqcn resolves them.
+struct PresetValues
+{
+    double g;
+    Time alphaInterval;
+    Time rateIncreaseInterval;
+    uint64_t byteCounter;
+    uint32_t fastRecoverySteps;
+    uint64_t rateAi;
+    uint64_t rateHai;
+    uint64_t minRate;
+    Time rateDecreaseInterval;
+    bool clampTargetRate;
+    Time cnpInterval;
+};
+
+/// The parameters Dcqcn takes at Init for \p lineRate with the preset \p name (read
+/// back through its attributes, and GetCnpInterval()); false if there is no such preset.
+bool
+ResolvePreset(const std::string& name, uint64_t lineRate, PresetValues& out)
+{
+    Ptr<Dcqcn> d = CreateObject<Dcqcn>();
+    if (!d->SetAttributeFailSafe("Preset", StringValue(PresetAttributeValue(name))))
+    {
+        return false;
+    }
+    FakeClock clock;
+    CcContext ctx;
+    ctx.lineRate = lineRate;
+    ctx.clock = &clock;
+    d->Init(ctx);
+    DoubleValue g;
+    TimeValue alphaInterval;
+    TimeValue rateIncreaseInterval;
+    UintegerValue byteCounter;
+    UintegerValue fastRecoverySteps;
+    DataRateValue rateAi;
+    DataRateValue rateHai;
+    DataRateValue minRate;
+    TimeValue rateDecreaseInterval;
+    BooleanValue clampTargetRate;
+    d->GetAttribute("G", g);
+    d->GetAttribute("AlphaInterval", alphaInterval);
+    d->GetAttribute("RateIncreaseInterval", rateIncreaseInterval);
+    d->GetAttribute("ByteCounter", byteCounter);
+    d->GetAttribute("FastRecoverySteps", fastRecoverySteps);
+    d->GetAttribute("RateAi", rateAi);
+    d->GetAttribute("RateHai", rateHai);
+    d->GetAttribute("MinRate", minRate);
+    d->GetAttribute("RateDecreaseInterval", rateDecreaseInterval);
+    d->GetAttribute("ClampTargetRate", clampTargetRate);
+    out = PresetValues{g.Get(),
+                       alphaInterval.Get(),
+                       rateIncreaseInterval.Get(),
+                       byteCounter.Get(),
+                       static_cast<uint32_t>(fastRecoverySteps.Get()),
+                       rateAi.Get().GetBitRate(),
+                       rateHai.Get().GetBitRate(),
+                       minRate.Get().GetBitRate(),
+                       rateDecreaseInterval.Get(),
+                       clampTargetRate.Get(),
+                       d->GetCnpInterval()};
+    return true;
+}
+
 class DcqcnTest : public ::testing::Test
 {
   protected:
     void Make(const std::string& name)
     {
         spec = SpecFor(name);
-        Dcqcn::Preset p;
-        ASSERT_TRUE(Dcqcn::GetPreset(name, kLine, p));
+        PresetValues p;
+        ASSERT_TRUE(ResolvePreset(name, kLine, p));
         dc = CreateObject<Dcqcn>();
+        dc->SetAttribute("Preset", StringValue(PresetAttributeValue(name)));
         dc->SetAttribute("G", DoubleValue(p.g));
         dc->SetAttribute("AlphaInterval", TimeValue(p.alphaInterval));
         dc->SetAttribute("RateIncreaseInterval", TimeValue(p.rateIncreaseInterval));
@@ -222,8 +297,8 @@ TEST(DcqcnPresets, MatchSpecificationTable)
 {
     for (const Spec& s : {PaperSpec(), NicSpec()})
     {
-        Dcqcn::Preset p;
-        ASSERT_TRUE(Dcqcn::GetPreset(s.name, kLine, p)) << s.name;
+        PresetValues p;
+        ASSERT_TRUE(ResolvePreset(s.name, kLine, p)) << s.name;
         EXPECT_DOUBLE_EQ(p.g, s.g) << s.name;
         EXPECT_EQ(p.alphaInterval, s.alphaInterval) << s.name;
         EXPECT_EQ(p.rateIncreaseInterval, s.timer) << s.name;
@@ -237,12 +312,203 @@ TEST(DcqcnPresets, MatchSpecificationTable)
         EXPECT_EQ(p.cnpInterval, s.cnpInterval) << s.name;
     }
     // NIC steps scale with rate/25G: at 25 Gb/s, 5 and 50 Mb/s.
-    Dcqcn::Preset p25;
-    ASSERT_TRUE(Dcqcn::GetPreset("nic", 25000000000ULL, p25));
+    PresetValues p25;
+    ASSERT_TRUE(ResolvePreset("nic", 25000000000ULL, p25));
     EXPECT_EQ(p25.rateAi, 5000000u);
     EXPECT_EQ(p25.rateHai, 50000000u);
-    Dcqcn::Preset unused;
-    EXPECT_FALSE(Dcqcn::GetPreset("no-such-preset", kLine, unused));
+    PresetValues unused;
+    EXPECT_FALSE(ResolvePreset("no-such-preset", kLine, unused));
+}
+
+// Rule: the presets are applied at Init, for the line rate of the context: the NIC steps
+// scale with rate/25G, the paper's do not; the other parameters do not depend on it.
+TEST(DcqcnPresets, AppliedAtInitForTheLineRate)
+{
+    for (uint64_t line : {25000000000ULL, 100000000000ULL, 400000000000ULL})
+    {
+        const double scale = double(line) / 25e9;
+        PresetValues nic;
+        ASSERT_TRUE(ResolvePreset("nic", line, nic));
+        EXPECT_EQ(double(nic.rateAi), 5e6 * scale) << line;
+        EXPECT_EQ(double(nic.rateHai), 50e6 * scale) << line;
+        EXPECT_EQ(double(nic.minRate), NicSpec().minRate) << line;
+        EXPECT_EQ(nic.rateIncreaseInterval, NicSpec().timer) << line;
+        PresetValues paper;
+        ASSERT_TRUE(ResolvePreset("paper", line, paper));
+        EXPECT_EQ(double(paper.rateAi), PaperSpec().rai) << line;
+        EXPECT_EQ(double(paper.rateHai), PaperSpec().rhai) << line;
+    }
+}
+
+// Rule: without any attribute set, Dcqcn is the nic preset (Preset = Nic): every
+// parameter but G (the same in both presets) reads "preset" until Init, then the nic
+// value for the line rate.
+TEST(DcqcnPresets, DefaultIsNicResolvedAtInit)
+{
+    Ptr<Dcqcn> d = CreateObject<Dcqcn>();
+    StringValue text;
+    d->GetAttribute("Preset", text);
+    EXPECT_EQ(text.Get(), "Nic");
+    d->GetAttribute("G", text);
+    EXPECT_EQ(text.Get(), "0.00390625");
+    for (const char* name : {"AlphaInterval",
+                             "RateIncreaseInterval",
+                             "ByteCounter",
+                             "FastRecoverySteps",
+                             "RateAi",
+                             "RateHai",
+                             "MinRate",
+                             "RateDecreaseInterval",
+                             "ClampTargetRate"})
+    {
+        d->GetAttribute(name, text);
+        EXPECT_EQ(text.Get(), "preset") << name;
+    }
+    FakeClock clock;
+    CcContext ctx;
+    ctx.lineRate = kLine;
+    ctx.clock = &clock;
+    d->Init(ctx);
+    const Spec nic = NicSpec();
+    TimeValue timer;
+    d->GetAttribute("RateIncreaseInterval", timer);
+    EXPECT_EQ(timer.Get(), nic.timer);
+    DataRateValue rai;
+    d->GetAttribute("RateAi", rai);
+    EXPECT_EQ(double(rai.Get().GetBitRate()), nic.rai);
+    BooleanValue clamp;
+    d->GetAttribute("ClampTargetRate", clamp);
+    EXPECT_EQ(clamp.Get(), nic.clampTargetRate);
+    EXPECT_EQ(d->GetCnpInterval(), nic.cnpInterval);
+}
+
+// Rule: a value set explicitly wins over the preset, also one that equals another
+// parameter's "off" (0) or the other preset's value; the rest comes from the preset.
+TEST(DcqcnPresets, ExplicitValueWinsOverPreset)
+{
+    Ptr<Dcqcn> d = CreateObject<Dcqcn>();
+    d->SetAttribute("Preset", StringValue("Paper"));
+    d->SetAttribute("RateAi", StringValue("80Mbps"));
+    d->SetAttribute("ByteCounter", UintegerValue(0));
+    d->SetAttribute("ClampTargetRate", BooleanValue(false));
+    d->SetAttribute("RateDecreaseInterval", TimeValue(MicroSeconds(4)));
+    FakeClock clock;
+    CcContext ctx;
+    ctx.lineRate = kLine;
+    ctx.clock = &clock;
+    d->Init(ctx);
+    DataRateValue rai;
+    d->GetAttribute("RateAi", rai);
+    EXPECT_EQ(rai.Get().GetBitRate(), 80000000u);
+    UintegerValue bc;
+    d->GetAttribute("ByteCounter", bc);
+    EXPECT_EQ(bc.Get(), 0u);
+    BooleanValue clamp;
+    d->GetAttribute("ClampTargetRate", clamp);
+    EXPECT_FALSE(clamp.Get());
+    TimeValue cut;
+    d->GetAttribute("RateDecreaseInterval", cut);
+    EXPECT_EQ(cut.Get(), MicroSeconds(4));
+    // Not set: the paper's.
+    const Spec paper = PaperSpec();
+    TimeValue timer;
+    d->GetAttribute("RateIncreaseInterval", timer);
+    EXPECT_EQ(timer.Get(), paper.timer);
+    DataRateValue rhai;
+    d->GetAttribute("RateHai", rhai);
+    EXPECT_EQ(double(rhai.Get().GetBitRate()), paper.rhai);
+    EXPECT_EQ(d->GetCnpInterval(), paper.cnpInterval);
+
+    // Setting "preset" again gives the parameter back to the preset.
+    Ptr<Dcqcn> e = CreateObject<Dcqcn>();
+    e->SetAttribute("RateAi", StringValue("80Mbps"));
+    e->SetAttribute("RateAi", StringValue("preset"));
+    e->Init(ctx);
+    e->GetAttribute("RateAi", rai);
+    EXPECT_EQ(double(rai.Get().GetBitRate()), NicSpec().rai);
+}
+
+// Rule: the explicit value is the one in effect: with the paper preset (every CNP cuts,
+// alpha stays 1: each cut halves the rate) the rate floors at an explicit MinRate of
+// 2 Gb/s instead of the paper's 100 Mb/s.
+TEST(DcqcnPresets, ExplicitValueIsInEffect)
+{
+    for (const bool explicitFloor : {false, true})
+    {
+        Ptr<Dcqcn> d = CreateObject<Dcqcn>();
+        d->SetAttribute("Preset", StringValue("Paper"));
+        if (explicitFloor)
+        {
+            d->SetAttribute("MinRate", DataRateValue(DataRate("2Gbps")));
+        }
+        FakeClock clock;
+        CcContext ctx;
+        ctx.lineRate = kLine;
+        ctx.clock = &clock;
+        d->Init(ctx);
+        for (int i = 0; i < 20; ++i)
+        {
+            d->OnCnp();
+        }
+        EXPECT_EQ(double(d->GetRate()), explicitFloor ? 2e9 : PaperSpec().minRate);
+    }
+}
+
+// Rule: after Init the attributes read back the values in use, as strings too (times
+// exactly, in us); an out-of-range value is refused.
+TEST(DcqcnPresets, AttributesReadBackResolvedAfterInit)
+{
+    Ptr<Dcqcn> d = CreateObject<Dcqcn>();
+    d->SetAttribute("Preset", StringValue("Paper"));
+    d->SetAttribute("AlphaInterval", StringValue("1500ns"));
+    EXPECT_FALSE(d->SetAttributeFailSafe("G", StringValue("2")));
+    EXPECT_FALSE(d->SetAttributeFailSafe("G", DoubleValue(2)));
+    EXPECT_FALSE(d->SetAttributeFailSafe("AlphaInterval", TimeValue(Time(0))));
+    EXPECT_FALSE(d->SetAttributeFailSafe("RateAi", StringValue("fast")));
+    FakeClock clock;
+    CcContext ctx;
+    ctx.lineRate = kLine;
+    ctx.clock = &clock;
+    d->Init(ctx);
+    const std::vector<std::pair<std::string, std::string>> expected = {
+        {"Preset", "Paper"},
+        {"G", "0.00390625"},
+        {"AlphaInterval", "1500ns"},
+        {"RateIncreaseInterval", "55us"},
+        {"ByteCounter", "10000000"},
+        {"FastRecoverySteps", "5"},
+        {"RateAi", "40000000bps"},
+        {"RateHai", "400000000bps"},
+        {"MinRate", "100000000bps"},
+        {"RateDecreaseInterval", "0us"},
+        {"ClampTargetRate", "true"}};
+    for (const auto& [name, value] : expected)
+    {
+        StringValue text;
+        d->GetAttribute(name, text);
+        EXPECT_EQ(text.Get(), value) << name;
+    }
+    DoubleValue g;
+    d->GetAttribute("G", g);
+    EXPECT_DOUBLE_EQ(g.Get(), PaperSpec().g);
+}
+
+// Rule: the CNP spacing a controller wants from the receiving NIC: the preset's for
+// DCQCN (nic 4 us, paper 50 us), none (0) by default.
+TEST(DcqcnPresets, CnpIntervalPerPreset)
+{
+    for (const Spec& s : {PaperSpec(), NicSpec()})
+    {
+        Ptr<Dcqcn> d = CreateObject<Dcqcn>();
+        d->SetAttribute("Preset", StringValue(PresetAttributeValue(s.name)));
+        FakeClock clock;
+        CcContext ctx;
+        ctx.lineRate = kLine;
+        ctx.clock = &clock;
+        d->Init(ctx);
+        EXPECT_EQ(d->GetCnpInterval(), s.cnpInterval) << s.name;
+    }
+    EXPECT_EQ(CreateObject<NoCongestionControl>()->GetCnpInterval(), Time(0));
 }
 
 // Rule: a flow starts at line rate with alpha = 1 (and target = line rate).

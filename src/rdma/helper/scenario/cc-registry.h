@@ -4,6 +4,8 @@
 #ifndef RDMA_CC_REGISTRY_H
 #define RDMA_CC_REGISTRY_H
 
+#include "ns3/ptr.h"
+#include "ns3/plugin-registry.h"
 #include "ns3/type-id.h"
 
 #include <nlohmann/json.hpp>
@@ -13,22 +15,20 @@
 namespace ns3
 {
 
+class CongestionControl;
+
 /**
  * \ingroup rdma
- * The congestion-control algorithms a scenario can name, found at run time among the
- * registered TypeIds (every concrete subclass of ns3::CongestionControl), and their
- * parameters: the Attributes of each TypeId. Scenario keys `cc.<name>.<Attribute>`
- * are checked against those attributes, so adding an algorithm is one class (and one
- * test file): its scenario keys and their documentation follow from its TypeId.
+ * The congestion-control family of PluginRegistry (PluginRegistry::CongestionControls:
+ * the algorithms a scenario can name and their `cc.<name>.<Attribute>` parameters), and
+ * what only congestion control needs: resolving an algorithm's parameters the way its
+ * controllers will have them after Init (presets that depend on the line rate).
  */
 class CcRegistry
 {
   public:
-    struct Algorithm
-    {
-        std::string name; ///< CongestionControl::GetName(), e.g. "dcqcn"
-        TypeId tid;
-    };
+    /// An algorithm: its name (CongestionControl::GetName(), e.g. "dcqcn") and TypeId.
+    using Algorithm = PluginRegistry::Plugin;
 
     static const std::vector<Algorithm>& Algorithms();
     static const Algorithm* Find(const std::string& name);
@@ -47,17 +47,34 @@ class CcRegistry
                                          std::string& error);
     /// The attribute's default, serialized.
     static std::string DefaultString(const TypeId::AttributeInformation& info);
-    /// Markdown: one table of parameters per algorithm.
-    static std::string Markdown();
+    /// A controller set up as a NIC would for a line rate, and its parameters.
+    struct Resolved
+    {
+        Ptr<CongestionControl> controller; ///< after Init
+        /// Every Attribute (as Attributes() lists them) by name, as a string: the value in
+        /// use after Init, the user's (in the user's spelling, "80Mbps") or else the
+        /// controller's own (its preset's for the line rate; for an attribute Init
+        /// leaves alone, DefaultString()).
+        nlohmann::json parameters;
+    };
+
     /**
-     * Every parameter `cc.<algorithm>.<Attribute>` as a JSON array of entries shaped like
-     * ScenarioSchema::KeysJson()'s, with kind "cc": type is ns-3's description of the
-     * value ("double 0:1", "Time ...", "DataRate"), choices those of an enum, unit empty
-     * (an Attribute declares none; times and rates carry theirs in the value), min and
-     * max null (the range is in the type), default serialized; plus algorithm and
-     * attribute.
+     * Every parameter of \p algorithm, the way its controllers will have them: builds a
+     * controller through an ObjectFactory with the user's values, calls Init with a
+     * CcContext for \p lineRate (a nominal path for the rest: base RTTs of 10 us, the
+     * default MTU, one hop; parameters must not depend on it) and reads every Attribute
+     * back. Aborts on an unknown algorithm or attribute or an invalid value: check them
+     * first (ScenarioSchema does).
+     * \param algorithm a registered name, e.g. "dcqcn"
+     * \param userParams the values the user gave: a JSON object Attribute name -> value
+     *        (a string, number or boolean, as ToAttributeString() takes it)
+     * \param lineRate NIC port rate (bit/s)
+     * \return the initialized controller (e.g. for CongestionControl::GetCnpInterval())
+     *         and its parameters
      */
-    static nlohmann::json KeysJson();
+    static Resolved Resolve(const std::string& algorithm,
+                            const nlohmann::json& userParams,
+                            uint64_t lineRate);
 };
 
 } // namespace ns3

@@ -6,19 +6,18 @@
 #include "ns3/boolean.h"
 #include "ns3/cc-registry.h"
 #include "ns3/congestion-control.h"
-#include "ns3/dcqcn.h"
 #include "ns3/double.h"
 #include "ns3/int-hop.h"
 #include "ns3/plugin-keys.h"
 #include "ns3/integer.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-schema.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
-#include <map>
 
 namespace ns3
 {
@@ -55,6 +54,9 @@ LegacyLossRecoveryKeys()
     };
 }
 
+/// nic.cnp_interval_us when the controller states no preference (NVIDIA's min_time_between_cnps).
+constexpr double kDefaultCnpIntervalUs = 4.0;
+
 /// Kilobytes (scenario unit, KiB) to bytes.
 UintegerValue
 KiB(const json& s, const std::string& key)
@@ -72,33 +74,20 @@ FabricStage::Resolve(json& s, const std::string& file) const
     {
         throw ScenarioError(file + ": key 'cc.algorithm' has an unknown value");
     }
-    // Every parameter of the chosen algorithm gets a value: the user's, else the
-    // preset's (DCQCN), else the attribute's default.
-    std::map<std::string, std::string> preset;
-    if (algorithm == "dcqcn")
-    {
-        Dcqcn::Preset p;
-        Dcqcn::GetPreset(Str(s, "cc.dcqcn.preset"),
-                         Gbps(Num(s, "topology.host_rate_gbps")).GetBitRate(),
-                         p);
-        preset = Dcqcn::PresetAttributes(p);
-        if (At(s, "nic.cnp_interval_us").is_null())
-        {
-            Set(s, "nic.cnp_interval_us", p.cnpInterval.GetNanoSeconds() / 1000.0);
-        }
-    }
+    // Every parameter of the chosen algorithm gets a value: the user's, else the one its
+    // controller takes at Init for the host rate (a preset's, else the default).
+    const CcRegistry::Resolved cc =
+        CcRegistry::Resolve(algorithm,
+                            ScenarioSchema::CcParameters(s, algorithm),
+                            Gbps(Num(s, "topology.host_rate_gbps")).GetBitRate());
+    ScenarioSchema::RecordCcParameters(s, algorithm, cc.parameters);
     if (At(s, "nic.cnp_interval_us").is_null())
     {
-        Set(s, "nic.cnp_interval_us", 4.0);
-    }
-    json& params = s["cc"][algorithm];
-    for (const auto& info : CcRegistry::Attributes(alg->tid))
-    {
-        if (!params.contains(info.name))
-        {
-            const auto it = preset.find(info.name);
-            params[info.name] = it != preset.end() ? it->second : CcRegistry::DefaultString(info);
-        }
+        // The receiver-side CNP spacing the controller's parameters go with, else 4 us.
+        const Time cnp = cc.controller->GetCnpInterval();
+        Set(s,
+            "nic.cnp_interval_us",
+            cnp.IsStrictlyPositive() ? cnp.GetNanoSeconds() / 1000.0 : kDefaultCnpIntervalUs);
     }
     PluginKeys::Resolve(s, PluginRegistry::LoadBalancers(), LegacyLoadBalancerKeys(), file);
     PluginKeys::Resolve(s, PluginRegistry::LossRecoveries(), LegacyLossRecoveryKeys(), file);

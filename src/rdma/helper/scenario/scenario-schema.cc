@@ -3,15 +3,18 @@
  */
 #include "ns3/scenario-schema.h"
 
+#include "ns3/cc-registry.h"
 #include "ns3/plugin-registry.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <iomanip>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -93,6 +96,122 @@ RangeText(double min, double max)
 }
 } // namespace
 
+namespace
+{
+/**
+ * A scenario key that is another spelling of a congestion-control Attribute of enum
+ * type: cc.<algorithm>.<key> takes the Attribute's names in lower case (cc.dcqcn.preset:
+ * nic, paper for cc.dcqcn.Preset: Nic, Paper), as scenario files wrote it before the
+ * Attribute existed. The two always hold the same value: setting either sets the other
+ * (a file that gives both must give the same), and RecordCcParameters writes the key back
+ * from the Attribute's resolved value.
+ */
+struct CcAlias
+{
+    std::string algorithm;
+    std::string key;
+    std::string attribute;
+
+    std::string Path() const
+    {
+        return "cc." + algorithm + "." + key;
+    }
+
+    std::string AttributePath() const
+    {
+        return "cc." + algorithm + "." + attribute;
+    }
+};
+
+const std::vector<CcAlias>&
+CcAliases()
+{
+    static const std::vector<CcAlias> aliases = {{"dcqcn", "preset", "Preset"}};
+    return aliases;
+}
+
+/// The alias that is the key at \p path, or that spells the Attribute at \p path.
+const CcAlias*
+FindAlias(const std::string& path, bool attribute = false)
+{
+    for (const CcAlias& a : CcAliases())
+    {
+        if ((attribute ? a.AttributePath() : a.Path()) == path)
+        {
+            return &a;
+        }
+    }
+    return nullptr;
+}
+
+std::string
+Lower(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
+        return static_cast<char>(std::tolower(c));
+    });
+    return text;
+}
+
+TypeId::AttributeInformation
+AliasedAttribute(const CcAlias& a)
+{
+    const CcRegistry::Algorithm* alg = CcRegistry::Find(a.algorithm);
+    TypeId::AttributeInformation info;
+    if (!alg || !CcRegistry::FindAttribute(alg->tid, a.attribute, info))
+    {
+        throw std::logic_error(a.Path() + ": no attribute " + a.attribute);
+    }
+    return info;
+}
+
+/// The enum names of the aliased Attribute ("Nic", "Paper").
+std::vector<std::string>
+AliasedNames(const CcAlias& a)
+{
+    std::vector<std::string> names;
+    std::istringstream in(AliasedAttribute(a).checker->GetUnderlyingTypeInformation());
+    for (std::string name; std::getline(in, name, '|');)
+    {
+        names.push_back(name);
+    }
+    return names;
+}
+
+/// The key's choices: the Attribute's names in lower case.
+std::vector<std::string>
+AliasChoices(const std::string& path)
+{
+    std::vector<std::string> choices;
+    for (const std::string& name : AliasedNames(*FindAlias(path)))
+    {
+        choices.push_back(Lower(name));
+    }
+    return choices;
+}
+
+/// The key's default: the Attribute's, in lower case.
+json
+AliasDefault(const std::string& path)
+{
+    return Lower(CcRegistry::DefaultString(AliasedAttribute(*FindAlias(path))));
+}
+
+/// The Attribute value that \p value (one of the key's choices) stands for.
+std::string
+AliasedValue(const CcAlias& a, const std::string& value)
+{
+    for (const std::string& name : AliasedNames(a))
+    {
+        if (Lower(name) == value)
+        {
+            return name;
+        }
+    }
+    throw std::logic_error(a.Path() + ": no choice " + value);
+}
+} // namespace
+
 const std::vector<ScenarioSchema::Key>&
 ScenarioSchema::Keys()
 {
@@ -123,7 +242,7 @@ ScenarioSchema::Keys()
 
         {"nic.mtu_bytes", T::INT, 1024, 64, 9000, {}, "bytes", "Payload bytes per packet (RoCE MTU)."},
         {"nic.ack_interval", T::INT, 1, 1, 1e6, {}, "packets", "Responder ACKs every N in-order packets (and each message's last)."},
-        {"nic.cnp_interval_us", T::NUMBER, nullptr, 0, 1e6, {}, "us", "Minimum spacing of CNPs per QP. Default: the DCQCN preset's (nic 4 us, paper 50 us), else 4 us."},
+        {"nic.cnp_interval_us", T::NUMBER, nullptr, 0, 1e6, {}, "us", "Minimum spacing of CNPs per QP. Default: the one the congestion controller's parameters go with (dcqcn: its Preset's, nic 4 us, paper 50 us), else 4 us."},
         {"nic.nack_interval_us", T::NUMBER, 100, 0, 1e6, {}, "us", "A NACK for the same missing PSN is repeated after this time. Shorthand for `nic.go_back_n.NackInterval` (that key wins; both with different values is an error)."},
         {"nic.rto_us", T::NUMBER, 1000, 1, 1e7, {}, "us", "Retransmission timeout (go back to the oldest unacknowledged PSN). Shorthand for `nic.<policy>.RetransmissionTimeout` (that key wins; both with different values is an error)."},
         {"nic.window_bytes", T::INT, 0, 0, 1e12, {}, "bytes", "Static in-flight limit per QP; 0 = none."},
@@ -163,7 +282,7 @@ ScenarioSchema::Keys()
         {"routing.flowlet_gap_us", T::NUMBER, 10, 0, 1e6, {}, "us", "flowlet: idle gap after which a flow may change path. Shorthand for `routing.flowlet.Gap` (that key wins; both with different values is an error)."},
 
         {"cc.algorithm", T::CHOICE, "dcqcn", 0, 0, PluginRegistry::CongestionControls().Names(), "", "Congestion control of every QP (see the parameter tables below). none: line rate (PFC-only baseline)."},
-        {"cc.dcqcn.preset", T::CHOICE, "nic", 0, 0, {"nic", "paper"}, "", "Defaults of the cc.dcqcn.* parameters: nic (NVIDIA defaults, HPCC simulator) or paper (SIGCOMM 2015)."},
+        {"cc.dcqcn.preset", T::CHOICE, AliasDefault("cc.dcqcn.preset"), 0, 0, AliasChoices("cc.dcqcn.preset"), "", "cc.dcqcn.Preset in lower case: nic (NVIDIA defaults, HPCC simulator) or paper (SIGCOMM 2015), the values of the cc.dcqcn.* parameters left at preset. A scenario that gives both keys must give the same value; config.json holds both."},
 
 
         {"traffic.incast.enabled", T::BOOL, false, 0, 0, {}, "", "Generate an incast."},
@@ -500,6 +619,28 @@ ScenarioSchema::Validate(const json& user, const std::string& file)
             }
         }
     }
+    // A key that spells an Attribute (cc.dcqcn.preset) and the Attribute agree.
+    for (const CcAlias& a : CcAliases())
+    {
+        const auto key = scenario::Pointer(a.Path());
+        const auto attribute = scenario::Pointer(a.AttributePath());
+        if (!user.contains(key))
+        {
+            if (out.contains(attribute))
+            {
+                out[key] = Lower(out.at(attribute).get<std::string>());
+            }
+            continue;
+        }
+        const std::string value = AliasedValue(a, user.at(key).get<std::string>());
+        if (out.contains(attribute) && out.at(attribute) != value)
+        {
+            throw ScenarioError(file + ": keys '" + a.Path() + "' and '" + a.AttributePath() +
+                                "' disagree (" + user.at(key).dump() + " and " +
+                                out.at(attribute).dump() + ")");
+        }
+        out[attribute] = value;
+    }
     return out;
 }
 
@@ -521,7 +662,12 @@ ScenarioSchema::ApplyOverride(json& scenario, const std::string& assignment)
         {
             value = text;
         }
-        scenario[ns3::scenario::Pointer(path)] = PluginParameterString(path, value, "--set");
+        const std::string attributeText = PluginParameterString(path, value, "--set");
+        scenario[ns3::scenario::Pointer(path)] = attributeText;
+        if (const CcAlias* a = FindAlias(path, true))
+        {
+            scenario[ns3::scenario::Pointer(a->Path())] = Lower(attributeText);
+        }
         return;
     }
     if (!k)
@@ -537,6 +683,50 @@ ScenarioSchema::ApplyOverride(json& scenario, const std::string& assignment)
     }
     CheckValue(*k, value, "--set");
     scenario[ns3::scenario::Pointer(path)] = value;
+    if (const CcAlias* a = FindAlias(path))
+    {
+        scenario[ns3::scenario::Pointer(a->AttributePath())] =
+            AliasedValue(*a, value.get<std::string>());
+    }
+}
+
+json
+ScenarioSchema::CcParameters(const json& scenario, const std::string& algorithm)
+{
+    json params = json::object();
+    const json::json_pointer ptr("/cc/" + algorithm);
+    if (!scenario.contains(ptr))
+    {
+        return params;
+    }
+    const json& section = scenario.at(ptr);
+    for (auto it = section.begin(); it != section.end(); ++it)
+    {
+        if (!Find("cc." + algorithm + "." + it.key()))
+        {
+            params[it.key()] = it.value();
+        }
+    }
+    return params;
+}
+
+void
+ScenarioSchema::RecordCcParameters(json& scenario,
+                                   const std::string& algorithm,
+                                   const json& parameters)
+{
+    json& section = scenario["cc"][algorithm];
+    for (auto it = parameters.begin(); it != parameters.end(); ++it)
+    {
+        section[it.key()] = it.value();
+    }
+    for (const CcAlias& a : CcAliases())
+    {
+        if (a.algorithm == algorithm && parameters.contains(a.attribute))
+        {
+            section[a.key] = Lower(parameters[a.attribute].get<std::string>());
+        }
+    }
 }
 
 std::string

@@ -70,6 +70,25 @@ class ScenarioSchema
                                              const nlohmann::json& value,
                                              const std::string& origin);
 
+    /**
+     * The congestion-control parameters a validated \p scenario gives \p algorithm: the
+     * entries of its `cc.<algorithm>` section that are Attributes (not schema keys), as
+     * Attribute name -> string, for CcRegistry::Resolve. A schema key that spells an
+     * Attribute (cc.dcqcn.preset for cc.dcqcn.Preset) has set it already (Validate,
+     * ApplyOverride).
+     */
+    static nlohmann::json CcParameters(const nlohmann::json& scenario,
+                                       const std::string& algorithm);
+
+    /**
+     * Record every parameter of \p algorithm in \p scenario (for config.json): the
+     * `cc.<algorithm>` section gets \p parameters (CcRegistry::Resolved::parameters), and
+     * a schema key that spells an Attribute gets that Attribute's value, in lower case.
+     */
+    static void RecordCcParameters(nlohmann::json& scenario,
+                                   const std::string& algorithm,
+                                   const nlohmann::json& parameters);
+
     /// Markdown table of all keys.
     static std::string Markdown();
 

@@ -112,6 +112,12 @@ CongestionControl::GetRetransmissionTimeout() const
     return Time(0);
 }
 
+Time
+CongestionControl::GetCnpInterval() const
+{
+    return Time(0);
+}
+
 void
 CongestionControl::OnPeersChanged()
 {

@@ -167,6 +167,17 @@ class CongestionControl : public Object
     /// Retransmission timeout the controller wants (e.g. Swift: srtt + 4 rttvar); zero
     /// means the NIC's own (RetransmissionTimeout, or RtoLow/RtoHigh).
     virtual Time GetRetransmissionTimeout() const;
+    /**
+     * The CNP spacing that goes with this controller's parameters (DCQCN: its preset's).
+     * CNPs are paced by the receiving NIC (RdmaNic::CnpInterval), which does not know
+     * the sender's controller, so no NIC asks: the scenario runner calls it once per run,
+     * after Init, on the controller that CcRegistry::Resolve builds for the host line
+     * rate, and uses the answer for `nic.cnp_interval_us` when the scenario does not set
+     * it. The answer must depend only on the attributes and CcContext::lineRate.
+     * \return the wanted minimum time between two CNPs for one QP; zero (the default)
+     *         means no preference (the runner then uses 4 us)
+     */
+    virtual Time GetCnpInterval() const;
     /// Short name used in scenarios and outputs ("dcqcn", "none", ...).
     virtual std::string GetName() const = 0;
 

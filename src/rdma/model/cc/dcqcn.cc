@@ -5,13 +5,13 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/preset-or.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
-#include <sstream>
 
 namespace ns3
 {
@@ -19,133 +19,137 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("Dcqcn");
 NS_OBJECT_ENSURE_REGISTERED(Dcqcn);
 
-bool
-Dcqcn::GetPreset(const std::string& name, uint64_t lineRate, Preset& out)
+namespace
 {
-    if (name == "paper")
+/// The parameters of a preset at one line rate.
+struct PresetParameters
+{
+    Time alphaInterval;
+    Time rateIncreaseInterval;
+    uint64_t byteCounter;
+    uint32_t fastRecoverySteps;
+    DataRate rateAi;
+    DataRate rateHai;
+    DataRate minRate;
+    Time rateDecreaseInterval;
+    bool clampTargetRate;
+    Time cnpInterval; ///< receiver NIC CNP spacing that goes with the preset
+};
+
+/// The presets: the one place where DCQCN's default parameters are written.
+PresetParameters
+GetPresetParameters(Dcqcn::Preset preset, uint64_t lineRate)
+{
+    if (preset == Dcqcn::PRESET_PAPER)
     {
         // Zhu et al. 2015, Table 1 (40G); R_HAI is not given there: 10 x R_AI.
-        out = Preset{1.0 / 256,
-                     MicroSeconds(55),
-                     MicroSeconds(55),
-                     10 * 1000 * 1000,
-                     5,
-                     40000000ULL,
-                     400000000ULL,
-                     100000000ULL,
-                     Time(0),
-                     true,
-                     MicroSeconds(50)};
-        return true;
+        return PresetParameters{MicroSeconds(55),
+                                MicroSeconds(55),
+                                10 * 1000 * 1000,
+                                5,
+                                DataRate(40000000ULL),
+                                DataRate(400000000ULL),
+                                DataRate(100000000ULL),
+                                Time(0),
+                                true,
+                                MicroSeconds(50)};
     }
-    if (name == "nic")
-    {
-        // NVIDIA ConnectX defaults as used by the HPCC simulator; steps scale with rate/25G.
-        const double scale = double(lineRate) / 25e9;
-        out = Preset{1.0 / 256,
-                     MicroSeconds(1),
-                     MicroSeconds(300),
-                     0,
-                     1,
-                     static_cast<uint64_t>(5e6 * scale),
-                     static_cast<uint64_t>(50e6 * scale),
-                     1000000000ULL,
-                     MicroSeconds(4),
-                     false,
-                     MicroSeconds(4)};
-        return true;
-    }
-    return false;
+    // NVIDIA ConnectX defaults as used by the HPCC simulator; steps scale with rate/25G.
+    const double scale = double(lineRate) / 25e9;
+    return PresetParameters{MicroSeconds(1),
+                            MicroSeconds(300),
+                            0,
+                            1,
+                            DataRate(static_cast<uint64_t>(5e6 * scale)),
+                            DataRate(static_cast<uint64_t>(50e6 * scale)),
+                            DataRate(1000000000ULL),
+                            MicroSeconds(4),
+                            false,
+                            MicroSeconds(4)};
 }
-
-std::map<std::string, std::string>
-Dcqcn::PresetAttributes(const Preset& p)
-{
-    auto us = [](Time t) {
-        std::ostringstream os;
-        os << t.GetNanoSeconds() / 1000.0 << "us";
-        return os.str();
-    };
-    auto bps = [](uint64_t r) { return std::to_string(r) + "bps"; };
-    std::ostringstream g;
-    g << std::setprecision(17) << p.g;
-    return {{"G", g.str()},
-            {"AlphaInterval", us(p.alphaInterval)},
-            {"RateIncreaseInterval", us(p.rateIncreaseInterval)},
-            {"ByteCounter", std::to_string(p.byteCounter)},
-            {"FastRecoverySteps", std::to_string(p.fastRecoverySteps)},
-            {"RateAi", bps(p.rateAi)},
-            {"RateHai", bps(p.rateHai)},
-            {"MinRate", bps(p.minRate)},
-            {"RateDecreaseInterval", us(p.rateDecreaseInterval)},
-            {"ClampTargetRate", p.clampTargetRate ? "true" : "false"}};
-}
+} // namespace
 
 TypeId
 Dcqcn::GetTypeId()
 {
-    // Defaults: the "nic" preset at 100 Gb/s.
+    // Every parameter but G (1/256 in both presets) defaults to `preset`: its value comes
+    // from the Preset's table (GetPresetParameters) at Init.
     static TypeId tid =
         TypeId("ns3::Dcqcn")
             .SetParent<CongestionControl>()
             .SetGroupName("Rdma")
             .AddConstructor<Dcqcn>()
+            .AddAttribute("Preset",
+                          "Where the parameters left at preset (their default) take their "
+                          "values, at Init, for the line rate; a parameter given a value "
+                          "keeps it. Nic (default): NVIDIA ConnectX defaults as in the HPCC "
+                          "simulator, steps scaled by rate/25G. Paper: Zhu et al., SIGCOMM "
+                          "2015 (40G values). Each goes with a CNP spacing at the receiving "
+                          "NIC (GetCnpInterval: Nic 4 us, Paper 50 us).",
+                          EnumValue(Dcqcn::PRESET_NIC),
+                          MakeEnumAccessor(&Dcqcn::m_preset),
+                          MakeEnumChecker(Dcqcn::PRESET_NIC, "Nic", Dcqcn::PRESET_PAPER, "Paper"))
             .AddAttribute("G",
                           "Alpha EWMA gain g (paper and NIC: 1/256).",
                           DoubleValue(1.0 / 256),
                           MakeDoubleAccessor(&Dcqcn::m_g),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("AlphaInterval",
-                          "Alpha decays every interval without CNP (paper 55 us, NIC 1 us).",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&Dcqcn::m_alphaInterval),
-                          MakeTimeChecker(NanoSeconds(1)))
+                          "Alpha decays every interval without CNP. preset: Nic 1 us, Paper "
+                          "55 us.",
+                          PresetOr<TimeValue>(),
+                          MakePresetOrAccessor<TimeValue>(&Dcqcn::m_alphaInterval),
+                          MakePresetOrChecker<TimeValue>(MakeTimeChecker(NanoSeconds(1))))
             .AddAttribute("RateIncreaseInterval",
-                          "Increase timer T (paper 55 us, NIC 300 us).",
-                          TimeValue(MicroSeconds(300)),
-                          MakeTimeAccessor(&Dcqcn::m_rateIncreaseInterval),
-                          MakeTimeChecker(NanoSeconds(1)))
+                          "Increase timer T. preset: Nic 300 us, Paper 55 us.",
+                          PresetOr<TimeValue>(),
+                          MakePresetOrAccessor<TimeValue>(&Dcqcn::m_rateIncreaseInterval),
+                          MakePresetOrChecker<TimeValue>(MakeTimeChecker(NanoSeconds(1))))
             .AddAttribute("ByteCounter",
-                          "Increase byte counter B in bytes, 0 = off (paper 10 MB, NIC off).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&Dcqcn::m_byteCounter),
-                          MakeUintegerChecker<uint64_t>())
+                          "Increase byte counter B in bytes, 0 = off. preset: Nic off, Paper "
+                          "10 MB.",
+                          PresetOr<UintegerValue>(),
+                          MakePresetOrAccessor<UintegerValue>(&Dcqcn::m_byteCounter),
+                          MakePresetOrChecker<UintegerValue>(MakeUintegerChecker<uint64_t>()))
             .AddAttribute("FastRecoverySteps",
-                          "F: increase events of fast recovery (paper 5, NIC 1).",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&Dcqcn::m_fastRecoverySteps),
-                          MakeUintegerChecker<uint32_t>())
+                          "F: increase events of fast recovery. preset: Nic 1, Paper 5.",
+                          PresetOr<UintegerValue>(),
+                          MakePresetOrAccessor<UintegerValue>(&Dcqcn::m_fastRecoverySteps),
+                          MakePresetOrChecker<UintegerValue>(MakeUintegerChecker<uint32_t>()))
             .AddAttribute("RateAi",
-                          "Additive increase step R_AI (paper 40 Mb/s; NIC 5 Mb/s x rate/25G).",
-                          DataRateValue(DataRate("20Mb/s")),
-                          MakeDataRateAccessor(&Dcqcn::m_rateAi),
-                          MakeDataRateChecker())
+                          "Additive increase step R_AI. preset: Nic 5 Mb/s x rate/25G, Paper "
+                          "40 Mb/s.",
+                          PresetOr<DataRateValue>(),
+                          MakePresetOrAccessor<DataRateValue>(&Dcqcn::m_rateAi),
+                          MakePresetOrChecker<DataRateValue>(MakeDataRateChecker()))
             .AddAttribute("RateHai",
-                          "Hyper increase step R_HAI (paper 10 x R_AI; NIC 50 Mb/s x rate/25G).",
-                          DataRateValue(DataRate("200Mb/s")),
-                          MakeDataRateAccessor(&Dcqcn::m_rateHai),
-                          MakeDataRateChecker())
+                          "Hyper increase step R_HAI. preset: Nic 50 Mb/s x rate/25G, Paper "
+                          "10 x R_AI = 400 Mb/s.",
+                          PresetOr<DataRateValue>(),
+                          MakePresetOrAccessor<DataRateValue>(&Dcqcn::m_rateHai),
+                          MakePresetOrChecker<DataRateValue>(MakeDataRateChecker()))
             .AddAttribute("MinRate",
-                          "Lowest rate (paper 100 Mb/s, NIC 1 Gb/s).",
-                          DataRateValue(DataRate("1Gb/s")),
-                          MakeDataRateAccessor(&Dcqcn::m_minRate),
-                          MakeDataRateChecker())
+                          "Lowest rate. preset: Nic 1 Gb/s, Paper 100 Mb/s.",
+                          PresetOr<DataRateValue>(),
+                          MakePresetOrAccessor<DataRateValue>(&Dcqcn::m_minRate),
+                          MakePresetOrChecker<DataRateValue>(MakeDataRateChecker()))
             .AddAttribute("RateDecreaseInterval",
-                          "At most one cut per interval, 0 = every CNP (paper 0, NIC 4 us).",
-                          TimeValue(MicroSeconds(4)),
-                          MakeTimeAccessor(&Dcqcn::m_rateDecreaseInterval),
-                          MakeTimeChecker(Time(0)))
+                          "At most one cut per interval, 0 = every CNP. preset: Nic 4 us, "
+                          "Paper 0.",
+                          PresetOr<TimeValue>(),
+                          MakePresetOrAccessor<TimeValue>(&Dcqcn::m_rateDecreaseInterval),
+                          MakePresetOrChecker<TimeValue>(MakeTimeChecker(Time(0))))
             .AddAttribute("ClampTargetRate",
-                          "Every cut sets R_T = R_C (paper); false: only if the increase "
-                          "timer fired since the last cut (NIC default).",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&Dcqcn::m_clampTargetRate),
-                          MakeBooleanChecker());
+                          "true: every cut sets R_T = R_C; false: only if the increase timer "
+                          "fired since the last cut. preset: Nic false, Paper true.",
+                          PresetOr<BooleanValue>(),
+                          MakePresetOrAccessor<BooleanValue>(&Dcqcn::m_clampTargetRate),
+                          MakePresetOrChecker<BooleanValue>(MakeBooleanChecker()));
     return tid;
 }
 
 Dcqcn::Dcqcn()
-    : m_clampTargetRate(false),
+    : m_preset(PRESET_NIC),
       m_rc(0),
       m_rt(0),
       m_alpha(1.0),
@@ -161,6 +165,18 @@ void
 Dcqcn::Init(const CcContext& ctx)
 {
     CongestionControl::Init(ctx);
+    // A parameter still at `preset` takes the preset's value for this line rate.
+    const PresetParameters p = GetPresetParameters(m_preset, ctx.lineRate);
+    m_alphaInterval = m_alphaInterval.value_or(p.alphaInterval);
+    m_rateIncreaseInterval = m_rateIncreaseInterval.value_or(p.rateIncreaseInterval);
+    m_byteCounter = m_byteCounter.value_or(p.byteCounter);
+    m_fastRecoverySteps = m_fastRecoverySteps.value_or(p.fastRecoverySteps);
+    m_rateAi = m_rateAi.value_or(p.rateAi);
+    m_rateHai = m_rateHai.value_or(p.rateHai);
+    m_minRate = m_minRate.value_or(p.minRate);
+    m_rateDecreaseInterval = m_rateDecreaseInterval.value_or(p.rateDecreaseInterval);
+    m_clampTargetRate = m_clampTargetRate.value_or(p.clampTargetRate);
+
     m_rc = m_rt = double(ctx.lineRate);
     m_alpha = 1.0;
     m_alphaStart = m_timerStart = Now();
@@ -168,6 +184,12 @@ Dcqcn::Init(const CcContext& ctx)
     m_bytesSinceEvent = 0;
     m_cutPending = false;
     m_everCut = false;
+}
+
+Time
+Dcqcn::GetCnpInterval() const
+{
+    return GetPresetParameters(m_preset, m_ctx.lineRate).cnpInterval;
 }
 
 std::string
@@ -191,20 +213,20 @@ Dcqcn::GetTargetRate() const
 void
 Dcqcn::Increase()
 {
-    const uint32_t f = m_fastRecoverySteps;
+    const uint32_t f = *m_fastRecoverySteps;
     const uint32_t hi = std::max(m_timerCount, m_byteCount);
     const uint32_t lo = std::min(m_timerCount, m_byteCount);
     if (hi < f)
     {
         // fast recovery: R_T unchanged
     }
-    else if (m_byteCounter > 0 && lo >= f)
+    else if (*m_byteCounter > 0 && lo >= f)
     {
-        m_rt += double(lo - f + 1) * double(m_rateHai.GetBitRate());
+        m_rt += double(lo - f + 1) * double(m_rateHai->GetBitRate());
     }
     else
     {
-        m_rt += double(m_rateAi.GetBitRate());
+        m_rt += double(m_rateAi->GetBitRate());
     }
     const double line = double(m_ctx.lineRate);
     m_rt = std::min(m_rt, line);
@@ -215,23 +237,23 @@ void
 Dcqcn::AdvanceTimersTo(Time t)
 {
     // Alpha decay: (1-g)^n for the n whole periods that ended.
-    if (t >= m_alphaStart + m_alphaInterval)
+    if (t >= m_alphaStart + *m_alphaInterval)
     {
-        const int64_t n = (t - m_alphaStart).GetTimeStep() / m_alphaInterval.GetTimeStep();
+        const int64_t n = (t - m_alphaStart).GetTimeStep() / m_alphaInterval->GetTimeStep();
         m_alpha *= std::pow(1 - m_g, double(n));
-        m_alphaStart += m_alphaInterval * n;
+        m_alphaStart += *m_alphaInterval * n;
     }
     // Increase timer: one Increase() per period that ended.
     const double line = double(m_ctx.lineRate);
-    while (t >= m_timerStart + m_rateIncreaseInterval)
+    while (t >= m_timerStart + *m_rateIncreaseInterval)
     {
-        m_timerStart += m_rateIncreaseInterval;
+        m_timerStart += *m_rateIncreaseInterval;
         if (m_rc >= line && m_rt >= line)
         {
             // At line rate every further period is a no-op: skip them.
             const int64_t n =
-                (t - m_timerStart).GetTimeStep() / m_rateIncreaseInterval.GetTimeStep();
-            m_timerStart += m_rateIncreaseInterval * n;
+                (t - m_timerStart).GetTimeStep() / m_rateIncreaseInterval->GetTimeStep();
+            m_timerStart += *m_rateIncreaseInterval * n;
             m_timerCount += n + 1;
             break;
         }
@@ -244,9 +266,9 @@ Dcqcn::AdvanceTimersTo(Time t)
 void
 Dcqcn::CatchUp(Time now)
 {
-    if (m_cutPending && now >= m_lastDecrease + m_rateDecreaseInterval)
+    if (m_cutPending && now >= m_lastDecrease + *m_rateDecreaseInterval)
     {
-        const Time at = m_lastDecrease + m_rateDecreaseInterval;
+        const Time at = m_lastDecrease + *m_rateDecreaseInterval;
         AdvanceTimersTo(at);
         Decrease(at);
         m_cutPending = false;
@@ -257,11 +279,12 @@ Dcqcn::CatchUp(Time now)
 void
 Dcqcn::Decrease(Time at)
 {
-    if (m_clampTargetRate || !m_everCut || m_timerCount > 0)
+    if (*m_clampTargetRate || !m_everCut || m_timerCount > 0)
     {
         m_rt = m_rc;
     }
-    m_rc = std::max(m_rc * (1 - m_alpha / 2), double(std::min(m_minRate.GetBitRate(), m_ctx.lineRate)));
+    m_rc = std::max(m_rc * (1 - m_alpha / 2),
+                    double(std::min(m_minRate->GetBitRate(), m_ctx.lineRate)));
     m_alpha = (1 - m_g) * m_alpha + m_g;
     m_alphaStart = at;
     m_timerStart = at;
@@ -278,8 +301,8 @@ Dcqcn::OnCnp()
 {
     const Time now = Now();
     CatchUp(now);
-    if (m_everCut && m_rateDecreaseInterval.IsStrictlyPositive() &&
-        now < m_lastDecrease + m_rateDecreaseInterval)
+    if (m_everCut && m_rateDecreaseInterval->IsStrictlyPositive() &&
+        now < m_lastDecrease + *m_rateDecreaseInterval)
     {
         m_cutPending = true; // applied when the interval ends
         return;
@@ -290,15 +313,15 @@ Dcqcn::OnCnp()
 void
 Dcqcn::OnSend(uint32_t payloadBytes)
 {
-    if (m_byteCounter == 0)
+    if (*m_byteCounter == 0)
     {
         return;
     }
     CatchUp(Now());
     m_bytesSinceEvent += payloadBytes;
-    while (m_bytesSinceEvent >= m_byteCounter)
+    while (m_bytesSinceEvent >= *m_byteCounter)
     {
-        m_bytesSinceEvent -= m_byteCounter;
+        m_bytesSinceEvent -= *m_byteCounter;
         Increase();
         ++m_byteCount;
     }

@@ -7,7 +7,7 @@
 #include "ns3/congestion-control.h"
 #include "ns3/data-rate.h"
 
-#include <map>
+#include <optional>
 #include <string>
 
 namespace ns3
@@ -29,42 +29,44 @@ namespace ns3
  * clamp_tgt_rate_after_time_inc=1) a cut sets R_T = R_C only if the increase timer has
  * fired since the previous cut, so back-to-back cuts keep the rate to recover to.
  *
+ * Parameters: all but G (1/256 in both presets) default to `preset` (PresetOr): Init
+ * gives each the value of the Preset attribute's parameter set for the line rate (Nic:
+ * NVIDIA defaults, steps scaled by rate/25G; Paper: SIGCOMM 2015); a value set
+ * explicitly is kept. The preset table in dcqcn.cc is the only place these defaults are
+ * written. After Init, GetAttribute reads the values in use.
+ *
  * All timers are lazy (see CongestionControl): state advances when the NIC asks for the
  * rate or reports an event, giving the same result as per-period events.
  */
 class Dcqcn : public CongestionControl
 {
   public:
-    /// Parameter set of a named preset, for a given line rate.
-    struct Preset
+    /// Where the parameters left at `preset` take their values (Preset attribute).
+    enum Preset
     {
-        double g;
-        Time alphaInterval;
-        Time rateIncreaseInterval;
-        uint64_t byteCounter;
-        uint32_t fastRecoverySteps;
-        uint64_t rateAi;
-        uint64_t rateHai;
-        uint64_t minRate;
-        Time rateDecreaseInterval;
-        bool clampTargetRate;
-        Time cnpInterval; ///< receiver NIC CNP spacing that goes with the preset
+        PRESET_NIC,  ///< NVIDIA ConnectX defaults (HPCC simulator), steps scaled by rate/25G
+        PRESET_PAPER ///< Zhu et al., SIGCOMM 2015, Table 1 (40G values)
     };
-
-    /// "paper" (SIGCOMM 2015, 40G values) or "nic" (NVIDIA defaults, scaled by rate).
-    /// Returns false if the name is unknown.
-    static bool GetPreset(const std::string& name, uint64_t lineRate, Preset& out);
-    /// The preset as attribute name -> value strings (for ObjectFactory::Set).
-    static std::map<std::string, std::string> PresetAttributes(const Preset& p);
 
     static TypeId GetTypeId();
     Dcqcn();
 
+    /**
+     * Resolves the parameters left at `preset` (for \p ctx.lineRate) and starts the
+     * flow at line rate with alpha = 1.
+     * \param ctx the QP's context
+     */
     void Init(const CcContext& ctx) override;
     void OnCnp() override;
     void OnSend(uint32_t payloadBytes) override;
     uint64_t GetRate() override;
     std::string GetName() const override;
+    /**
+     * The CNP spacing at the receiving NIC that goes with the preset (Nic 4 us, Paper
+     * 50 us).
+     * \return the preset's minimum time between two CNPs for one QP
+     */
+    Time GetCnpInterval() const override;
 
     /// Alpha and target rate as of the last event or GetRate() (timers are lazy).
     double GetAlpha() const;
@@ -77,17 +79,19 @@ class Dcqcn : public CongestionControl
     void Decrease(Time at);
     void Increase();
 
-    // Attributes
+    // Attributes. The optional ones are the user's values, nullopt for `preset` until
+    // Init resolves them; from Init on every one has a value.
+    Preset m_preset;
     double m_g;
-    Time m_alphaInterval;
-    Time m_rateIncreaseInterval;
-    uint64_t m_byteCounter;
-    uint32_t m_fastRecoverySteps;
-    DataRate m_rateAi;
-    DataRate m_rateHai;
-    DataRate m_minRate;
-    Time m_rateDecreaseInterval;
-    bool m_clampTargetRate;
+    std::optional<Time> m_alphaInterval;
+    std::optional<Time> m_rateIncreaseInterval;
+    std::optional<uint64_t> m_byteCounter;
+    std::optional<uint32_t> m_fastRecoverySteps;
+    std::optional<DataRate> m_rateAi;
+    std::optional<DataRate> m_rateHai;
+    std::optional<DataRate> m_minRate;
+    std::optional<Time> m_rateDecreaseInterval;
+    std::optional<bool> m_clampTargetRate;
 
     // State
     double m_rc; ///< current rate (bit/s)
