@@ -264,6 +264,9 @@ PluginRegistry::Markdown() const
 nlohmann::json
 PluginRegistry::KeysJson() const
 {
+    // The class is named by the field of the family's choice key ("algorithm" for
+    // cc.algorithm, "load_balancer", "loss_recovery").
+    const std::string classField = m_choiceKey.substr(m_choiceKey.rfind('.') + 1);
     nlohmann::json entries = nlohmann::json::array();
     for (const Plugin& p : Plugins())
     {
@@ -288,7 +291,7 @@ PluginRegistry::KeysJson() const
                                {"choices", choices},
                                {"default", DefaultString(info)},
                                {"doc", info.help},
-                               {"class", p.name},
+                               {classField, p.name},
                                {"attribute", info.name}});
         }
     }

@@ -78,7 +78,10 @@ class PluginRegistry
                                 const std::string& origin) const;
     /// Markdown: one table of parameters per class.
     std::string Markdown() const;
-    /// One JSON entry per parameter of every class (for --list-keys --json).
+    /// One JSON entry per parameter of every class (for --list-keys --json): as
+    /// ScenarioSchema::KeysJson()'s, kind = the section, plus the class (under the name
+    /// of the choice key's last part: "algorithm", "load_balancer", "loss_recovery") and
+    /// the attribute.
     nlohmann::json KeysJson() const;
 
     /**
