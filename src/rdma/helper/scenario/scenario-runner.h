@@ -20,10 +20,10 @@ namespace ns3
  * Runs one scenario as a pipeline of stages (ScenarioStage): the fabric (FabricStage:
  * NIC, switch, routing and congestion-control keys, link events), one topology
  * (TopologyStage), the traffic sources (TrafficStage: incast, permutation, flow list,
- * workloads, probe) and the outputs (OutputStage, RunProgress). Load resolves and checks
- * the scenario through every stage; Run builds, runs and writes the output folder
- * (summary.json, fct.csv, queue.csv, pfc.csv, config.json, ...). The runner itself only
- * orders the stages.
+ * HPCC flow file, incast groups, flow-size CDF, collectives, probe) and the outputs
+ * (OutputStage, RunProgress). Load resolves and checks the scenario through every stage;
+ * Run builds, runs and writes the output folder (summary.json, fct.csv, queue.csv,
+ * pfc.csv, config.json, ...). The runner itself only orders the stages.
  *
  * Every input error is raised as ScenarioError before the output folder is touched.
  */

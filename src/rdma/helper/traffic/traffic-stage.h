@@ -20,11 +20,12 @@ class RunOutput;
 /**
  * \ingroup rdma
  * A scenario stage that is one source of traffic (traffic.incast, traffic.permutation,
- * traffic.flows_csv, the workload keys, traffic.probe). After the ScenarioStage steps,
- * the runner calls, on every source: Prepare (read its input files: errors before any
- * output), AddTraffic (if Enabled; the fabric is built), and after the run Summarize
- * and WriteFiles. Sources add their flows in the order of CreateAll(), which fixes the
- * flow ids and the random streams each takes.
+ * traffic.flows_csv, traffic.hpcc_flow_file, traffic.incast_groups_csv, traffic.cdf,
+ * the collectives of traffic.moe or traffic.trace, traffic.probe). After the
+ * ScenarioStage steps, the runner calls, on every source: Prepare (read its input files:
+ * errors before any output), AddTraffic (if Enabled; the fabric is built), and after the
+ * run Summarize and WriteFiles (enabled or not). Sources add their flows in the order of
+ * CreateAll(), which fixes the flow ids and the random streams each takes.
  */
 class TrafficStage : public ScenarioStage
 {

@@ -1,0 +1,67 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/hpcc-flows-stage.h"
+
+#include "ns3/hpcc-flow-reader.h"
+#include "ns3/scenario-access.h"
+#include "ns3/scenario-error.h"
+#include "ns3/scenario-topology.h"
+#include "ns3/traffic-keys.h"
+
+namespace ns3
+{
+
+using json = nlohmann::json;
+using namespace scenario;
+
+void
+HpccFlowsStage::ResolvePaths(json& s, const std::string& file) const
+{
+    ResolvePathKey(s, "traffic.hpcc_flow_file", file);
+}
+
+void
+HpccFlowsStage::Check(const json& s, const std::string& file, uint32_t /* hosts */) const
+{
+    CheckFileKey(s, file, "traffic.hpcc_flow_file");
+}
+
+bool
+HpccFlowsStage::Enabled(const json& s) const
+{
+    return !Str(s, "traffic.hpcc_flow_file").empty();
+}
+
+void
+HpccFlowsStage::Prepare(const json& s, uint32_t hosts)
+{
+    if (!Enabled(s))
+    {
+        return;
+    }
+    const std::string hpcc = Str(s, "traffic.hpcc_flow_file");
+    m_flows = HpccFlowReader::Read(hpcc, hosts, ScenarioTopology::HostIndexOfHpccNode(s));
+    for (const FlowSpec& f : m_flows)
+    {
+        if (f.priority == Int(s, "nic.control_priority"))
+        {
+            throw ScenarioError(hpcc + ": a flow uses priority " + std::to_string(f.priority) +
+                                ", the control class (nic.control_priority)");
+        }
+    }
+}
+
+void
+HpccFlowsStage::AddTraffic(const json& /* scenario */,
+                           RdmaTopology& /* topo */,
+                           TrafficDriver& driver,
+                           int64_t& /* stream */)
+{
+    for (const FlowSpec& f : m_flows)
+    {
+        driver.AddFlow(f);
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,45 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_HPCC_FLOWS_STAGE_H
+#define RDMA_HPCC_FLOWS_STAGE_H
+
+#include "ns3/flow-spec.h"
+#include "ns3/traffic-stage.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * traffic.hpcc_flow_file: the flow file of the HPCC simulator (HpccFlowReader; node ids
+ * mapped to hosts through the topology), relative to the scenario file; read in Prepare,
+ * so its errors come before any output. Owns the key traffic.hpcc_flow_file.
+ */
+class HpccFlowsStage : public TrafficStage
+{
+  public:
+    /// Make traffic.hpcc_flow_file absolute (relative to the scenario \p file).
+    void ResolvePaths(nlohmann::json& scenario, const std::string& file) const override;
+    /// The file must exist.
+    void Check(const nlohmann::json& scenario,
+               const std::string& file,
+               uint32_t hosts) const override;
+    bool Enabled(const nlohmann::json& scenario) const override;
+    /// Read the flow file (errors: file:line, or a flow in the control class).
+    void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;
+    /// Add the file's flows, in file order (no random stream).
+    void AddTraffic(const nlohmann::json& scenario,
+                    RdmaTopology& topo,
+                    TrafficDriver& driver,
+                    int64_t& stream) override;
+
+  private:
+    std::vector<FlowSpec> m_flows;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_HPCC_FLOWS_STAGE_H */
