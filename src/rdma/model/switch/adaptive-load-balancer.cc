@@ -31,8 +31,7 @@ AdaptiveLoadBalancer::GetTypeId()
 
 AdaptiveLoadBalancer::AdaptiveLoadBalancer()
     : m_ports(nullptr),
-      m_pausedAsFull(true),
-      m_rng(CreateObject<UniformRandomVariable>())
+      m_pausedAsFull(true)
 {
 }
 
@@ -68,7 +67,7 @@ AdaptiveLoadBalancer::SelectPort(const RdmaHeader& h, const std::vector<uint32_t
             ++ties;
         }
     }
-    uint32_t pick = ties > 1 ? m_rng->GetInteger(0, ties - 1) : 0;
+    uint32_t pick = ties > 1 ? GetRng()->GetInteger(0, ties - 1) : 0;
     for (uint32_t port : candidates)
     {
         if (load(port) == best && pick-- == 0)
@@ -82,7 +81,7 @@ AdaptiveLoadBalancer::SelectPort(const RdmaHeader& h, const std::vector<uint32_t
 int64_t
 AdaptiveLoadBalancer::AssignStreams(int64_t stream)
 {
-    m_rng->SetStream(stream);
+    GetRng()->SetStream(stream);
     return 1;
 }
 

@@ -31,7 +31,6 @@ class AdaptiveLoadBalancer : public LoadBalancer
   private:
     const PortLoadView* m_ports;
     bool m_pausedAsFull;
-    Ptr<UniformRandomVariable> m_rng;
 };
 
 } // namespace ns3

@@ -43,8 +43,7 @@ FlowletLoadBalancer::GetTypeId()
 
 FlowletLoadBalancer::FlowletLoadBalancer()
     : m_tableSize(4096),
-      m_salt(0),
-      m_rng(CreateObject<UniformRandomVariable>())
+      m_salt(0)
 {
 }
 
@@ -61,7 +60,7 @@ FlowletLoadBalancer::SelectPort(const RdmaHeader& h, const std::vector<uint32_t>
         std::find(candidates.begin(), candidates.end(), slot.port) != candidates.end();
     if (!valid || now - slot.lastSeen > m_gap)
     {
-        slot.port = candidates[m_rng->GetInteger(0, candidates.size() - 1)];
+        slot.port = candidates[GetRng()->GetInteger(0, candidates.size() - 1)];
     }
     slot.lastSeen = now;
     return slot.port;
@@ -70,7 +69,7 @@ FlowletLoadBalancer::SelectPort(const RdmaHeader& h, const std::vector<uint32_t>
 int64_t
 FlowletLoadBalancer::AssignStreams(int64_t stream)
 {
-    m_rng->SetStream(stream);
+    GetRng()->SetStream(stream);
     return 1;
 }
 

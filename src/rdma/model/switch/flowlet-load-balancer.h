@@ -42,7 +42,6 @@ class FlowletLoadBalancer : public LoadBalancer
     uint32_t m_tableSize;
     uint32_t m_salt;
     std::vector<Slot> m_table;
-    Ptr<UniformRandomVariable> m_rng;
 };
 
 } // namespace ns3

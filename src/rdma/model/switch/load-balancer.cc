@@ -26,4 +26,14 @@ LoadBalancer::AssignStreams(int64_t /* stream */)
     return 0;
 }
 
+Ptr<UniformRandomVariable>
+LoadBalancer::GetRng()
+{
+    if (!m_rng)
+    {
+        m_rng = CreateObject<UniformRandomVariable>();
+    }
+    return m_rng;
+}
+
 } // namespace ns3

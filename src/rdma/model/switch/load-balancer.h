@@ -6,6 +6,7 @@
 
 #include "ns3/object.h"
 #include "ns3/port-load-view.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-header.h"
 
 #include <string>
@@ -46,6 +47,17 @@ class LoadBalancer : public Object
     virtual int64_t AssignStreams(int64_t stream);
     /// Short name used in scenarios (routing.load_balancer) and outputs: "ecmp", ...
     virtual std::string GetName() const = 0;
+
+  protected:
+    /**
+     * The balancer's random variable, created at its first use (AssignStreams or a
+     * choice), so that making a balancer (the registry does, to ask its name) takes no
+     * stream from ns-3's automatic stream numbering.
+     */
+    Ptr<UniformRandomVariable> GetRng();
+
+  private:
+    Ptr<UniformRandomVariable> m_rng;
 };
 
 } // namespace ns3

@@ -28,7 +28,6 @@ SprayLoadBalancer::GetTypeId()
 
 SprayLoadBalancer::SprayLoadBalancer()
     : m_mode(RANDOM),
-      m_rng(CreateObject<UniformRandomVariable>()),
       m_next(0)
 {
 }
@@ -40,13 +39,13 @@ SprayLoadBalancer::SelectPort(const RdmaHeader& /* h */, const std::vector<uint3
     {
         return candidates[m_next++ % candidates.size()];
     }
-    return candidates[m_rng->GetInteger(0, candidates.size() - 1)];
+    return candidates[GetRng()->GetInteger(0, candidates.size() - 1)];
 }
 
 int64_t
 SprayLoadBalancer::AssignStreams(int64_t stream)
 {
-    m_rng->SetStream(stream);
+    GetRng()->SetStream(stream);
     return 1;
 }
 

@@ -33,7 +33,6 @@ class SprayLoadBalancer : public LoadBalancer
 
   private:
     Mode m_mode;
-    Ptr<UniformRandomVariable> m_rng;
     uint32_t m_next; ///< round-robin position
 };
 
