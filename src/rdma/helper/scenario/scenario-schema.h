@@ -89,6 +89,11 @@ class ScenarioSchema
                                    const std::string& algorithm,
                                    const nlohmann::json& parameters);
 
+    /// A key's type as the reference shows it ("integer", "one of \"a\" \"b\"").
+    static std::string TypeText(const Key& k);
+    /// A range as the reference and errors show it: "[min, max]" or "[min, inf)".
+    static std::string RangeText(double min, double max);
+
     /// Markdown table of all keys.
     static std::string Markdown();
 
