@@ -106,6 +106,16 @@ struct CcAck
  * so a periodic rule (DCQCN's rate-increase timer, alpha decay) can be applied for all
  * the periods that elapsed since the last call, instead of one simulator event per
  * period per QP. Idle QPs then cost nothing.
+ *
+ * Call order, per controller (one per QP, or per destination with per-destination rate
+ * limiting): Init once; then, as its QPs send, WantsProbe (before each data packet; a
+ * probe takes the packet's turn), OnFirstSend (once, before the first GetRate), GetRate
+ * and OnSend for each data packet, PacingDelay when a pacing gap has passed; as feedback
+ * arrives, OnAck for every ACK and NACK (before OnNack), OnCnp, OnNack, OnProbeResponse or
+ * OnProbeTimeout, OnTimeout when the retransmission timer expires; OnPeersChanged
+ * whenever the NIC's count of active QPs to the destination changes. GetWindow,
+ * GetRetransmissionTimeout and PacingRecheck may be asked at any time after Init. Time is
+ * Now() (the CcContext clock): hooks take no time argument.
  */
 class CongestionControl : public Object
 {
@@ -113,16 +123,31 @@ class CongestionControl : public Object
     static TypeId GetTypeId();
     CongestionControl();
 
-    /// Called once before the first packet.
+    /**
+     * Called once, when the QP (or destination limiter) is created, before any other hook.
+     * \param ctx the path and NIC the controller serves (line rate, base RTT, MTU, hops,
+     *        the NIC's peer group, the clock); subclasses must call this base first
+     */
     virtual void Init(const CcContext& ctx);
+    /**
+     * An acknowledgement arrived: a cumulative ACK, or the cumulative part of a NACK
+     * (OnNack follows). Called after the NIC has applied it to the QP.
+     * \param ack what it acknowledges, its RTT sample, ECN echo, in-flight bytes and INT
+     *        records
+     */
     virtual void OnAck(const CcAck& ack);
-    /// A congestion notification packet arrived for this QP.
+    /// A congestion notification packet arrived for this QP (or a NACK flagged as one).
     virtual void OnCnp();
-    /// The receiver reported a sequence gap (a loss).
+    /// The receiver reported a sequence gap (a loss), after the OnAck of its cumulative
+    /// part and before the loss-recovery policy decides what to resend.
     virtual void OnNack();
-    /// The retransmission timer expired.
+    /// The retransmission timer expired with packets outstanding, before the loss-recovery
+    /// policy decides what to resend.
     virtual void OnTimeout();
-    /// A data packet with \p payloadBytes is being sent.
+    /**
+     * A data packet (new or resent) is being sent, after GetRate() for it.
+     * \param payloadBytes its payload
+     */
     virtual void OnSend(uint32_t payloadBytes);
     /**
      * Called once, right before the QP's first data packet (before GetRate() for it), so
@@ -136,16 +161,30 @@ class CongestionControl : public Object
      * it can account for the time before the change at the old count. Default: nothing.
      */
     virtual void OnPeersChanged();
-    /// Whether data packets must collect INT records (switches stamp them).
+    /**
+     * \return whether data packets must collect INT records (switches stamp them); asked
+     *         for every data packet and by the scenario checks (constant per class)
+     */
     virtual bool NeedsInt() const;
-    /// Whether the NIC should send an RTT probe now (asked before each data packet; the
-    /// NIC keeps at most one probe outstanding per controller).
+    /**
+     * Asked before each data packet while no probe of this controller is outstanding (the
+     * NIC keeps at most one).
+     * \return whether the NIC should send an RTT probe now, in this packet's turn
+     */
     virtual bool WantsProbe();
-    /// The response to the outstanding probe arrived after \p rtt.
+    /**
+     * The response to the outstanding probe arrived.
+     * \param rtt the probe's round-trip time
+     */
     virtual void OnProbeResponse(Time rtt);
-    /// The outstanding probe got no response within the NIC's probe timeout.
+    /// The outstanding probe got no response within the NIC's probe timeout (which then
+    /// doubles); the probe is given up.
     virtual void OnProbeTimeout();
-    /// Sending rate now (bit/s); may advance lazy timers.
+    /**
+     * Asked for every data packet, right before it is sent; may advance lazy timers.
+     * \return the sending rate now (bit/s), in [1, CcContext::lineRate]; the NIC paces
+     *         the next packet of the QP one wire size at this rate later
+     */
     virtual uint64_t GetRate() = 0;
     /**
      * Pacing by credit (default: none). The NIC fixes the gap after a packet at the
@@ -162,10 +201,11 @@ class CongestionControl : public Object
      * Time::Max(); the NIC then waits the whole gap).
      */
     virtual Time PacingRecheck() const;
-    /// In-flight limit (bytes); 0 means no window.
+    /// \return the in-flight limit (payload bytes); 0 means no window. Asked before each
+    ///         data packet and after each acknowledgement.
     virtual uint64_t GetWindow() const;
-    /// Retransmission timeout the controller wants (e.g. Swift: srtt + 4 rttvar); zero
-    /// means the NIC's own (RetransmissionTimeout, or RtoLow/RtoHigh).
+    /// \return the retransmission timeout the controller wants (e.g. Swift: srtt + 4
+    ///         rttvar); zero means the loss-recovery policy's (LossRecovery::GetRto).
     virtual Time GetRetransmissionTimeout() const;
     /**
      * The CNP spacing that goes with this controller's parameters (DCQCN: its preset's).
@@ -178,7 +218,9 @@ class CongestionControl : public Object
      *         means no preference (the runner then uses 4 us)
      */
     virtual Time GetCnpInterval() const;
-    /// Short name used in scenarios and outputs ("dcqcn", "none", ...).
+    /// \return the short name used in scenarios (cc.algorithm) and outputs ("dcqcn",
+    ///         "none", ...); the registry asks a fresh instance, so it must not depend on
+    ///         Init or attributes
     virtual std::string GetName() const = 0;
 
     const CcContext& GetContext() const;
