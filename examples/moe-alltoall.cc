@@ -52,7 +52,8 @@ main(int argc, char* argv[])
     }
     if (!exchange.empty())
     {
-        moe.exchange = exchange == "flat" ? MoeGenerator::Exchange::FLAT : MoeGenerator::Exchange::HIERARCHICAL;
+        moe.exchange = exchange == "flat" ? MoeGenerator::Exchange::FLAT
+                                          : MoeGenerator::Exchange::HIERARCHICAL;
     }
     moe.dirichletAlpha = alpha;
     moe.priority = 3;
@@ -95,26 +96,33 @@ main(int argc, char* argv[])
         rankHosts.push_back(rail ? (r % moe.gpusPerNode) * nodes + r / moe.gpusPerNode : r);
     }
     TrafficDriver driver(topo);
-    CollectiveReplay replay(driver, trace, rankHosts, 3, moe.granularity == MoeGenerator::Granularity::PER_TOKEN);
+    CollectiveReplay replay(driver,
+                            trace,
+                            rankHosts,
+                            3,
+                            moe.granularity == MoeGenerator::Granularity::PER_TOKEN);
     replay.Start();
     driver.SetDoneCallback(Callback<void>([]() { Simulator::Stop(); }));
     driver.Start();
     Simulator::Stop(Seconds(1));
     Simulator::Run();
 
-    std::cout << preset << ": " << moe.ranks << " GPUs (" << nodes << " nodes), " << moe.tokensPerRank
-              << " tokens each, top-" << moe.topK << " of " << moe.experts << " experts, "
-              << (moe.exchange == MoeGenerator::Exchange::FLAT ? "flat" : "hierarchical") << ", " << cc << "\n";
+    std::cout << preset << ": " << moe.ranks << " GPUs (" << nodes << " nodes), "
+              << moe.tokensPerRank << " tokens each, top-" << moe.topK << " of " << moe.experts
+              << " experts, "
+              << (moe.exchange == MoeGenerator::Exchange::FLAT ? "flat" : "hierarchical") << ", "
+              << cc << "\n";
     for (uint32_t g = 0; g < trace.groups.size(); ++g)
     {
         const CollectiveReplay::GroupStats& s = replay.GetGroupStats()[g];
-        std::cout << "  " << trace.groups[g].phase << " layer " << trace.groups[g].layer << ": " << s.flows
-                  << " flows, " << s.bytes / 1e6 << " MB, " << (s.end - s.start).GetMicroSeconds() << " us\n";
+        std::cout << "  " << trace.groups[g].phase << " layer " << trace.groups[g].layer << ": "
+                  << s.flows << " flows, " << s.bytes / 1e6 << " MB, "
+                  << (s.end - s.start).GetMicroSeconds() << " us\n";
     }
     nlohmann::json summary;
     replay.Summarize(summary);
-    std::cout << "  all-to-all: " << summary["collective_time_ns"].get<int64_t>() / 1e3 << " us, expert load max/mean "
-              << moe.GetStats().expertLoadMaxOverMean << "\n";
+    std::cout << "  all-to-all: " << summary["collective_time_ns"].get<int64_t>() / 1e3
+              << " us, expert load max/mean " << moe.GetStats().expertLoadMaxOverMean << "\n";
     Simulator::Destroy();
     return summary["collective_completed"].get<bool>() ? 0 : 1;
 }

@@ -48,11 +48,11 @@ main(int argc, char* argv[])
         f.bytes = uint64_t(messageKb) * 1024;
         traffic.AddFlow(f);
     }
-    traffic.SetRecordCallback(Callback<void, const TrafficDriver::Record&>(
-        [](const TrafficDriver::Record& r) {
-            std::cout << "flow " << r.flowId << " " << r.src << "->" << r.dst << " "
-                      << r.bytes << " B in " << (r.end - r.start).GetMicroSeconds()
-                      << " us (ideal " << r.ideal.GetMicroSeconds() << " us)\n";
+    traffic.SetRecordCallback(
+        Callback<void, const TrafficDriver::Record&>([](const TrafficDriver::Record& r) {
+            std::cout << "flow " << r.flowId << " " << r.src << "->" << r.dst << " " << r.bytes
+                      << " B in " << (r.end - r.start).GetMicroSeconds() << " us (ideal "
+                      << r.ideal.GetMicroSeconds() << " us)\n";
         }));
     traffic.SetDoneCallback(Callback<void>([]() { Simulator::Stop(); }));
     traffic.Start();

@@ -21,13 +21,16 @@ int
 main(int argc, char* argv[])
 {
     po::options_description opts("rdma-run options");
-    opts.add_options()("help,h", "show this help")(
-        "out,o", po::value<std::string>(), "output folder (replaced if it holds an earlier run)")(
+    opts.add_options()("help,h",
+                       "show this help")("out,o",
+                                         po::value<std::string>(),
+                                         "output folder (replaced if it holds an earlier run)")(
         "set,s",
         po::value<std::vector<std::string>>()->composing(),
         "override a scenario key: KEY=VALUE (repeatable)")("quiet,q", "no progress output")(
-        "list-keys", "print every scenario key (Markdown) and exit")(
-        "json", "with --list-keys: print the keys as JSON");
+        "list-keys",
+        "print every scenario key (Markdown) and exit")("json",
+                                                        "with --list-keys: print the keys as JSON");
     po::options_description hidden;
     hidden.add_options()("scenario", po::value<std::string>(), "scenario file");
     po::options_description all;

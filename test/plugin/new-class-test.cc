@@ -12,9 +12,8 @@
 #include "ns3/rdma-module.h"
 #include "ns3/uinteger.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 
 using nlohmann::json;
 using namespace ns3;
@@ -45,8 +44,7 @@ class TestOnlyLoadBalancer : public LoadBalancer
         return tid;
     }
 
-    uint32_t SelectPort(const RdmaHeader& /* h */,
-                        const std::vector<uint32_t>& candidates) override
+    uint32_t SelectPort(const RdmaHeader& /* h */, const std::vector<uint32_t>& candidates) override
     {
         g_biasSeen = m_bias;
         return candidates.front();
@@ -90,8 +88,7 @@ TEST(NewPluggableClass, AScenarioChoosesItAndSetsItsParameter)
 {
     TempDir dir;
     const json scenario = {
-        {"topology",
-         {{"type", "leaf_spine"}, {"leaves", 2}, {"spines", 2}, {"hosts_per_leaf", 2}}},
+        {"topology", {{"type", "leaf_spine"}, {"leaves", 2}, {"spines", 2}, {"hosts_per_leaf", 2}}},
         {"routing", {{"load_balancer", "test_only"}, {"test_only", {{"Bias", 7}}}}},
         {"traffic", {{"permutation", {{"enabled", true}, {"message_bytes", 10000}}}}},
         {"output", {{"progress", false}}},

@@ -78,9 +78,12 @@ TEST(CdfFiles, ShippedDistributionsAreValidAndSampleToTheirMean)
     // Means of the published figures (piecewise uniform between the points), as the
     // literature quotes them: WebSearch ~1.7 MB, Hadoop ~120 KB, GoogleRPC ~2.9 KB.
     const std::map<std::string, double> expected{
-        {"websearch.cdf", 1711250.0},      {"fb_hadoop.cdf", 120420.8},
-        {"fb_hadoop2015_fine.cdf", 121848.9}, {"alistorage2019.cdf", 40869.8},
-        {"solar2022.cdf", 39423.5},        {"googlerpc2008.cdf", 2891.6},
+        {"websearch.cdf", 1711250.0},
+        {"fb_hadoop.cdf", 120420.8},
+        {"fb_hadoop2015_fine.cdf", 121848.9},
+        {"alistorage2019.cdf", 40869.8},
+        {"solar2022.cdf", 39423.5},
+        {"googlerpc2008.cdf", 2891.6},
     };
     for (const auto& [name, mean] : expected)
     {
@@ -146,7 +149,10 @@ TEST(CdfRun, UplinkLoadGivenTheOversubscription)
     TempDir dir;
     WriteText(dir / "2k.cdf", "2000 100\n");
     json scenario = CdfScenario("2k.cdf", 0.5);
-    scenario["topology"] = {{"type", "leaf_spine"}, {"leaves", 2}, {"spines", 1}, {"hosts_per_leaf", 4}};
+    scenario["topology"] = {{"type", "leaf_spine"},
+                            {"leaves", 2},
+                            {"spines", 1},
+                            {"hosts_per_leaf", 4}};
     scenario["traffic"]["cdf"]["load_of"] = "tor_uplinks";
     scenario["traffic"]["cdf"]["duration_us"] = 2000;
     const json s = RunScenario(dir, "up", scenario);

@@ -11,8 +11,8 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
-#include <sstream>
 #include <gtest/gtest.h>
+#include <sstream>
 #include <sys/wait.h>
 
 using nlohmann::json;
@@ -204,17 +204,21 @@ TEST(Cli, SamplingDoesNotChangeResults)
     s["cc"] = {{"algorithm", "dcqcn"}};
     s["switch"] = {{"ecn", {{"kmin_kb", 20}, {"kmax_kb", 80}}}};
     WriteText(dir / "s.json", s.dump());
-    ASSERT_EQ(RunRdmaRun(dir / "s.json" + " --quiet --set output.cc_sample_us=0 --out " + dir / "a").code, 0);
-    ASSERT_EQ(RunRdmaRun(dir / "s.json" +
-                     " --quiet --set output.cc_sample_us=1 --set output.cc_sample_qps=6 --out " +
-                     dir / "b")
-                  .code,
-              0);
+    ASSERT_EQ(
+        RunRdmaRun(dir / "s.json" + " --quiet --set output.cc_sample_us=0 --out " + dir / "a").code,
+        0);
+    ASSERT_EQ(
+        RunRdmaRun(dir / "s.json" +
+                   " --quiet --set output.cc_sample_us=1 --set output.cc_sample_qps=6 --out " +
+                   dir / "b")
+            .code,
+        0);
     EXPECT_FALSE(fs::exists(dir / "a/cc.csv"));
     EXPECT_GT(ReadText(dir / "b/cc.csv").size(), 1000u);
     EXPECT_EQ(ReadText(dir / "a/fct.csv"), ReadText(dir / "b/fct.csv"));
     const json sum = json::parse(ReadText(dir / "b/summary.json"));
-    EXPECT_GT(sum["cnps"].get<uint64_t>(), 0u) << "DCQCN must have reacted for this to mean anything";
+    EXPECT_GT(sum["cnps"].get<uint64_t>(), 0u)
+        << "DCQCN must have reacted for this to mean anything";
 }
 
 TEST(Cli, CongestionControlParameters)
@@ -238,7 +242,7 @@ TEST(Cli, CongestionControlParameters)
     const json config = json::parse(ReadText(dir / "a/config.json"));
     EXPECT_EQ(config["cc"]["dcqcn"]["RateAi"], "80Mbps");
     EXPECT_EQ(config["cc"]["dcqcn"]["RateIncreaseInterval"], "55us"); // paper preset
-    EXPECT_EQ(config["nic"]["cnp_interval_us"], 50.0);                 // paper preset
+    EXPECT_EQ(config["nic"]["cnp_interval_us"], 50.0);                // paper preset
 
     // And it reaches the controller: with MinRate at the 100G line rate DCQCN cannot
     // cut, so every sampled rate is the line rate, while by default the CNPs cut it.
@@ -274,9 +278,9 @@ TEST(Cli, DcqcnPresetKeys)
     EXPECT_EQ(config["nic"]["cnp_interval_us"], 50.0);
 
     // The later of the two wins: --set of the lower-case key over the file's Preset.
-    ASSERT_EQ(RunRdmaRun(dir / "s.json" + " --quiet --set cc.dcqcn.preset=nic --out " + dir / "b")
-                  .code,
-              0);
+    ASSERT_EQ(
+        RunRdmaRun(dir / "s.json" + " --quiet --set cc.dcqcn.preset=nic --out " + dir / "b").code,
+        0);
     config = json::parse(ReadText(dir / "b/config.json"));
     EXPECT_EQ(config["cc"]["dcqcn"]["Preset"], "Nic");
     EXPECT_EQ(config["cc"]["dcqcn"]["preset"], "nic");
@@ -286,9 +290,9 @@ TEST(Cli, DcqcnPresetKeys)
     // And --set of the Attribute over the file's lower-case key.
     s["cc"]["dcqcn"] = {{"preset", "paper"}};
     WriteText(dir / "s.json", s.dump());
-    ASSERT_EQ(RunRdmaRun(dir / "s.json" + " --quiet --set cc.dcqcn.Preset=Nic --out " + dir / "c")
-                  .code,
-              0);
+    ASSERT_EQ(
+        RunRdmaRun(dir / "s.json" + " --quiet --set cc.dcqcn.Preset=Nic --out " + dir / "c").code,
+        0);
     config = json::parse(ReadText(dir / "c/config.json"));
     EXPECT_EQ(config["cc"]["dcqcn"]["Preset"], "Nic");
     EXPECT_EQ(config["cc"]["dcqcn"]["preset"], "nic");

@@ -45,7 +45,9 @@ RunRdmaRun(const std::string& args)
 /// Run \p scenarioFile (in \p dir) and expect one error line with exit code 2, every
 /// string of \p mentions in it, and no output folder.
 inline void
-ExpectRefused(const TempDir& dir, const std::string& scenarioFile, const std::vector<std::string>& mentions)
+ExpectRefused(const TempDir& dir,
+              const std::string& scenarioFile,
+              const std::vector<std::string>& mentions)
 {
     const std::string out = dir / "out";
     const CliResult r = RunRdmaRun(scenarioFile + " --quiet --out " + out);

@@ -115,21 +115,21 @@ TEST(DropReasons, TheTraceSourcesReportEachDropAndMarkWithItsReason)
     std::map<std::string, uint64_t> drops;
     std::map<std::string, uint64_t> marks;
     Ptr<RdmaSwitch> sw = topo.GetSwitch(topo.GetSwitches()[0]);
-    sw->TraceConnectWithoutContext(
-        "Drop",
-        MakeBoundCallback(+[](std::map<std::string, uint64_t>* m,
-                              Ptr<const Packet>,
-                              uint32_t,
-                              uint32_t,
-                              const char* reason) { ++(*m)[reason]; },
-                          &drops));
-    sw->TraceConnectWithoutContext(
-        "Mark",
-        MakeBoundCallback(+[](std::map<std::string, uint64_t>* m,
-                              Ptr<const Packet>,
-                              uint32_t,
-                              const char* reason) { ++(*m)[reason]; },
-                          &marks));
+    sw->TraceConnectWithoutContext("Drop",
+                                   MakeBoundCallback(
+                                       +[](std::map<std::string, uint64_t>* m,
+                                           Ptr<const Packet>,
+                                           uint32_t,
+                                           uint32_t,
+                                           const char* reason) { ++(*m)[reason]; },
+                                       &drops));
+    sw->TraceConnectWithoutContext("Mark",
+                                   MakeBoundCallback(
+                                       +[](std::map<std::string, uint64_t>* m,
+                                           Ptr<const Packet>,
+                                           uint32_t,
+                                           const char* reason) { ++(*m)[reason]; },
+                                       &marks));
     TrafficDriver driver(topo);
     for (uint32_t src = 1; src < 4; ++src)
     {

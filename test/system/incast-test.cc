@@ -124,7 +124,8 @@ TEST(Incast, LossySelectiveRepeatBeatsGoBackN)
     }
     // Selective repeat resends only holes: fewer retransmissions than go-back-N, and an
     // earlier finish.
-    EXPECT_LT(sr["retransmitted_packets"].get<uint64_t>(), gbn["retransmitted_packets"].get<uint64_t>());
+    EXPECT_LT(sr["retransmitted_packets"].get<uint64_t>(),
+              gbn["retransmitted_packets"].get<uint64_t>());
     EXPECT_LT(sr["sim_time_s"].get<double>(), gbn["sim_time_s"].get<double>());
 }
 

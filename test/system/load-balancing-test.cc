@@ -287,7 +287,8 @@ TEST(LoadBalancing, DownedLinkCarriesNothingAndNoFlowStalls)
         Ptr<RdmaSwitch> s = topo.GetSwitch(spine0);
         for (uint32_t p = 0; p < l->GetNPorts(); ++p)
         {
-            if (l->GetPort(p)->GetRdmaChannel()->GetPeer(l->GetPort(p))->GetNode()->GetId() == spine0)
+            if (l->GetPort(p)->GetRdmaChannel()->GetPeer(l->GetPort(p))->GetNode()->GetId() ==
+                spine0)
             {
                 ends[0] = l->GetPort(p);
                 ends[1] = l->GetPort(p)->GetRdmaChannel()->GetPeer(l->GetPort(p));

@@ -21,7 +21,7 @@ namespace rdmatest
 
 struct LongFlowIncastOptions
 {
-    std::string cc = "ns3::NoCongestionControl";  ///< TypeId name
+    std::string cc = "ns3::NoCongestionControl";     ///< TypeId name
     std::map<std::string, std::string> ccAttributes; ///< attribute -> value string
     std::map<std::string, std::string> nicAttributes;
     std::string lossRecovery = "ns3::GoBackN"; ///< LossRecovery TypeId name
@@ -47,13 +47,13 @@ struct LongFlowIncastResult
     uint64_t bytesDelivered = 0; ///< payload bytes delivered at the receiver
     uint64_t drops = 0;
     uint64_t pauses = 0;
-    uint64_t maxQueueAfter = 0;  ///< bottleneck queue max over [measureFrom, end]
-    double meanQueueAfter = 0;   ///< and its mean over [measureFrom, measureTo]
+    uint64_t maxQueueAfter = 0;      ///< bottleneck queue max over [measureFrom, end]
+    double meanQueueAfter = 0;       ///< and its mean over [measureFrom, measureTo]
     std::vector<double> goodputGbps; ///< per flow, over the measure window
-    double jain = 0;             ///< Jain's fairness index of goodputGbps
+    double jain = 0;                 ///< Jain's fairness index of goodputGbps
     double totalGoodputGbps = 0;
     ns3::Time baseRtt;
-    ns3::Time finish;            ///< time the last flow completed
+    ns3::Time finish; ///< time the last flow completed
 };
 
 inline double

@@ -59,7 +59,8 @@ RunWithCut(const std::string& recovery,
     r.timeoutsAt.resize(checks.size());
     for (size_t i = 0; i < checks.size(); ++i)
     {
-        Simulator::Schedule(checks[i], [&r, nic, i]() { r.timeoutsAt[i] = nic->GetStats().timeouts; });
+        Simulator::Schedule(checks[i],
+                            [&r, nic, i]() { r.timeoutsAt[i] = nic->GetStats().timeouts; });
     }
     Simulator::Stop(Seconds(1));
     Simulator::Run();

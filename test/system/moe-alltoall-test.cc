@@ -168,7 +168,8 @@ TEST(MoeAllToAll, NoFlowStartsBeforeItsGroupsComplete)
     for (const auto& [key, bytes] : sent)
     {
         const auto& [start, end, n, total] = groups.at(key.first);
-        EXPECT_GE(double(end - start), bytes * 1106 / 1024 * 8 / 100) << key.first << " host " << key.second;
+        EXPECT_GE(double(end - start), bytes * 1106 / 1024 * 8 / 100)
+            << key.first << " host " << key.second;
     }
 }
 
@@ -178,7 +179,8 @@ TEST(MoeAllToAll, GeneratedTraceReplaysToTheSameFlows)
     const json s = RunScenario(dir, "gen", MoeScenario());
     json replay = MoeScenario();
     replay["traffic"].erase("moe");
-    replay["traffic"]["trace"] = {{"csv", dir / "gen/moe-trace.csv"}, {"rank_hosts", s["moe_rank_hosts"]}};
+    replay["traffic"]["trace"] = {{"csv", dir / "gen/moe-trace.csv"},
+                                  {"rank_hosts", s["moe_rank_hosts"]}};
     const json r = RunScenario(dir, "replay", replay);
     EXPECT_EQ(r["collective_flows"], s["collective_flows"]);
     const std::string fct = ReadText(dir / "gen/fct.csv");

@@ -20,12 +20,12 @@
  * The runs are shortened to 10 ms of streaming (the shipped ones stream for 30).
  */
 #include "cli-util.h"
-#include "ns3/rdma-wire.h"
 
-#include <gtest/gtest.h>
+#include "ns3/rdma-wire.h"
 
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <map>
 #include <vector>
 

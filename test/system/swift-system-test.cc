@@ -27,11 +27,10 @@
  */
 #include "long-flow-incast.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <gtest/gtest.h>
 
 using namespace rdmatest;
 

@@ -10,8 +10,12 @@
 
 TEST(WorkloadScenarios, ShippedScenariosLoad)
 {
-    for (const char* name : {"cdf-websearch-leaf-spine.json", "incast-dynamics.json", "moe-deepseek-leaf-spine.json",
-                             "moe-decode-leaf-spine.json", "fat-tree-websearch.json", "hpcc-fat-tree-320.json"})
+    for (const char* name : {"cdf-websearch-leaf-spine.json",
+                             "incast-dynamics.json",
+                             "moe-deepseek-leaf-spine.json",
+                             "moe-decode-leaf-spine.json",
+                             "fat-tree-websearch.json",
+                             "hpcc-fat-tree-320.json"})
     {
         const std::string file = std::string(RDMA_SOURCE_DIR) + "/scenarios/" + name;
         try

@@ -11,7 +11,6 @@
 #include "ns3/core-module.h"
 
 #include <gtest/gtest.h>
-
 #include <string>
 
 using namespace ns3;
@@ -74,7 +73,6 @@ TEST(CcRegistryResolve, EveryAlgorithmEveryAttribute)
                 EXPECT_EQ(r.parameters[info.name], def) << a.name << "." << info.name;
             }
         }
-        EXPECT_EQ(r.controller->GetCnpInterval().IsStrictlyPositive(), a.name == "dcqcn")
-            << a.name;
+        EXPECT_EQ(r.controller->GetCnpInterval().IsStrictlyPositive(), a.name == "dcqcn") << a.name;
     }
 }

@@ -184,7 +184,8 @@ TEST(CdfWorkload, DestinationsAreUniformAndNeverTheSender)
     {
         // Binomial(N_sender, 1/7): 5 sigma.
         const double expected = perSender[pair.first] / 7;
-        EXPECT_NEAR(n, expected, 5 * std::sqrt(expected * 6 / 7)) << pair.first << "->" << pair.second;
+        EXPECT_NEAR(n, expected, 5 * std::sqrt(expected * 6 / 7))
+            << pair.first << "->" << pair.second;
     }
 }
 

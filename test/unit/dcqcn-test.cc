@@ -40,15 +40,15 @@
  */
 
 #include "fake-cc-clock.h"
+
 #include "ns3/congestion-control.h"
 #include "ns3/core-module.h"
 #include "ns3/dcqcn.h"
 #include "ns3/no-congestion-control.h"
 
-#include <gtest/gtest.h>
-
 #include <cctype>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
@@ -58,7 +58,7 @@ namespace
 {
 
 constexpr uint64_t kLine = 100000000000ULL; // 100 Gb/s
-constexpr double kRateTol = 2.0;             // bit/s, see header
+constexpr double kRateTol = 2.0;            // bit/s, see header
 constexpr double kAlphaTol = 1e-12;
 
 /// The fake clock: tests set `now`.

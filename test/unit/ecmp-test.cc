@@ -15,9 +15,8 @@
 #include "ns3/ecmp-load-balancer.h"
 #include "ns3/rdma-header.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 #include <map>
 #include <vector>
 

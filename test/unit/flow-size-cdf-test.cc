@@ -5,13 +5,13 @@
  * within a segment), a first point above 0% is a point mass, the mean follows from the
  * points, and every malformed file is refused with file:line.
  */
+#include "temp-file.h"
+
 #include "ns3/flow-size-cdf.h"
 #include "ns3/scenario-error.h"
 
 #include <cstdio>
 #include <fstream>
-#include "temp-file.h"
-
 #include <gtest/gtest.h>
 #include <unistd.h>
 

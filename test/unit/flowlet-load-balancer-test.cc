@@ -8,9 +8,8 @@
 #include "ns3/flowlet-load-balancer.h"
 #include "ns3/simulator.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <set>
 #include <vector>
 

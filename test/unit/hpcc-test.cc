@@ -32,6 +32,7 @@
  */
 
 #include "fake-cc-clock.h"
+
 #include "ns3/congestion-control.h"
 #include "ns3/core-module.h"
 #include "ns3/data-rate.h"

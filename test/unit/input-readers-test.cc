@@ -4,6 +4,8 @@
  * Line-oriented inputs: field parsing (units, host lists), incast group lists and
  * topology files. Malformed lines are refused with file:line.
  */
+#include "temp-file.h"
+
 #include "ns3/fat-tree-helper.h"
 #include "ns3/incast-group-reader.h"
 #include "ns3/input-fields.h"
@@ -12,8 +14,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include "temp-file.h"
-
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -58,7 +58,8 @@ TEST(InputFields, RatesAndTimesNeedTheirUnits)
     }
     for (const char* bad : {"1", "1 us", "1min", "-1us", "0.5ns"})
     {
-        EXPECT_NE(ErrorOf([&] { Nanoseconds(bad, "f:7", "delay"); }).find("f:7"), std::string::npos) << bad;
+        EXPECT_NE(ErrorOf([&] { Nanoseconds(bad, "f:7", "delay"); }).find("f:7"), std::string::npos)
+            << bad;
     }
 }
 
@@ -117,19 +118,21 @@ TEST(IncastGroupReader, OneMessageGroups)
 TEST(IncastGroupReader, MalformedLinesNameTheLine)
 {
     const std::string header = "receiver,senders,qps_per_sender,join_us,leave_us\n";
+
     struct Case
     {
         std::string body;
         std::string line;
         std::string mentions;
     };
+
     const std::vector<Case> cases{
-        {"0,1-3,4,100,50\n", ":2", "leave_us"},        // leaves before it joins
-        {"0,0-3,4,0,100\n", ":2", "senders"},          // receiver among senders
-        {"0,1-3,4,0\n", ":2", "columns"},               // missing a cell
-        {"9,1-3,4,0,100\n", ":2", "receiver"},          // no host 9
-        {"0,1-3,0,0,100\n", ":2", "qps_per_sender"},    // no QPs
-        {"0,1-3,4,0,0\n", ":2", "message_bytes"},       // one message, but of what size?
+        {"0,1-3,4,100,50\n", ":2", "leave_us"},      // leaves before it joins
+        {"0,0-3,4,0,100\n", ":2", "senders"},        // receiver among senders
+        {"0,1-3,4,0\n", ":2", "columns"},            // missing a cell
+        {"9,1-3,4,0,100\n", ":2", "receiver"},       // no host 9
+        {"0,1-3,0,0,100\n", ":2", "qps_per_sender"}, // no QPs
+        {"0,1-3,4,0,0\n", ":2", "message_bytes"},    // one message, but of what size?
         {"0,1-3,4,0,100\n0,1,x,0,100\n", ":3", "qps_per_sender"},
     };
     for (const Case& c : cases)
@@ -140,7 +143,9 @@ TEST(IncastGroupReader, MalformedLinesNameTheLine)
         EXPECT_NE(e.find(c.mentions), std::string::npos) << c.body << ": " << e;
     }
     TempFile unknown("receiver,senders,qps,join_us,leave_us\n");
-    EXPECT_NE(ErrorOf([&] { IncastGroupReader::Read(unknown.Path(), 8, 3); }).find(":1: unknown column 'qps'"),
+    EXPECT_NE(ErrorOf([&] {
+                  IncastGroupReader::Read(unknown.Path(), 8, 3);
+              }).find(":1: unknown column 'qps'"),
               std::string::npos);
 }
 
@@ -167,7 +172,8 @@ TEST(TopologyFile, ModuleFormat)
 TEST(TopologyFile, HpccFormat)
 {
     // The HPCC simulator's format: node 2 is the switch, hosts are 0, 1 and 3.
-    TempFile f("4 1 3\n2\n0 2 100Gbps 1000ns 0\n1 2 100Gbps 0.001ms 0.000000\n3 2 25Gbps 1000ns 0\n\n");
+    TempFile f(
+        "4 1 3\n2\n0 2 100Gbps 1000ns 0\n1 2 100Gbps 0.001ms 0.000000\n3 2 25Gbps 1000ns 0\n\n");
     const TopologyFile t = TopologyFile::ReadHpcc(f.Path());
     EXPECT_EQ(t.Hosts(), 3u);
     EXPECT_EQ(t.HostIndexOfFileNode(), (std::vector<int64_t>{0, 1, -1, 2}));
@@ -183,12 +189,22 @@ TEST(TopologyFile, MalformedFilesNameTheLine)
         std::string mentions;
         bool hpcc;
     };
+
     const std::vector<Case> cases{
         {"hosts 2\nswitches 1\nlink h0 s0 100Gbps 1us\nlink h1 s0 100 1us\n", ":4", "rate", false},
-        {"hosts 2\nswitches 1\nlink h0 s0 100Gbps 1us\nlink h1 s1 100Gbps 1us\n", ":4", "switch", false},
-        {"hosts 2\nswitches 1\nlink h0 s0 100Gbps 1us\nlink h0 s0 100Gbps 1us\n", ":4", "already has a link", false},
+        {"hosts 2\nswitches 1\nlink h0 s0 100Gbps 1us\nlink h1 s1 100Gbps 1us\n",
+         ":4",
+         "switch",
+         false},
+        {"hosts 2\nswitches 1\nlink h0 s0 100Gbps 1us\nlink h0 s0 100Gbps 1us\n",
+         ":4",
+         "already has a link",
+         false},
         {"hosts 2\nswitches 1\nlink h0 h1 100Gbps 1us\n", ":3", "host", false},
-        {"hosts 2\nswitches 2\nlink h0 s0 100Gbps 1us\nlink h1 s1 100Gbps 1us\n", "", "cannot reach", false},
+        {"hosts 2\nswitches 2\nlink h0 s0 100Gbps 1us\nlink h1 s1 100Gbps 1us\n",
+         "",
+         "cannot reach",
+         false},
         {"hosts 2\nswitches 1\nlink h0 s0 100Gbps 1us\n", "", "host 1 has no link", false},
         {"hosts 2\nswitch 1\n", ":2", "unknown line", false},
         {"3 1 2\n2\n0 2 100Gbps 1000ns 0\n1 2 100Gbps 1000ns 0.01\n", ":4", "error_rate", true},
@@ -200,9 +216,8 @@ TEST(TopologyFile, MalformedFilesNameTheLine)
     for (const Case& c : cases)
     {
         TempFile f(c.text);
-        const std::string e = ErrorOf([&] {
-            c.hpcc ? TopologyFile::ReadHpcc(f.Path()) : TopologyFile::ReadRdma(f.Path());
-        });
+        const std::string e = ErrorOf(
+            [&] { c.hpcc ? TopologyFile::ReadHpcc(f.Path()) : TopologyFile::ReadRdma(f.Path()); });
         EXPECT_NE(e.find(f.Path() + c.where), std::string::npos) << c.text << " -> " << e;
         EXPECT_NE(e.find(c.mentions), std::string::npos) << c.text << " -> " << e;
     }
@@ -213,7 +228,7 @@ TEST(FatTreeHelper, KAryShape)
     FatTreeHelper ft;
     ft.SetK(4);
     EXPECT_EQ(ft.Hosts(), 16u); // k^3 / 4
-    EXPECT_EQ(ft.cores, 4u);     // (k/2)^2
+    EXPECT_EQ(ft.cores, 4u);    // (k/2)^2
     EXPECT_TRUE(ft.IsValid());
     EXPECT_DOUBLE_EQ(ft.TorOversubscription(), 1.0);
     ft.SetK(8);

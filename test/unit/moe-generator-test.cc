@@ -99,11 +99,13 @@ TEST(MoeGenerator, FlatUniformBytesPerPairAreTheExpectation)
     for (const auto& [pair, bytes] : dispatch)
     {
         EXPECT_NE(pair.first, pair.second);
-        EXPECT_NEAR(bytes, copies * 1056, 0.02 * copies * 1056) << pair.first << "->" << pair.second;
+        EXPECT_NEAR(bytes, copies * 1056, 0.02 * copies * 1056)
+            << pair.first << "->" << pair.second;
         // The combine returns every copy: same count, the other way, 2H each.
         EXPECT_DOUBLE_EQ(combine.at({pair.second, pair.first}), bytes / 1056 * 2048);
     }
-    EXPECT_DOUBLE_EQ(double(g.GetStats().dispatchBytes) / 1056 * 2048, double(g.GetStats().combineBytes));
+    EXPECT_DOUBLE_EQ(double(g.GetStats().dispatchBytes) / 1056 * 2048,
+                     double(g.GetStats().combineBytes));
 }
 
 TEST(MoeGenerator, HierarchicalSendsOneCopyPerNodeToTheSameLocalRank)
@@ -138,7 +140,8 @@ TEST(MoeGenerator, NodeLimitedRoutingReachesAtMostMNodes)
     const double copies = 50000 * 0.5 * (1 - Avoid(8, 16, 4));
     for (const auto& [pair, bytes] : PairBytes(t, "dispatch"))
     {
-        EXPECT_NEAR(bytes, copies * 1056, 0.02 * copies * 1056) << pair.first << "->" << pair.second;
+        EXPECT_NEAR(bytes, copies * 1056, 0.02 * copies * 1056)
+            << pair.first << "->" << pair.second;
     }
     // A token reaches at most M = 2 nodes, so at most 2 other nodes: on average
     // 3 x 0.5 x (1 - C(8, 4) / C(16, 4)) copies.
@@ -311,13 +314,16 @@ TEST(MoeGenerator, PresetsAndValidation)
 
 TEST(CollectiveTrace, MalformedLinesNameTheLine)
 {
-    const std::string header = "flow_id,release_ns,src,dst,bytes,phase,layer,wait_groups,gap_ns,prio\n";
+    const std::string header =
+        "flow_id,release_ns,src,dst,bytes,phase,layer,wait_groups,gap_ns,prio\n";
+
     struct Case
     {
         std::string body;
         std::string where;
         std::string mentions;
     };
+
     const std::vector<Case> cases{
         {"0,0,0,1,100,dispatch,0,,0,\n0,0,1,0,100,combine,0,,0,\n", ":3", "flow_id"},
         {"0,0,0,9,100,dispatch,0,,0,\n", ":2", "dst"},

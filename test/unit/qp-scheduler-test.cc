@@ -19,9 +19,8 @@
  */
 #include "ns3/qp-scheduler.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <map>
 #include <vector>
 
@@ -194,9 +193,7 @@ TEST(QpScheduler, AStaleEntryIsDroppedEvenWhenItIsTheOnlyOneDue)
     QpScheduler s;
     s.PushWaiting(6, 100, 1);
     s.PushWaiting(6, 900, 2);
-    auto isCurrent = [](uint32_t /* qpn */, uint32_t generation) {
-        return generation == 2;
-    };
+    auto isCurrent = [](uint32_t /* qpn */, uint32_t generation) { return generation == 2; };
     s.ReleaseDue(500, isCurrent);
     EXPECT_TRUE(Drain(s).empty()) << "the QP must not be served before its current time";
     ASSERT_TRUE(s.HasWaiting());

@@ -30,7 +30,6 @@
 #include "ns3/simulator.h"
 
 #include <gtest/gtest.h>
-
 #include <vector>
 
 using namespace ns3;
@@ -105,9 +104,7 @@ class TwoPorts
     /// At \p t, B sends A a PFC frame for class \p c.
     void BSendsPfc(Time t, uint8_t c, uint16_t quanta)
     {
-        Simulator::Schedule(t, [this, c, quanta]() {
-            b->SendPfc(c, quanta);
-        });
+        Simulator::Schedule(t, [this, c, quanta]() { b->SendPfc(c, quanta); });
     }
 
     /// At \p t, A queues a data frame of \p payload bytes in class \p c.
@@ -199,6 +196,7 @@ TEST(RdmaNetDevicePfc, APauseStopsItsClassForQuantaTimes512BitTimesAtThePortsRat
         uint64_t bitRate;
         Time pause;
     };
+
     for (const Case& c : {Case{25000000000ULL, NanoSeconds(20480)},
                           Case{100000000000ULL, NanoSeconds(5120)},
                           Case{400000000000ULL, NanoSeconds(1280)}})
@@ -254,9 +252,7 @@ TEST(RdmaNetDevicePfc, AResumeRestartsTheClassTheInstantItArrives)
     ports.AQueues(MicroSeconds(2), 3, 2);
     ports.BSendsPfc(MicroSeconds(4), 3, 0);
     bool pausedBefore = false;
-    ports.At(MicroSeconds(4), [&]() {
-        pausedBefore = ports.a->IsPaused(3);
-    });
+    ports.At(MicroSeconds(4), [&]() { pausedBefore = ports.a->IsPaused(3); });
     Simulator::Run();
     ASSERT_EQ(ports.pfcAtA.size(), 2u);
     EXPECT_EQ(ports.pfcAtA[1].quanta, 0u);
@@ -283,9 +279,7 @@ TEST(RdmaNetDevicePfc, ARefreshBeforeExpiryExtendsThePause)
     ports.BSendsPfc(MicroSeconds(3), 3, 1000);
     ports.AQueues(MicroSeconds(2), 3, 7);
     bool pausedAfterFirstExpiry = false;
-    ports.At(MicroSeconds(7), [&]() {
-        pausedAfterFirstExpiry = ports.a->IsPaused(3);
-    });
+    ports.At(MicroSeconds(7), [&]() { pausedAfterFirstExpiry = ports.a->IsPaused(3); });
     Simulator::Run();
     ASSERT_EQ(ports.pfcAtA.size(), 2u);
     const Time first = ports.pfcAtA[0].at;
@@ -321,13 +315,9 @@ TEST(RdmaNetDevicePfc, PfcFramesAreSentWhileEveryClassIsPaused)
         ports.BSendsPfc(Time(0), c, kMaxQuanta);
     }
     ports.AQueues(MicroSeconds(2), 3, 1);
-    Simulator::Schedule(MicroSeconds(3), [&ports]() {
-        ports.a->SendPfc(2, 500);
-    });
+    Simulator::Schedule(MicroSeconds(3), [&ports]() { ports.a->SendPfc(2, 500); });
     uint8_t mask = 0;
-    ports.At(MicroSeconds(3), [&]() {
-        mask = ports.a->GetPausedMask();
-    });
+    ports.At(MicroSeconds(3), [&]() { mask = ports.a->GetPausedMask(); });
     Simulator::Stop(MicroSeconds(100)); // long before the 335 us pauses end
     Simulator::Run();
     EXPECT_EQ(mask, 0xff);
@@ -348,9 +338,7 @@ TEST(RdmaNetDevicePfc, ThePortServesPfcFramesThenTheStrictClassThenTheOthers)
     ports.AQueues(MicroSeconds(2), 0, 100, 9000);
     ports.AQueues(MicroSeconds(2) + NanoSeconds(10), 1, 1);
     ports.AQueues(MicroSeconds(2) + NanoSeconds(20), kStrict, 7);
-    Simulator::Schedule(MicroSeconds(2) + NanoSeconds(30), [&ports]() {
-        ports.a->SendPfc(4, 9);
-    });
+    Simulator::Schedule(MicroSeconds(2) + NanoSeconds(30), [&ports]() { ports.a->SendPfc(4, 9); });
     Simulator::Run();
     ASSERT_EQ(ports.txA.size(), 4u);
     EXPECT_EQ(ports.txA[0].psn, 100u);
@@ -456,11 +444,13 @@ TEST(RdmaNetDevicePfc, ThePullSourceIsToldThePausedClassesAndAskedAgainWhenThePa
     // A has a pull source with one class-3 frame, which it hands over only when class 3
     // is not paused. Class 3 is paused for 5.12 us from ~1.006 us; A is kicked at 2 us.
     TwoPorts ports{DataRate("100Gb/s")};
+
     struct Ask
     {
         Time at;
         uint8_t mask;
     };
+
     std::vector<Ask> asks;
     bool given = false;
     ports.a->SetPullSource([&asks, &given](uint8_t pausedMask) -> Ptr<Packet> {
@@ -473,9 +463,7 @@ TEST(RdmaNetDevicePfc, ThePullSourceIsToldThePausedClassesAndAskedAgainWhenThePa
         return TwoPorts::DataFrame(3, 9);
     });
     ports.BSendsPfc(Time(0), 3, 1000);
-    Simulator::Schedule(MicroSeconds(2), [&ports]() {
-        ports.a->TryTransmit();
-    });
+    Simulator::Schedule(MicroSeconds(2), [&ports]() { ports.a->TryTransmit(); });
     Simulator::Run();
     ASSERT_EQ(ports.pfcAtA.size(), 1u);
     const Time expiry = ports.pfcAtA[0].at + NanoSeconds(5120);

@@ -31,7 +31,6 @@
 #include "ns3/switch-verdict.h"
 
 #include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
 
@@ -122,14 +121,13 @@ class Line
             egress[i]->TraceConnectWithoutContext("MacTx", PacketSink([this, i](Ptr<const Packet>) {
                                                       egressTx[i].push_back(Simulator::Now());
                                                   }));
-            sw[i]->TraceConnectWithoutContext("Mark",
-                                              MarkSink([this](Ptr<const Packet> p,
-                                                              uint32_t port,
-                                                              const char* reason) {
-                                                  RdmaHeader h;
-                                                  p->PeekHeader(h);
-                                                  marks.push_back({h.psn, h.ecn, port, reason});
-                                              }));
+            sw[i]->TraceConnectWithoutContext(
+                "Mark",
+                MarkSink([this](Ptr<const Packet> p, uint32_t port, const char* reason) {
+                    RdmaHeader h;
+                    p->PeekHeader(h);
+                    marks.push_back({h.psn, h.ecn, port, reason});
+                }));
         }
         dst->SetRdmaReceiveCallback([this](Ptr<RdmaNetDevice>, Ptr<Packet> p, const RdmaHeader& h) {
             arrivals.push_back({Simulator::Now(), h, p->GetSize()});
@@ -160,26 +158,20 @@ class Line
     /// At \p t, the sender queues the frame \p h.
     void Send(Time t, const RdmaHeader& h)
     {
-        Simulator::Schedule(t, [this, h]() {
-            src->Enqueue(CreateRdmaFrame(h), h.priority, 0);
-        });
+        Simulator::Schedule(t, [this, h]() { src->Enqueue(CreateRdmaFrame(h), h.priority, 0); });
     }
 
     /// At 0, the receiver pauses the last switch's egress (for 335 us at 100 Gb/s).
     void PauseLastEgress()
     {
-        Simulator::Schedule(Time(0), [this]() {
-            dst->SendPfc(kClass, kMaxQuanta);
-        });
+        Simulator::Schedule(Time(0), [this]() { dst->SendPfc(kClass, kMaxQuanta); });
     }
 
     /// The receiver pauses the last switch's egress from 0 until it resumes it at \p t.
     void HoldLastEgressUntil(Time t)
     {
         PauseLastEgress();
-        Simulator::Schedule(t, [this]() {
-            dst->SendPfc(kClass, 0);
-        });
+        Simulator::Schedule(t, [this]() { dst->SendPfc(kClass, 0); });
     }
 
     uint32_t srcId;
@@ -426,9 +418,7 @@ TEST(RdmaSwitchDequeue, FramesDiscardedWhenTheEgressLinkGoesDownAreNotCountedAsM
         h.ecn = RdmaHeader::ECT0;
         line.Send(MicroSeconds(2), h);
     }
-    Simulator::Schedule(MicroSeconds(10), [&line]() {
-        line.egress[0]->SetLinkUp(false);
-    });
+    Simulator::Schedule(MicroSeconds(10), [&line]() { line.egress[0]->SetLinkUp(false); });
     Simulator::Run();
 
     ASSERT_EQ(line.egress[0]->GetLinkDownDrops(), 3u) << "the three frames were discarded";

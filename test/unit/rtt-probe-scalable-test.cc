@@ -12,6 +12,7 @@
  */
 
 #include "fake-cc-clock.h"
+
 #include "ns3/core-module.h"
 #include "ns3/rtt-probe.h"
 
@@ -371,7 +372,7 @@ TEST_F(RttProbeScalableTest, CreditIsEarnedAtTheShareInForce)
     cc->SetAttribute("PacingJitter", DoubleValue(0));
     FirstSend(Time(0)); // 100 Gb/s: 12.5 bytes/ns
     clock.now = NanoSeconds(43);
-    group.activeQps = 2; // from here 50 Gb/s
+    group.activeQps = 2;  // from here 50 Gb/s
     cc->OnPeersChanged(); // as the NIC calls it
     clock.now = NanoSeconds(87);
     const double due = 43 + (kWire - 43 * 12.5) / 6.25; // the rest at 6.25 bytes/ns

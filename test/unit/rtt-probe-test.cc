@@ -26,6 +26,7 @@
  */
 
 #include "fake-cc-clock.h"
+
 #include "ns3/core-module.h"
 #include "ns3/rtt-probe.h"
 

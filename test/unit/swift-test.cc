@@ -32,13 +32,13 @@
  */
 
 #include "fake-cc-clock.h"
+
 #include "ns3/congestion-control.h"
 #include "ns3/core-module.h"
 #include "ns3/swift.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 
 using namespace ns3;
 

@@ -20,9 +20,8 @@
 #include "ns3/core-module.h"
 #include "ns3/switch-mmu.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 
 using namespace ns3;
 

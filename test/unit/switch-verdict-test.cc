@@ -15,7 +15,6 @@
 #include "ns3/switch-verdict.h"
 
 #include <gtest/gtest.h>
-
 #include <set>
 #include <string>
 

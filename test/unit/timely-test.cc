@@ -33,6 +33,7 @@
  */
 
 #include "fake-cc-clock.h"
+
 #include "ns3/congestion-control.h"
 #include "ns3/core-module.h"
 #include "ns3/rdma-wire.h"

@@ -19,7 +19,6 @@
 #include "ns3/rdma-wire.h"
 
 #include <gtest/gtest.h>
-
 #include <vector>
 
 using namespace ns3;
@@ -29,8 +28,8 @@ namespace
 {
 
 // Hand-computed sizes from the specification above (not from the code's constants).
-constexpr uint32_t kSpecDataOverhead = 14 + 20 + 8 + 12 + 4 + 4; // = 62
-constexpr uint32_t kSpecAckFrame = 14 + 20 + 8 + 12 + 4 + 4 + 4; // = 66
+constexpr uint32_t kSpecDataOverhead = 14 + 20 + 8 + 12 + 4 + 4;  // = 62
+constexpr uint32_t kSpecAckFrame = 14 + 20 + 8 + 12 + 4 + 4 + 4;  // = 66
 constexpr uint32_t kSpecCnpFrame = 14 + 20 + 8 + 12 + 16 + 4 + 4; // = 78
 constexpr uint32_t kSpecPfcFrame = 64;
 constexpr uint32_t kSpecPreambleIfg = 7 + 1 + 12; // = 20
@@ -112,11 +111,13 @@ TEST(RdmaHeaderTest, CreateRdmaFrameSizeEqualsFrameBytes)
         h.payload = p;
         EXPECT_EQ(CreateRdmaFrame(h)->GetSize(), p + kSpecDataOverhead) << "payload " << p;
     }
+
     struct Case
     {
         RdmaPacketType type;
         uint32_t expected;
     };
+
     for (const Case& c : {Case{RdmaPacketType::ACK, kSpecAckFrame},
                           Case{RdmaPacketType::NACK, kSpecAckFrame},
                           Case{RdmaPacketType::CNP, kSpecCnpFrame},

@@ -42,7 +42,7 @@ Time
 UplinkWindow(const json& s)
 {
     return Num(s, "output.port_sample_us") > 0 ? Us(Num(s, "output.port_sample_us"))
-                                                : kDefaultUplinkWindow;
+                                               : kDefaultUplinkWindow;
 }
 } // namespace
 
@@ -73,8 +73,8 @@ OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& drive
                                                            out.Stream("ports.csv"),
                                                            Us(Num(s, "output.port_sample_us"))));
     }
-    const uint64_t ccQps = std::min<uint64_t>(Int(s, "output.cc_sample_qps"),
-                                              driver.GetFlowsTotal());
+    const uint64_t ccQps =
+        std::min<uint64_t>(Int(s, "output.cc_sample_qps"), driver.GetFlowsTotal());
     if (Num(s, "output.cc_sample_us") > 0 && ccQps > 0)
     {
         std::vector<std::pair<uint32_t, uint32_t>> qps;
@@ -168,9 +168,8 @@ OutputStage::Summarize(Time end, const Timing& timing) const
     sum["all_flows_completed"] = m_driver.GetFlowsCompleted() == m_driver.GetFlowsTotal();
     sum["bytes_sent"] = nic.payloadBytesSent;
     sum["bytes_delivered"] = nic.payloadBytesDelivered;
-    sum["goodput_gbps"] = end.IsStrictlyPositive()
-                              ? nic.payloadBytesDelivered * 8 / end.GetSeconds() / 1e9
-                              : 0.0;
+    sum["goodput_gbps"] =
+        end.IsStrictlyPositive() ? nic.payloadBytesDelivered * 8 / end.GetSeconds() / 1e9 : 0.0;
     sum["data_packets"] = nic.dataPackets;
     sum["retransmitted_packets"] = nic.retransmittedPackets;
     sum["timeouts"] = nic.timeouts;

@@ -12,9 +12,8 @@
 #include "ns3/traffic-driver.h"
 #include "ns3/uplink-meter.h"
 
-#include <nlohmann/json.hpp>
-
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 namespace ns3

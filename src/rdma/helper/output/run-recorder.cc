@@ -24,10 +24,10 @@ RunRecorder::OnRecord(const TrafficDriver::Record& r)
 {
     const int64_t fct = (r.end - r.start).GetNanoSeconds();
     const int64_t ideal = r.ideal.GetNanoSeconds();
-    m_fct << r.flowId << ',' << FlowKindName(r.kind) << ',' << r.src << ',' << r.dst << ','
-          << r.qpn << ',' << +r.priority << ',' << r.bytes << ',' << r.start.GetNanoSeconds()
-          << ',' << r.end.GetNanoSeconds() << ',' << fct << ',' << ideal << ','
-          << std::setprecision(6) << (ideal > 0 ? double(fct) / double(ideal) : 0.0) << '\n';
+    m_fct << r.flowId << ',' << FlowKindName(r.kind) << ',' << r.src << ',' << r.dst << ',' << r.qpn
+          << ',' << +r.priority << ',' << r.bytes << ',' << r.start.GetNanoSeconds() << ','
+          << r.end.GetNanoSeconds() << ',' << fct << ',' << ideal << ',' << std::setprecision(6)
+          << (ideal > 0 ? double(fct) / double(ideal) : 0.0) << '\n';
     if (r.kind == FlowKind::PROBE)
     {
         m_probeFct.push_back(fct);
@@ -38,8 +38,8 @@ void
 RunRecorder::OnPfc(uint32_t node, uint32_t port, uint8_t prio, uint8_t event)
 {
     static const char* names[] = {"pause", "refresh", "resume"};
-    m_pfc << Simulator::Now().GetNanoSeconds() << ',' << node << ',' << port << ',' << +prio
-          << ',' << names[event] << '\n';
+    m_pfc << Simulator::Now().GetNanoSeconds() << ',' << node << ',' << port << ',' << +prio << ','
+          << names[event] << '\n';
 }
 
 const std::vector<int64_t>&

@@ -17,7 +17,6 @@ namespace ccalias
 
 using json = nlohmann::json;
 
-
 const std::vector<CcAlias>&
 CcAliases()
 {

@@ -7,7 +7,6 @@
 #include "ns3/type-id.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 

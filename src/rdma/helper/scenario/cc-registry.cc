@@ -3,11 +3,10 @@
  */
 #include "ns3/cc-registry.h"
 
-#include "ns3/plugin-registry.h"
-
 #include "ns3/abort.h"
 #include "ns3/congestion-control.h"
 #include "ns3/object-factory.h"
+#include "ns3/plugin-registry.h"
 #include "ns3/string.h"
 
 #include <algorithm>

@@ -4,8 +4,8 @@
 #ifndef RDMA_CC_REGISTRY_H
 #define RDMA_CC_REGISTRY_H
 
-#include "ns3/ptr.h"
 #include "ns3/plugin-registry.h"
+#include "ns3/ptr.h"
 #include "ns3/type-id.h"
 
 #include <nlohmann/json.hpp>
@@ -47,6 +47,7 @@ class CcRegistry
                                          std::string& error);
     /// The attribute's default, serialized.
     static std::string DefaultString(const TypeId::AttributeInformation& info);
+
     /// A controller set up as a NIC would for a line rate, and its parameters.
     struct Resolved
     {

@@ -8,8 +8,8 @@
 #include "ns3/congestion-control.h"
 #include "ns3/double.h"
 #include "ns3/int-hop.h"
-#include "ns3/plugin-keys.h"
 #include "ns3/integer.h"
+#include "ns3/plugin-keys.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-schema.h"
@@ -102,11 +102,15 @@ FabricStage::Check(const json& s, const std::string& file, uint32_t /* hosts */)
     };
     if (Int(s, "nic.data_priority") == Int(s, "nic.control_priority"))
     {
-        fail("nic.data_priority", At(s, "nic.data_priority"), "must differ from nic.control_priority");
+        fail("nic.data_priority",
+             At(s, "nic.data_priority"),
+             "must differ from nic.control_priority");
     }
     if (Num(s, "switch.ecn.kmin_kb") > Num(s, "switch.ecn.kmax_kb"))
     {
-        fail("switch.ecn.kmin_kb", At(s, "switch.ecn.kmin_kb"), "must not exceed switch.ecn.kmax_kb");
+        fail("switch.ecn.kmin_kb",
+             At(s, "switch.ecn.kmin_kb"),
+             "must not exceed switch.ecn.kmax_kb");
     }
     // Controllers that read INT need every link rate to be one an INT record can carry.
     ObjectFactory ccFactory;
@@ -202,9 +206,8 @@ FabricStage::Finish(const json& s, RdmaTopology& topo, int64_t& stream)
         const int32_t link = topo.FindLink(e["a"].get<uint32_t>(), e["b"].get<uint32_t>(), nth);
         if (link < 0)
         {
-            throw ScenarioError(Str(s, "name") +
-                                ": key 'topology.link_events' has invalid value " + e.dump() +
-                                " (no such link: node ids as in links.csv)");
+            throw ScenarioError(Str(s, "name") + ": key 'topology.link_events' has invalid value " +
+                                e.dump() + " (no such link: node ids as in links.csv)");
         }
         const std::string action = e["action"].get<std::string>();
         m_linkEvents.push_back({Us(e["at_us"].get<double>()),

@@ -18,18 +18,27 @@ namespace inputfields
 namespace
 {
 [[noreturn]] void
-Fail(const std::string& where, const std::string& column, const std::string& text, const std::string& why)
+Fail(const std::string& where,
+     const std::string& column,
+     const std::string& text,
+     const std::string& why)
 {
-    throw ScenarioError(where + ": column '" + column + "' has invalid value '" + text + "' (" + why + ")");
+    throw ScenarioError(where + ": column '" + column + "' has invalid value '" + text + "' (" +
+                        why + ")");
 }
 
 /// Split "<number><unit>" and return the number; \p unit receives the rest.
 double
-NumberWithUnit(const std::string& text, std::string& unit, const std::string& where, const std::string& column, const std::string& expected)
+NumberWithUnit(const std::string& text,
+               std::string& unit,
+               const std::string& where,
+               const std::string& column,
+               const std::string& expected)
 {
     size_t i = 0;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.' ||
-                               text[i] == 'e' || text[i] == 'E' || text[i] == '+' || text[i] == '-'))
+    while (i < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.' || text[i] == 'e' ||
+            text[i] == 'E' || text[i] == '+' || text[i] == '-'))
     {
         // An 'e' is an exponent only if a digit or sign follows ("1e-6s"), not a unit.
         if ((text[i] == 'e' || text[i] == 'E') &&
@@ -72,8 +81,8 @@ Unsigned(const std::string& text, const std::string& where, const std::string& c
 {
     uint64_t value = 0;
     const std::string t = boost::algorithm::trim_copy(text);
-    if (t.empty() || t[0] == '-' || t[0] == '+' || !boost::conversion::try_lexical_convert(t, value) ||
-        value > max)
+    if (t.empty() || t[0] == '-' || t[0] == '+' ||
+        !boost::conversion::try_lexical_convert(t, value) || value > max)
     {
         Fail(where, column, t, "expected an integer in [0, " + std::to_string(max) + "]");
     }
@@ -81,7 +90,11 @@ Unsigned(const std::string& text, const std::string& where, const std::string& c
 }
 
 double
-Number(const std::string& text, const std::string& where, const std::string& column, double min, double max)
+Number(const std::string& text,
+       const std::string& where,
+       const std::string& column,
+       double min,
+       double max)
 {
     double value = 0;
     const std::string t = boost::algorithm::trim_copy(text);
@@ -96,7 +109,10 @@ Number(const std::string& text, const std::string& where, const std::string& col
 }
 
 std::vector<uint32_t>
-HostList(const std::string& text, const std::string& where, const std::string& column, uint32_t hosts)
+HostList(const std::string& text,
+         const std::string& where,
+         const std::string& column,
+         uint32_t hosts)
 {
     std::vector<uint32_t> out;
     const std::string t = boost::algorithm::trim_copy(text);
@@ -134,8 +150,16 @@ BitRate(const std::string& text, const std::string& where, const std::string& co
     std::string unit;
     const double value = NumberWithUnit(t, unit, where, column, expected);
     static const std::pair<const char*, double> units[] = {
-        {"bps", 1},    {"b/s", 1},    {"Kbps", 1e3},  {"Kb/s", 1e3},  {"Mbps", 1e6},
-        {"Mb/s", 1e6}, {"Gbps", 1e9}, {"Gb/s", 1e9},  {"Tbps", 1e12}, {"Tb/s", 1e12},
+        {"bps", 1},
+        {"b/s", 1},
+        {"Kbps", 1e3},
+        {"Kb/s", 1e3},
+        {"Mbps", 1e6},
+        {"Mb/s", 1e6},
+        {"Gbps", 1e9},
+        {"Gb/s", 1e9},
+        {"Tbps", 1e12},
+        {"Tb/s", 1e12},
     };
     for (const auto& [name, factor] : units)
     {
@@ -160,7 +184,10 @@ Nanoseconds(const std::string& text, const std::string& where, const std::string
     std::string unit;
     const double value = NumberWithUnit(t, unit, where, column, expected);
     static const std::pair<const char*, double> units[] = {
-        {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9},
+        {"ns", 1},
+        {"us", 1e3},
+        {"ms", 1e6},
+        {"s", 1e9},
     };
     for (const auto& [name, factor] : units)
     {

@@ -23,8 +23,7 @@ std::string
 Canonical(const TypeId::AttributeInformation& info, const std::string& text)
 {
     Ptr<AttributeValue> v = info.checker->Create();
-    return v->DeserializeFromString(text, info.checker) ? v->SerializeToString(info.checker)
-                                                        : text;
+    return v->DeserializeFromString(text, info.checker) ? v->SerializeToString(info.checker) : text;
 }
 } // namespace
 
@@ -66,8 +65,8 @@ PluginKeys::Resolve(json& s,
                     Canonical(info, old->toString(At(s, old->key))))
             {
                 throw ScenarioError(file + ": key '" + path + "' has invalid value " +
-                                    params[info.name].dump() + " (it disagrees with '" +
-                                    old->key + "' = " + At(s, old->key).dump() +
+                                    params[info.name].dump() + " (it disagrees with '" + old->key +
+                                    "' = " + At(s, old->key).dump() +
                                     ", which sets the same parameter: give one of them)");
             }
             continue;

@@ -7,9 +7,8 @@
 #include "ns3/object-factory.h"
 #include "ns3/plugin-registry.h"
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

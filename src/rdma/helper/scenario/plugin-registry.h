@@ -6,9 +6,8 @@
 
 #include "ns3/type-id.h"
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
@@ -64,7 +63,9 @@ class PluginRegistry
     /// Attributes of \p tid and of its parents below the base, minus the internal ones.
     std::vector<TypeId::AttributeInformation> Attributes(TypeId tid) const;
     /// The attribute \p name of \p tid (false if it has none, or an internal one).
-    bool FindAttribute(TypeId tid, const std::string& name, TypeId::AttributeInformation& info) const;
+    bool FindAttribute(TypeId tid,
+                       const std::string& name,
+                       TypeId::AttributeInformation& info) const;
     /// Whether \p path has the form <section>.<name of a class>.<name> (the attribute
     /// may not exist: ParameterString says so).
     bool IsParameter(const std::string& path) const;

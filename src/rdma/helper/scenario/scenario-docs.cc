@@ -1,9 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "ns3/scenario-schema.h"
-
 #include "ns3/plugin-registry.h"
+#include "ns3/scenario-schema.h"
 
 #include <cmath>
 #include <iomanip>
@@ -112,8 +111,8 @@ ScenarioSchema::Markdown()
             range = RangeText(k.min, k.max);
         }
         const std::string def = k.defaultValue.is_null() ? "derived" : k.defaultValue.dump();
-        os << "| `" << k.path << "` | " << TypeText(k) << " | " << k.unit << " | " << range
-           << " | " << def << " | " << k.doc << " |\n";
+        os << "| `" << k.path << "` | " << TypeText(k) << " | " << k.unit << " | " << range << " | "
+           << def << " | " << k.doc << " |\n";
     }
     for (const PluginRegistry* r : PluginRegistry::All())
     {

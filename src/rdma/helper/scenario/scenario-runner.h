@@ -6,9 +6,8 @@
 
 #include "ns3/traffic-stage.h"
 
-#include <nlohmann/json.hpp>
-
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

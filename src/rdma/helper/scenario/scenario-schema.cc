@@ -35,7 +35,8 @@ CheckLinkEvents(const ScenarioSchema::Key& k, const json& v, const std::string& 
         const json& e = v[i];
         const std::string where = k.path + "[" + std::to_string(i) + "]";
         auto fail = [&](const std::string& field, const std::string& why) {
-            const std::string value = e.is_object() && e.contains(field) ? e[field].dump() : e.dump();
+            const std::string value =
+                e.is_object() && e.contains(field) ? e[field].dump() : e.dump();
             throw ScenarioError(origin + ": key '" + where + (field.empty() ? "" : "." + field) +
                                 "' has invalid value " + value + " (" + why + ")");
         };
@@ -45,11 +46,16 @@ CheckLinkEvents(const ScenarioSchema::Key& k, const json& v, const std::string& 
         }
         for (auto it = e.begin(); it != e.end(); ++it)
         {
-            static const std::vector<std::string> known{"at_us", "a", "b", "nth", "action", "rate_gbps"};
+            static const std::vector<std::string> known{"at_us",
+                                                        "a",
+                                                        "b",
+                                                        "nth",
+                                                        "action",
+                                                        "rate_gbps"};
             if (std::find(known.begin(), known.end(), it.key()) == known.end())
             {
-                throw ScenarioError(origin + ": unknown key '" + where + "." + it.key() + "' (value " +
-                                    it.value().dump() + ")");
+                throw ScenarioError(origin + ": unknown key '" + where + "." + it.key() +
+                                    "' (value " + it.value().dump() + ")");
             }
         }
         if (!e.contains("at_us") || !e["at_us"].is_number() || e["at_us"].get<double>() < 0)
@@ -67,12 +73,14 @@ CheckLinkEvents(const ScenarioSchema::Key& k, const json& v, const std::string& 
         {
             fail("nth", "an integer >= 0");
         }
-        const std::string action = e.contains("action") && e["action"].is_string() ? e["action"].get<std::string>() : "";
+        const std::string action =
+            e.contains("action") && e["action"].is_string() ? e["action"].get<std::string>() : "";
         if (action != "down" && action != "up" && action != "rate")
         {
             fail("action", "required, one of \"down\" \"up\" \"rate\"");
         }
-        if (action == "rate" && (!e.contains("rate_gbps") || !e["rate_gbps"].is_number() || e["rate_gbps"].get<double>() <= 0))
+        if (action == "rate" && (!e.contains("rate_gbps") || !e["rate_gbps"].is_number() ||
+                                 e["rate_gbps"].get<double>() <= 0))
         {
             fail("rate_gbps", "required for action rate, a rate > 0 in Gb/s");
         }
@@ -84,8 +92,8 @@ void
 ScenarioSchema::CheckValue(const Key& k, const json& v, const std::string& origin)
 {
     auto fail = [&](const std::string& why) {
-        throw ScenarioError(origin + ": key '" + k.path + "' has invalid value " + v.dump() +
-                            " (" + why + ")");
+        throw ScenarioError(origin + ": key '" + k.path + "' has invalid value " + v.dump() + " (" +
+                            why + ")");
     };
     if (v.is_null())
     {
@@ -191,8 +199,8 @@ Walk(const json& node, const std::string& prefix, const std::string& file)
         }
         if (!isSection)
         {
-            throw ScenarioError(file + ": unknown key '" + path + "' (value " +
-                                it.value().dump() + "); see docs/scenario-keys.md");
+            throw ScenarioError(file + ": unknown key '" + path + "' (value " + it.value().dump() +
+                                "); see docs/scenario-keys.md");
         }
         if (!it.value().is_object())
         {
@@ -374,6 +382,5 @@ ScenarioSchema::RecordCcParameters(json& scenario,
         }
     }
 }
-
 
 } // namespace ns3

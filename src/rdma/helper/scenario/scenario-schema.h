@@ -27,8 +27,8 @@ class ScenarioSchema
         INT,
         NUMBER,
         STRING,
-        CHOICE,    ///< a string among `choices`
-        INT_ARRAY, ///< array of integers within [min, max]
+        CHOICE,      ///< a string among `choices`
+        INT_ARRAY,   ///< array of integers within [min, max]
         LINK_EVENTS, ///< array of {at_us, a, b, nth, action, rate_gbps} objects
     };
 

@@ -4,9 +4,8 @@
 #ifndef RDMA_SCENARIO_STAGE_H
 #define RDMA_SCENARIO_STAGE_H
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace ns3

@@ -67,14 +67,20 @@ FatTreeHelper::Build(RdmaTopology& topo) const
         {
             for (uint32_t a = 0; a < aggsPerPod; ++a)
             {
-                topo.AddLink(tors[p * torsPerPod + t], aggs[p * aggsPerPod + a], torAggRate, fabricDelay);
+                topo.AddLink(tors[p * torsPerPod + t],
+                             aggs[p * aggsPerPod + a],
+                             torAggRate,
+                             fabricDelay);
             }
         }
         for (uint32_t a = 0; a < aggsPerPod; ++a)
         {
             for (uint32_t c = 0; c < coresPerAgg; ++c)
             {
-                topo.AddLink(aggs[p * aggsPerPod + a], coreIds[a * coresPerAgg + c], aggCoreRate, fabricDelay);
+                topo.AddLink(aggs[p * aggsPerPod + a],
+                             coreIds[a * coresPerAgg + c],
+                             aggCoreRate,
+                             fabricDelay);
             }
         }
     }
@@ -83,7 +89,8 @@ FatTreeHelper::Build(RdmaTopology& topo) const
 double
 FatTreeHelper::TorOversubscription() const
 {
-    return double(hostsPerTor) * hostRate.GetBitRate() / (double(aggsPerPod) * torAggRate.GetBitRate());
+    return double(hostsPerTor) * hostRate.GetBitRate() /
+           (double(aggsPerPod) * torAggRate.GetBitRate());
 }
 
 } // namespace ns3

@@ -5,9 +5,8 @@
  * ECMP routes of every switch, and per host pair the path, base RTT, BDP and the ideal
  * completion time of a message.
  */
-#include "ns3/rdma-topology.h"
-
 #include "ns3/abort.h"
+#include "ns3/rdma-topology.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/serialization-clock.h"
 

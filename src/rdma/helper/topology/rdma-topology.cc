@@ -5,12 +5,12 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
-#include "ns3/pointer.h"
 #include "ns3/ecmp-load-balancer.h"
 #include "ns3/go-back-n.h"
 #include "ns3/hash-constants.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/pointer.h"
 #include "ns3/rdma-channel.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/uinteger.h"
@@ -189,7 +189,8 @@ RdmaTopology::Finalize()
     NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: Finalize called twice");
     for (uint32_t h : m_hosts)
     {
-        NS_ABORT_MSG_IF(!m_nics[Local(h)]->GetDevice(), "RdmaTopology: host " << h << " has no link");
+        NS_ABORT_MSG_IF(!m_nics[Local(h)]->GetDevice(),
+                        "RdmaTopology: host " << h << " has no link");
     }
     ComputeRoutes();
     ConfigureSwitchPorts();
@@ -280,7 +281,8 @@ RdmaTopology::GetLinkDownDrops() const
     uint64_t drops = 0;
     for (const Link& l : m_links)
     {
-        drops += Device(l.a, l.portA)->GetLinkDownDrops() + Device(l.b, l.portB)->GetLinkDownDrops();
+        drops +=
+            Device(l.a, l.portA)->GetLinkDownDrops() + Device(l.b, l.portB)->GetLinkDownDrops();
     }
     return drops;
 }

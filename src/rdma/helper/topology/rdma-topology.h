@@ -150,7 +150,7 @@ class RdmaTopology
     std::vector<std::string> m_kinds;
     std::vector<uint32_t> m_hosts;
     std::vector<uint32_t> m_switches;
-    std::vector<Ptr<RdmaNic>> m_nics;        ///< by local index
+    std::vector<Ptr<RdmaNic>> m_nics;          ///< by local index
     std::vector<Ptr<RdmaSwitch>> m_switchObjs; ///< by local index
     std::vector<Link> m_links;
     /// Per local node: per port, the link index.

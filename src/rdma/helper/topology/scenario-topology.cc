@@ -73,7 +73,8 @@ ScenarioTopology::ResolvePaths(json& s, const std::string& file) const
     const std::string path = At(s, "topology.file").get<std::string>();
     if (!path.empty() && fs::path(path).is_relative())
     {
-        s["topology"]["file"] = fs::absolute(fs::path(file).parent_path() / path).lexically_normal().string();
+        s["topology"]["file"] =
+            fs::absolute(fs::path(file).parent_path() / path).lexically_normal().string();
     }
 }
 
@@ -81,7 +82,8 @@ void
 ScenarioTopology::Check(const json& s, const std::string& file, uint32_t /* hosts */) const
 {
     auto fail = [&](const std::string& key, const std::string& why) {
-        throw ScenarioError(file + ": key '" + key + "' has invalid value " + At(s, key).dump() + " (" + why + ")");
+        throw ScenarioError(file + ": key '" + key + "' has invalid value " + At(s, key).dump() +
+                            " (" + why + ")");
     };
     const std::string type = Type(s);
     if (type == "fat_tree")
@@ -169,7 +171,8 @@ ScenarioTopology::Shape(const json& s)
     {
         perRack = At(s, "topology.hosts_per_leaf").get<uint32_t>();
         hosts = At(s, "topology.leaves").get<uint32_t>() * perRack;
-        uplink = At(s, "topology.spines").get<double>() * At(s, "topology.links_per_spine").get<double>() * fabricRate;
+        uplink = At(s, "topology.spines").get<double>() *
+                 At(s, "topology.links_per_spine").get<double>() * fabricRate;
     }
     else
     {

@@ -80,7 +80,8 @@ TopologyFile::ReadRdma(const std::string& path)
             t.m_hosts = Unsigned(f[1], where, "hosts", 1000000);
             if (t.m_hosts < 2)
             {
-                throw ScenarioError(where + ": column 'hosts' has invalid value '" + f[1] + "' (at least 2 hosts)");
+                throw ScenarioError(where + ": column 'hosts' has invalid value '" + f[1] +
+                                    "' (at least 2 hosts)");
             }
             haveHosts = true;
         }
@@ -100,7 +101,10 @@ TopologyFile::ReadRdma(const std::string& path)
         {
             if (f.size() != 5)
             {
-                throw ScenarioError(where + ": expected 'link A B RATE DELAY' (e.g. 'link h0 s0 100Gbps 1us'), got '" + text + "'");
+                throw ScenarioError(
+                    where +
+                    ": expected 'link A B RATE DELAY' (e.g. 'link h0 s0 100Gbps 1us'), got '" +
+                    text + "'");
             }
             uint32_t ends[2];
             for (int e = 0; e < 2; ++e)
@@ -109,13 +113,15 @@ TopologyFile::ReadRdma(const std::string& path)
                 const char kind = name.empty() ? '?' : name[0];
                 if ((kind != 'h' && kind != 's') || name.size() < 2)
                 {
-                    throw ScenarioError(where + ": node '" + name + "' must be hN (host) or sN (switch)");
+                    throw ScenarioError(where + ": node '" + name +
+                                        "' must be hN (host) or sN (switch)");
                 }
                 if (kind == 'h')
                 {
                     if (!haveHosts)
                     {
-                        throw ScenarioError(where + ": host '" + name + "' before the 'hosts N' line");
+                        throw ScenarioError(where + ": host '" + name +
+                                            "' before the 'hosts N' line");
                     }
                     ends[e] = Unsigned(name.substr(1), where, "host", t.m_hosts - 1);
                 }
@@ -123,25 +129,34 @@ TopologyFile::ReadRdma(const std::string& path)
                 {
                     if (t.m_switchKinds.empty())
                     {
-                        throw ScenarioError(where + ": switch '" + name + "' before any 'switches N' line");
+                        throw ScenarioError(where + ": switch '" + name +
+                                            "' before any 'switches N' line");
                     }
-                    ends[e] = kSwitchFlag | Unsigned(name.substr(1), where, "switch", t.m_switchKinds.size() - 1);
+                    ends[e] = kSwitchFlag |
+                              Unsigned(name.substr(1), where, "switch", t.m_switchKinds.size() - 1);
                 }
             }
             if (ends[0] == ends[1])
             {
-                throw ScenarioError(where + ": a link joins two different nodes, got '" + text + "'");
+                throw ScenarioError(where + ": a link joins two different nodes, got '" + text +
+                                    "'");
             }
             if (!(ends[0] & kSwitchFlag) && !(ends[1] & kSwitchFlag))
             {
-                throw ScenarioError(where + ": a host links to a switch, not to another host ('" + text + "')");
+                throw ScenarioError(where + ": a host links to a switch, not to another host ('" +
+                                    text + "')");
             }
-            t.m_links.push_back(Link{ends[0], ends[1], BitRate(f[3], where, "rate"), Nanoseconds(f[4], where, "delay")});
+            t.m_links.push_back(Link{ends[0],
+                                     ends[1],
+                                     BitRate(f[3], where, "rate"),
+                                     Nanoseconds(f[4], where, "delay")});
             linkLines.push_back(lineNo);
         }
         else
         {
-            throw ScenarioError(where + ": unknown line '" + text + "' (expected 'hosts N', 'switches N [kind]' or 'link A B RATE DELAY')");
+            throw ScenarioError(
+                where + ": unknown line '" + text +
+                "' (expected 'hosts N', 'switches N [kind]' or 'link A B RATE DELAY')");
         }
     }
     if (!haveHosts)
@@ -178,14 +193,16 @@ TopologyFile::ReadHpcc(const std::string& path)
     const std::string headWhere = At(path, lines[0].first);
     if (head.size() != 3)
     {
-        throw ScenarioError(headWhere + ": expected 'nodes switches links', got '" + lines[0].second + "'");
+        throw ScenarioError(headWhere + ": expected 'nodes switches links', got '" +
+                            lines[0].second + "'");
     }
     const uint64_t nodes = Unsigned(head[0], headWhere, "nodes", 10000000);
     const uint64_t switches = Unsigned(head[1], headWhere, "switches", nodes);
     const uint64_t links = Unsigned(head[2], headWhere, "links", 100000000);
     if (nodes - switches < 2)
     {
-        throw ScenarioError(headWhere + ": at least 2 hosts are needed (" + head[0] + " nodes, " + head[1] + " switches)");
+        throw ScenarioError(headWhere + ": at least 2 hosts are needed (" + head[0] + " nodes, " +
+                            head[1] + " switches)");
     }
     std::vector<bool> isSwitch(nodes, false);
     std::vector<uint64_t> switchIds;
@@ -199,7 +216,8 @@ TopologyFile::ReadHpcc(const std::string& path)
         const std::vector<std::string> ids = Split(lines[1].second, " \t\r", true);
         if (ids.size() != switches)
         {
-            throw ScenarioError(where + ": expected " + std::to_string(switches) + " switch ids, got " + std::to_string(ids.size()));
+            throw ScenarioError(where + ": expected " + std::to_string(switches) +
+                                " switch ids, got " + std::to_string(ids.size()));
         }
         for (const std::string& id : ids)
         {
@@ -215,13 +233,14 @@ TopologyFile::ReadHpcc(const std::string& path)
     const size_t first = switches > 0 ? 2 : 1;
     if (lines.size() - first < links)
     {
-        throw ScenarioError(path + ": the header announces " + std::to_string(links) + " links, the file has " +
-                            std::to_string(lines.size() - first));
+        throw ScenarioError(path + ": the header announces " + std::to_string(links) +
+                            " links, the file has " + std::to_string(lines.size() - first));
     }
     if (lines.size() - first > links)
     {
         throw ScenarioError(At(path, lines[first + links].first) + ": more link lines than the " +
-                            std::to_string(links) + " the header announces: '" + lines[first + links].second + "'");
+                            std::to_string(links) + " the header announces: '" +
+                            lines[first + links].second + "'");
     }
     TopologyFile t;
     // Our numbering: hosts in increasing id order, then switches in the listed order.
@@ -247,7 +266,10 @@ TopologyFile::ReadHpcc(const std::string& path)
         const std::vector<std::string> f = Split(lines[i].second, " \t\r", true);
         if (f.size() != 5)
         {
-            throw ScenarioError(where + ": expected 'src dst rate delay error_rate' (e.g. '0 320 100Gbps 1000ns 0'), got '" + lines[i].second + "'");
+            throw ScenarioError(where +
+                                ": expected 'src dst rate delay error_rate' (e.g. '0 320 100Gbps "
+                                "1000ns 0'), got '" +
+                                lines[i].second + "'");
         }
         const uint64_t a = Unsigned(f[0], where, "src", nodes - 1);
         const uint64_t b = Unsigned(f[1], where, "dst", nodes - 1);
@@ -257,13 +279,18 @@ TopologyFile::ReadHpcc(const std::string& path)
         }
         if (!isSwitch[a] && !isSwitch[b])
         {
-            throw ScenarioError(where + ": nodes " + f[0] + " and " + f[1] + " are both hosts (not in the switch list)");
+            throw ScenarioError(where + ": nodes " + f[0] + " and " + f[1] +
+                                " are both hosts (not in the switch list)");
         }
         if (Number(f[4], where, "error_rate", 0, 1) != 0)
         {
-            throw ScenarioError(where + ": column 'error_rate' has invalid value '" + f[4] + "' (random loss is not modelled; use 0)");
+            throw ScenarioError(where + ": column 'error_rate' has invalid value '" + f[4] +
+                                "' (random loss is not modelled; use 0)");
         }
-        t.m_links.push_back(Link{ours[a], ours[b], BitRate(f[2], where, "rate"), Nanoseconds(f[3], where, "delay")});
+        t.m_links.push_back(Link{ours[a],
+                                 ours[b],
+                                 BitRate(f[2], where, "rate"),
+                                 Nanoseconds(f[3], where, "delay")});
         linkLines.push_back(lines[i].first);
     }
     t.Check(path, linkLines);
@@ -286,7 +313,8 @@ TopologyFile::Check(const std::string& path, const std::vector<uint32_t>& linkLi
                 if (hostLink[end] >= 0)
                 {
                     throw ScenarioError(At(path, linkLines[i]) + ": host " + std::to_string(end) +
-                                        " already has a link (line " + std::to_string(linkLines[hostLink[end]]) +
+                                        " already has a link (line " +
+                                        std::to_string(linkLines[hostLink[end]]) +
                                         "); a host has one port");
                 }
                 hostLink[end] = i;
@@ -416,7 +444,8 @@ TopologyFile::RackUplinkBitRate() const
         done[rack[h]] = true;
         for (const Link& l : m_links)
         {
-            if ((l.a == hostSwitch[h] && l.b >= m_hosts) || (l.b == hostSwitch[h] && l.a >= m_hosts))
+            if ((l.a == hostSwitch[h] && l.b >= m_hosts) ||
+                (l.b == hostSwitch[h] && l.a >= m_hosts))
             {
                 up[rack[h]] += double(l.bitRate);
             }

@@ -78,7 +78,8 @@ std::vector<FlowSpec>
 CdfWorkloadGenerator::Generate(Ptr<UniformRandomVariable> rng) const
 {
     NS_ABORT_MSG_IF(!cdf, "CdfWorkloadGenerator: no flow-size CDF");
-    NS_ABORT_MSG_IF(senderBitRate.size() != senders.size(), "CdfWorkloadGenerator: one rate per sender");
+    NS_ABORT_MSG_IF(senderBitRate.size() != senders.size(),
+                    "CdfWorkloadGenerator: one rate per sender");
     const double mean = cdf->Mean();
     const double begin = start.GetSeconds();
     const double end = stop.GetSeconds();

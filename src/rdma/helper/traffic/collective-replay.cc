@@ -24,7 +24,8 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
       m_firstFlowId(driver.GetFlowsTotal()),
       m_groups(trace.groups.size())
 {
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint64_t> qpOwner; // (src, dst, prio) -> flow id
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint64_t>
+        qpOwner; // (src, dst, prio) -> flow id
     for (const TraceFlow& t : m_trace.flows)
     {
         NS_ABORT_MSG_IF(t.src >= rankHosts.size() || t.dst >= rankHosts.size(),
@@ -32,8 +33,8 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
         FlowState s;
         s.srcHost = rankHosts[t.src];
         s.dstHost = rankHosts[t.dst];
-        NS_ABORT_MSG_IF(s.srcHost == s.dstHost, "CollectiveReplay: ranks " << t.src << " and " << t.dst
-                                                                             << " share a host");
+        NS_ABORT_MSG_IF(s.srcHost == s.dstHost,
+                        "CollectiveReplay: ranks " << t.src << " and " << t.dst << " share a host");
         FlowSpec f;
         f.src = s.srcHost;
         f.dst = s.dstHost;
@@ -54,7 +55,8 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
             }
         }
         const uint64_t id = m_driver.AddDeferredFlow(f, share);
-        NS_ABORT_MSG_IF(id != m_firstFlowId + m_flows.size(), "CollectiveReplay: flows must be added together");
+        NS_ABORT_MSG_IF(id != m_firstFlowId + m_flows.size(),
+                        "CollectiveReplay: flows must be added together");
         m_flows.push_back(s);
         ++m_remaining[Key(s.srcHost, t.group)];
         ++m_remaining[Key(s.dstHost, t.group)];
@@ -111,7 +113,8 @@ CollectiveReplay::Release(uint32_t i)
 void
 CollectiveReplay::Completed(const TrafficDriver::Record& r)
 {
-    if (r.flowId < m_firstFlowId || r.flowId >= m_firstFlowId + m_flows.size() || r.kind != FlowKind::COLLECTIVE)
+    if (r.flowId < m_firstFlowId || r.flowId >= m_firstFlowId + m_flows.size() ||
+        r.kind != FlowKind::COLLECTIVE)
     {
         return;
     }

@@ -95,8 +95,9 @@ CollectiveTrace::CheckAcyclic(const std::string& origin) const
         {
             if (indegree[g] > 0)
             {
-                throw ScenarioError(origin + ": group " + groups[g].phase + ":" + std::to_string(groups[g].layer) +
-                                    " waits, directly or not, for itself (groups must not wait in a cycle)");
+                throw ScenarioError(
+                    origin + ": group " + groups[g].phase + ":" + std::to_string(groups[g].layer) +
+                    " waits, directly or not, for itself (groups must not wait in a cycle)");
             }
         }
     }
@@ -136,20 +137,23 @@ CollectiveTrace::Read(const std::string& path, uint32_t ranks)
             }
             if (got != Header())
             {
-                throw ScenarioError(where + ": header must be '" + std::string(Header()) + "', got '" + line + "'");
+                throw ScenarioError(where + ": header must be '" + std::string(Header()) +
+                                    "', got '" + line + "'");
             }
             header = true;
             continue;
         }
         if (c.size() != 10)
         {
-            throw ScenarioError(where + ": expected 10 columns, got " + std::to_string(c.size()) + " in '" + line + "'");
+            throw ScenarioError(where + ": expected 10 columns, got " + std::to_string(c.size()) +
+                                " in '" + line + "'");
         }
         TraceFlow f;
         f.flowId = Unsigned(c[0], where, "flow_id", uint64_t(1) << 62);
         if (!ids.insert(f.flowId).second)
         {
-            throw ScenarioError(where + ": column 'flow_id' has invalid value '" + c[0] + "' (appears twice)");
+            throw ScenarioError(where + ": column 'flow_id' has invalid value '" + c[0] +
+                                "' (appears twice)");
         }
         f.releaseNs = Unsigned(c[1], where, "release_ns", uint64_t(1) << 62);
         f.src = Unsigned(c[2], where, "src", ranks - 1);
@@ -179,10 +183,11 @@ CollectiveTrace::Read(const std::string& path, uint32_t ranks)
                 const auto colon = item.rfind(':');
                 if (colon == std::string::npos || !ValidPhase(item.substr(0, colon)))
                 {
-                    throw ScenarioError(where + ": column 'wait_groups' has invalid value '" + c[7] +
-                                        "' (expected phase:layer items separated by ';')");
+                    throw ScenarioError(where + ": column 'wait_groups' has invalid value '" +
+                                        c[7] + "' (expected phase:layer items separated by ';')");
                 }
-                w.emplace_back(item.substr(0, colon), Unsigned(item.substr(colon + 1), where, "wait_groups", 1u << 30));
+                w.emplace_back(item.substr(0, colon),
+                               Unsigned(item.substr(colon + 1), where, "wait_groups", 1u << 30));
             }
         }
         f.gapNs = Unsigned(c[8], where, "gap_ns", uint64_t(1) << 62);
@@ -202,8 +207,8 @@ CollectiveTrace::Read(const std::string& path, uint32_t ranks)
             const auto it = t.groupIndex.find({phase, layer});
             if (it == t.groupIndex.end())
             {
-                throw ScenarioError(path + ":" + std::to_string(lineOf[i]) + ": waits for group " + phase + ":" +
-                                    std::to_string(layer) + ", which has no flow");
+                throw ScenarioError(path + ":" + std::to_string(lineOf[i]) + ": waits for group " +
+                                    phase + ":" + std::to_string(layer) + ", which has no flow");
             }
             t.flows[i].waits.push_back(it->second);
         }
@@ -218,8 +223,8 @@ CollectiveTrace::Write(std::ostream& out) const
     out << Header() << '\n';
     for (const TraceFlow& f : flows)
     {
-        out << f.flowId << ',' << f.releaseNs << ',' << f.src << ',' << f.dst << ',' << f.bytes << ','
-            << f.phase << ',' << f.layer << ',';
+        out << f.flowId << ',' << f.releaseNs << ',' << f.src << ',' << f.dst << ',' << f.bytes
+            << ',' << f.phase << ',' << f.layer << ',';
         for (size_t i = 0; i < f.waits.size(); ++i)
         {
             const Group& g = groups[f.waits[i]];

@@ -26,12 +26,12 @@ struct TraceFlow
     uint32_t src = 0; ///< rank
     uint32_t dst = 0; ///< rank
     uint64_t bytes = 0;
-    std::string phase;           ///< e.g. dispatch, combine
+    std::string phase; ///< e.g. dispatch, combine
     uint32_t layer = 0;
     std::vector<uint32_t> waits; ///< indices into CollectiveTrace::groups
     int64_t gapNs = 0;
-    int32_t priority = -1;       ///< -1: the default data class
-    uint32_t group = 0;          ///< index of (phase, layer) in CollectiveTrace::groups
+    int32_t priority = -1; ///< -1: the default data class
+    uint32_t group = 0;    ///< index of (phase, layer) in CollectiveTrace::groups
 };
 
 /**

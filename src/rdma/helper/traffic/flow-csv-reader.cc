@@ -67,8 +67,9 @@ FlowCsvReader::Read(const std::string& path, uint32_t hosts, uint8_t defaultPrio
                 !std::equal(required.begin(), required.end(), columns.begin()) ||
                 (columns.size() == 5 && columns[4] != "priority"))
             {
-                throw ScenarioError(where + ": header must be 'src,dst,bytes,start_ns' "
-                                            "with an optional ',priority', got '" +
+                throw ScenarioError(where +
+                                    ": header must be 'src,dst,bytes,start_ns' "
+                                    "with an optional ',priority', got '" +
                                     line + "'");
             }
             continue;
@@ -76,8 +77,8 @@ FlowCsvReader::Read(const std::string& path, uint32_t hosts, uint8_t defaultPrio
         if (cells.size() != columns.size())
         {
             throw ScenarioError(where + ": expected " + std::to_string(columns.size()) +
-                                " columns, got " + std::to_string(cells.size()) + " in '" +
-                                line + "'");
+                                " columns, got " + std::to_string(cells.size()) + " in '" + line +
+                                "'");
         }
         FlowSpec f;
         f.src = ParseUnsigned(cells[0], where, "src", hosts - 1);
@@ -93,8 +94,8 @@ FlowCsvReader::Read(const std::string& path, uint32_t hosts, uint8_t defaultPrio
             throw ScenarioError(where + ": column 'bytes' has invalid value '0' (must be > 0)");
         }
         f.start = NanoSeconds(ParseUnsigned(cells[3], where, "start_ns", uint64_t(1) << 62));
-        f.priority = columns.size() == 5 ? ParseUnsigned(cells[4], where, "priority", 7)
-                                         : defaultPriority;
+        f.priority =
+            columns.size() == 5 ? ParseUnsigned(cells[4], where, "priority", 7) : defaultPriority;
         f.kind = FlowKind::FLOW;
         flows.push_back(f);
     }

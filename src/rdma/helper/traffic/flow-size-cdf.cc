@@ -81,10 +81,10 @@ FlowSizeCdf::Load(const std::string& path)
         Point p;
         if (cells[0][0] == '-' || !boost::conversion::try_lexical_convert(cells[0], p.bytes))
         {
-            throw ScenarioError(where + ": size '" + cells[0] +
-                                "' is not a whole number of bytes");
+            throw ScenarioError(where + ": size '" + cells[0] + "' is not a whole number of bytes");
         }
-        if (!boost::conversion::try_lexical_convert(cells[1], p.percent) || !std::isfinite(p.percent))
+        if (!boost::conversion::try_lexical_convert(cells[1], p.percent) ||
+            !std::isfinite(p.percent))
         {
             throw ScenarioError(where + ": cdf '" + cells[1] + "' is not a number");
         }
@@ -125,10 +125,10 @@ FlowSizeCdf::Sample(double u) const
 {
     const double y = u * 100;
     // First point at or above y: y lies on the segment that ends there.
-    const auto it = std::lower_bound(m_points.begin(),
-                                     m_points.end(),
-                                     y,
-                                     [](const Point& p, double v) { return p.percent < v; });
+    const auto it =
+        std::lower_bound(m_points.begin(), m_points.end(), y, [](const Point& p, double v) {
+            return p.percent < v;
+        });
     double x;
     if (it == m_points.begin())
     {
@@ -142,7 +142,8 @@ FlowSizeCdf::Sample(double u) const
     {
         const Point& a = *(it - 1);
         const Point& b = *it;
-        x = double(a.bytes) + (double(b.bytes) - double(a.bytes)) * (y - a.percent) / (b.percent - a.percent);
+        x = double(a.bytes) +
+            (double(b.bytes) - double(a.bytes)) * (y - a.percent) / (b.percent - a.percent);
     }
     return std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(x)));
 }

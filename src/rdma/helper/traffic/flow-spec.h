@@ -16,9 +16,9 @@ namespace ns3
 /// What produced a flow; written to fct.csv so analysis can separate them.
 enum class FlowKind : uint8_t
 {
-    FLOW,   ///< from a flow list
-    INCAST, ///< incast generator
-    PROBE,  ///< small-message latency probe
+    FLOW,        ///< from a flow list
+    INCAST,      ///< incast generator
+    PROBE,       ///< small-message latency probe
     PERMUTATION, ///< permutation traffic (load-balancing benchmark)
     CDF,         ///< flow-size CDF workload (Poisson arrivals)
     COLLECTIVE,  ///< MoE all-to-all generator or trace replay

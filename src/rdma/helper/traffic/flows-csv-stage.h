@@ -4,8 +4,8 @@
 #ifndef RDMA_FLOWS_CSV_STAGE_H
 #define RDMA_FLOWS_CSV_STAGE_H
 
-#include "ns3/traffic-stage.h"
 #include "ns3/flow-spec.h"
+#include "ns3/traffic-stage.h"
 
 #include <vector>
 

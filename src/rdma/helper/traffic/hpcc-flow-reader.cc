@@ -15,7 +15,9 @@ namespace ns3
 using namespace inputfields;
 
 std::vector<FlowSpec>
-HpccFlowReader::Read(const std::string& path, uint32_t hosts, const std::vector<int64_t>& hostOfNode)
+HpccFlowReader::Read(const std::string& path,
+                     uint32_t hosts,
+                     const std::vector<int64_t>& hostOfNode)
 {
     std::ifstream in(path);
     if (!in)
@@ -59,7 +61,10 @@ HpccFlowReader::Read(const std::string& path, uint32_t hosts, const std::vector<
         }
         if (f.size() != 6)
         {
-            throw ScenarioError(where + ": expected 'src dst priority dport bytes start_s' (e.g. '2 1 3 100 200000000 2'), got '" + line + "'");
+            throw ScenarioError(where +
+                                ": expected 'src dst priority dport bytes start_s' (e.g. '2 1 3 "
+                                "100 200000000 2'), got '" +
+                                line + "'");
         }
         FlowSpec s;
         s.src = host(f[0], where, "src");
@@ -86,8 +91,9 @@ HpccFlowReader::Read(const std::string& path, uint32_t hosts, const std::vector<
     }
     if (flows.size() < expected)
     {
-        throw ScenarioError(path + ":" + std::to_string(lineNo + 1) + ": the first line announces " +
-                            std::to_string(expected) + " flows, the file ends after " + std::to_string(flows.size()));
+        throw ScenarioError(path + ":" + std::to_string(lineNo + 1) +
+                            ": the first line announces " + std::to_string(expected) +
+                            " flows, the file ends after " + std::to_string(flows.size()));
     }
     return flows;
 }

@@ -25,7 +25,7 @@ class IncastGenerator
     uint32_t receiver = 0;
     uint32_t qpsPerSender = 1;
     uint64_t messageBytes = 65536;
-    Time until;                    ///< > 0: unbounded messages that stop then
+    Time until; ///< > 0: unbounded messages that stop then
     Time start;
     Time jitter;
     uint8_t priority = 3;

@@ -33,7 +33,11 @@ IncastGroupReader::Read(const std::string& path, uint32_t hosts, uint8_t default
     {
         throw ScenarioError(path + ": cannot open incast group list");
     }
-    static const std::set<std::string> required{"receiver", "senders", "qps_per_sender", "join_us", "leave_us"};
+    static const std::set<std::string> required{"receiver",
+                                                "senders",
+                                                "qps_per_sender",
+                                                "join_us",
+                                                "leave_us"};
     static const std::set<std::string> optional{"message_bytes", "jitter_us", "priority"};
     std::map<std::string, size_t> column; // name -> index
     std::vector<IncastGenerator> groups;
@@ -55,9 +59,10 @@ IncastGroupReader::Read(const std::string& path, uint32_t hosts, uint8_t default
             {
                 if (!required.count(cells[i]) && !optional.count(cells[i]))
                 {
-                    throw ScenarioError(where + ": unknown column '" + cells[i] +
-                                        "' (columns: receiver, senders, qps_per_sender, join_us, "
-                                        "leave_us, and optionally message_bytes, jitter_us, priority)");
+                    throw ScenarioError(
+                        where + ": unknown column '" + cells[i] +
+                        "' (columns: receiver, senders, qps_per_sender, join_us, "
+                        "leave_us, and optionally message_bytes, jitter_us, priority)");
                 }
                 if (!column.emplace(cells[i], i).second)
                 {
@@ -88,14 +93,16 @@ IncastGroupReader::Read(const std::string& path, uint32_t hosts, uint8_t default
         {
             if (s == g.receiver || !seen.insert(s).second)
             {
-                throw ScenarioError(where + ": column 'senders' has invalid value '" + cell("senders") +
-                                    "' (each sender must be a distinct host other than the receiver)");
+                throw ScenarioError(
+                    where + ": column 'senders' has invalid value '" + cell("senders") +
+                    "' (each sender must be a distinct host other than the receiver)");
             }
         }
         g.qpsPerSender = Unsigned(cell("qps_per_sender"), where, "qps_per_sender", 1000000);
         if (g.qpsPerSender == 0)
         {
-            throw ScenarioError(where + ": column 'qps_per_sender' has invalid value '0' (must be > 0)");
+            throw ScenarioError(where +
+                                ": column 'qps_per_sender' has invalid value '0' (must be > 0)");
         }
         const double join = Number(cell("join_us"), where, "join_us", 0, 1e9);
         const double leave = Number(cell("leave_us"), where, "leave_us", 0, 1e9);
@@ -104,9 +111,9 @@ IncastGroupReader::Read(const std::string& path, uint32_t hosts, uint8_t default
         {
             if (leave <= join)
             {
-                throw ScenarioError(where + ": column 'leave_us' has invalid value '" + cell("leave_us") +
-                                    "' (a group must leave after it joins at " + cell("join_us") +
-                                    " us; 0 = one message per QP)");
+                throw ScenarioError(where + ": column 'leave_us' has invalid value '" +
+                                    cell("leave_us") + "' (a group must leave after it joins at " +
+                                    cell("join_us") + " us; 0 = one message per QP)");
             }
             g.until = FromUs(leave);
         }
@@ -117,10 +124,12 @@ IncastGroupReader::Read(const std::string& path, uint32_t hosts, uint8_t default
                 throw ScenarioError(where + ": leave_us is 0, so each QP sends one message: "
                                             "the file needs a 'message_bytes' column");
             }
-            g.messageBytes = Unsigned(cell("message_bytes"), where, "message_bytes", uint64_t(1) << 40);
+            g.messageBytes =
+                Unsigned(cell("message_bytes"), where, "message_bytes", uint64_t(1) << 40);
             if (g.messageBytes == 0)
             {
-                throw ScenarioError(where + ": column 'message_bytes' has invalid value '0' (must be > 0)");
+                throw ScenarioError(where +
+                                    ": column 'message_bytes' has invalid value '0' (must be > 0)");
             }
         }
         if (column.count("jitter_us"))

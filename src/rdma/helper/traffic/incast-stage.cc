@@ -72,10 +72,7 @@ IncastStage::Enabled(const json& s) const
 }
 
 void
-IncastStage::AddTraffic(const json& s,
-                        RdmaTopology& topo,
-                        TrafficDriver& driver,
-                        int64_t& stream)
+IncastStage::AddTraffic(const json& s, RdmaTopology& topo, TrafficDriver& driver, int64_t& stream)
 {
     IncastGenerator g;
     g.receiver = Int(s, "traffic.incast.receiver");

@@ -23,7 +23,10 @@ namespace
  * drawn) the remaining indices are scanned instead.
  */
 void
-DrawDistinct(const std::vector<double>& cum, uint32_t count, UniformRandomVariable& u, std::vector<uint32_t>& out)
+DrawDistinct(const std::vector<double>& cum,
+             uint32_t count,
+             UniformRandomVariable& u,
+             std::vector<uint32_t>& out)
 {
     out.clear();
     const double total = cum.back();
@@ -31,7 +34,9 @@ DrawDistinct(const std::vector<double>& cum, uint32_t count, UniformRandomVariab
     while (out.size() < count && rejected < 64)
     {
         const double x = u.GetValue() * total;
-        const uint32_t i = std::min<size_t>(std::upper_bound(cum.begin(), cum.end(), x) - cum.begin(), cum.size() - 1);
+        const uint32_t i =
+            std::min<size_t>(std::upper_bound(cum.begin(), cum.end(), x) - cum.begin(),
+                             cum.size() - 1);
         if (std::find(out.begin(), out.end(), i) != out.end())
         {
             ++rejected;
@@ -155,7 +160,8 @@ MoeGenerator::Validate() const
     }
     if (experts == 0 || experts % ranks)
     {
-        return "experts (" + std::to_string(experts) + ") must be a multiple of ranks (" + std::to_string(ranks) + ")";
+        return "experts (" + std::to_string(experts) + ") must be a multiple of ranks (" +
+               std::to_string(ranks) + ")";
     }
     if (topK == 0 || topK > experts)
     {
@@ -164,7 +170,8 @@ MoeGenerator::Validate() const
     const uint32_t nodes = ranks / gpusPerNode;
     if (maxNodes > nodes)
     {
-        return "max_nodes (" + std::to_string(maxNodes) + ") exceeds the " + std::to_string(nodes) + " nodes";
+        return "max_nodes (" + std::to_string(maxNodes) + ") exceeds the " + std::to_string(nodes) +
+               " nodes";
     }
     if (maxNodes > 0 && topK > maxNodes * (experts / nodes))
     {
@@ -175,7 +182,8 @@ MoeGenerator::Validate() const
     {
         return "a hierarchical exchange needs at least 2 nodes";
     }
-    if (tokensPerRank == 0 || hidden == 0 || layers == 0 || microBatches == 0 || messagesPerPair == 0)
+    if (tokensPerRank == 0 || hidden == 0 || layers == 0 || microBatches == 0 ||
+        messagesPerPair == 0)
     {
         return "tokens, hidden size, layers, micro-batches and messages per pair must be positive";
     }
@@ -233,8 +241,8 @@ MoeGenerator::Generate(Ptr<UniformRandomVariable> uniform, Ptr<GammaRandomVariab
         const std::vector<double> nodeCum = Cumulative(nodeWeight);
 
         std::vector<uint64_t> expertLoad(experts, 0);
-        std::vector<uint64_t> pairCopies(uint64_t(ranks) * ranks, 0);  // PER_PAIR
-        std::vector<std::pair<uint32_t, uint32_t>> messages;            // PER_TOKEN (src, dst)
+        std::vector<uint64_t> pairCopies(uint64_t(ranks) * ranks, 0); // PER_PAIR
+        std::vector<std::pair<uint32_t, uint32_t>> messages;          // PER_TOKEN (src, dst)
         std::vector<uint32_t> dests;
         for (uint32_t src = 0; src < ranks; ++src)
         {
@@ -315,7 +323,12 @@ MoeGenerator::Generate(Ptr<UniformRandomVariable> uniform, Ptr<GammaRandomVariab
         {
             dispatchWaits.push_back(trace.GroupIndex("combine", stage - 1));
         }
-        auto add = [&](uint32_t s, uint32_t d, uint64_t bytes, uint32_t group, const std::vector<uint32_t>& waits, int64_t gap) {
+        auto add = [&](uint32_t s,
+                       uint32_t d,
+                       uint64_t bytes,
+                       uint32_t group,
+                       const std::vector<uint32_t>& waits,
+                       int64_t gap) {
             TraceFlow f;
             f.flowId = trace.flows.size();
             f.src = s;
@@ -334,7 +347,8 @@ MoeGenerator::Generate(Ptr<UniformRandomVariable> uniform, Ptr<GammaRandomVariab
             const bool isDispatch = phase == 0;
             const uint64_t perCopy = isDispatch ? dispatchBytes : combineBytes;
             const uint32_t group = isDispatch ? dispatch : combine;
-            const std::vector<uint32_t> waits = isDispatch ? dispatchWaits : std::vector<uint32_t>{dispatch};
+            const std::vector<uint32_t> waits =
+                isDispatch ? dispatchWaits : std::vector<uint32_t>{dispatch};
             const int64_t gap = isDispatch ? layerComputeNs : expertComputeNs;
             uint64_t& total = isDispatch ? m_stats.dispatchBytes : m_stats.combineBytes;
             if (granularity == Granularity::PER_PAIR)
@@ -371,8 +385,8 @@ MoeGenerator::Generate(Ptr<UniformRandomVariable> uniform, Ptr<GammaRandomVariab
         }
     }
     m_stats.expertLoadMaxOverMean = loadRatioSum / stages;
-    NS_LOG_INFO("generated " << trace.flows.size() << " flows, " << m_stats.dispatchBytes << " B dispatch, "
-                             << m_stats.combineBytes << " B combine");
+    NS_LOG_INFO("generated " << trace.flows.size() << " flows, " << m_stats.dispatchBytes
+                             << " B dispatch, " << m_stats.combineBytes << " B combine");
     return trace;
 }
 

@@ -98,7 +98,7 @@ class MoeGenerator
     struct Stats
     {
         double expertLoadMaxOverMean = 0; ///< mean over layers of max / mean tokens per expert
-        uint64_t dispatchBytes = 0;        ///< on the fabric, all layers
+        uint64_t dispatchBytes = 0;       ///< on the fabric, all layers
         uint64_t combineBytes = 0;
     };
 

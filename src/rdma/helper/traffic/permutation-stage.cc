@@ -19,9 +19,8 @@ PermutationStage::Check(const json& s, const std::string& file, uint32_t /* host
 {
     if (Enabled(s) && Str(s, "topology.type") == "leaf_spine" && Int(s, "topology.leaves") < 2)
     {
-        throw ScenarioError(file +
-                            ": key 'traffic.permutation.enabled' has invalid value true (a "
-                            "leaf-spine permutation needs at least 2 leaves)");
+        throw ScenarioError(file + ": key 'traffic.permutation.enabled' has invalid value true (a "
+                                   "leaf-spine permutation needs at least 2 leaves)");
     }
 }
 

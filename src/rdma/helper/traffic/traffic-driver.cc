@@ -95,7 +95,8 @@ uint64_t
 TrafficDriver::AddDeferredFlow(const FlowSpec& flow, int64_t shareQpOf)
 {
     NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddDeferredFlow after Start");
-    NS_ABORT_MSG_IF(flow.bytes == RdmaMessage::kUnbounded, "TrafficDriver: a deferred flow needs a size");
+    NS_ABORT_MSG_IF(flow.bytes == RdmaMessage::kUnbounded,
+                    "TrafficDriver: a deferred flow needs a size");
     uint32_t qpn;
     if (shareQpOf >= 0)
     {
@@ -117,7 +118,8 @@ TrafficDriver::AddDeferredFlow(const FlowSpec& flow, int64_t shareQpOf)
 void
 TrafficDriver::ReleaseFlow(uint64_t flowId, Time delay)
 {
-    NS_ABORT_MSG_IF(!m_flows.at(flowId).deferred, "TrafficDriver: flow " << flowId << " is not deferred");
+    NS_ABORT_MSG_IF(!m_flows.at(flowId).deferred,
+                    "TrafficDriver: flow " << flowId << " is not deferred");
     Simulator::Schedule(delay, &TrafficDriver::PostFlow, this, flowId);
 }
 
@@ -165,10 +167,7 @@ TrafficDriver::PostFlow(uint64_t flowId)
     nic->PostSend(f.qpn, f.spec.bytes, flowId);
     if (f.spec.bytes == RdmaMessage::kUnbounded)
     {
-        Simulator::Schedule(f.spec.stop - Simulator::Now(),
-                            &RdmaNic::TruncateMessage,
-                            nic,
-                            f.qpn);
+        Simulator::Schedule(f.spec.stop - Simulator::Now(), &RdmaNic::TruncateMessage, nic, f.qpn);
     }
 }
 

@@ -75,8 +75,8 @@ class TrafficDriver
     /// Called once when every foreground flow has completed.
     void SetDoneCallback(Callback<void> cb);
 
-    uint64_t GetFlowsTotal() const;      ///< foreground flows
-    uint64_t GetFlowsCompleted() const;  ///< foreground flows completed
+    uint64_t GetFlowsTotal() const;     ///< foreground flows
+    uint64_t GetFlowsCompleted() const; ///< foreground flows completed
     uint64_t GetProbesCompleted() const;
     /// Payload bytes the foreground flows will carry (unbounded flows: 0).
     uint64_t GetForegroundBytes() const;

@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 void
 FailKey(const std::string& file, const json& s, const std::string& key, const std::string& why)
 {
-    throw ScenarioError(file + ": key '" + key + "' has invalid value " + At(s, key).dump() +
-                        " (" + why + ")");
+    throw ScenarioError(file + ": key '" + key + "' has invalid value " + At(s, key).dump() + " (" +
+                        why + ")");
 }
 
 void

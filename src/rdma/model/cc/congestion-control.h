@@ -68,11 +68,11 @@ struct CcPeerGroup
 /// What a controller knows about its QP's path when it starts.
 struct CcContext
 {
-    uint64_t lineRate = 0;    ///< NIC port rate (bit/s)
-    Time baseRtt;             ///< round trip of an MTU packet and its ACK, unloaded path
-    uint32_t mtu = 1024;      ///< payload bytes per packet
-    uint32_t hops = 1;        ///< links on the path (one way)
-    Time fabricBaseRtt;       ///< largest base RTT between any two hosts (HPCC's T)
+    uint64_t lineRate = 0; ///< NIC port rate (bit/s)
+    Time baseRtt;          ///< round trip of an MTU packet and its ACK, unloaded path
+    uint32_t mtu = 1024;   ///< payload bytes per packet
+    uint32_t hops = 1;     ///< links on the path (one way)
+    Time fabricBaseRtt;    ///< largest base RTT between any two hosts (HPCC's T)
     /// The NIC's live view of its QPs to the same destination (owned by the NIC, valid
     /// while the NIC lives; `shared` is the controllers' to write); null when one
     /// controller paces all of them (RateLimitPerDestination) or outside a NIC (unit
@@ -84,14 +84,14 @@ struct CcContext
 /// An acknowledgement as the sender sees it.
 struct CcAck
 {
-    uint64_t ackedBytes = 0; ///< newly acknowledged payload bytes
-    Time rtt;                ///< RTT of the packet that triggered the ACK (send -> ACK)
-    bool ecnEcho = false;    ///< the acknowledged data was CE-marked
-    uint32_t ackPsn = 0;     ///< cumulative: every PSN below it has arrived
-    uint32_t sndNxt = 0;     ///< the QP's next PSN to send when the ACK arrived
+    uint64_t ackedBytes = 0;    ///< newly acknowledged payload bytes
+    Time rtt;                   ///< RTT of the packet that triggered the ACK (send -> ACK)
+    bool ecnEcho = false;       ///< the acknowledged data was CE-marked
+    uint32_t ackPsn = 0;        ///< cumulative: every PSN below it has arrived
+    uint32_t sndNxt = 0;        ///< the QP's next PSN to send when the ACK arrived
     uint64_t inflightBytes = 0; ///< payload bytes sent and not acknowledged, after this ACK
-    Time remoteDelay;        ///< time the responder held the packet before acking (Swift)
-    uint8_t intHops = 0;     ///< INT records (HPCC), packed IntHop values
+    Time remoteDelay;           ///< time the responder held the packet before acking (Swift)
+    uint8_t intHops = 0;        ///< INT records (HPCC), packed IntHop values
     std::array<uint64_t, rdmawire::kMaxIntHops> intStack{};
 };
 

@@ -97,10 +97,10 @@ class Dcqcn : public CongestionControl
     double m_rc; ///< current rate (bit/s)
     double m_rt; ///< target rate (bit/s)
     double m_alpha;
-    Time m_alphaStart;      ///< start of the running alpha period
-    Time m_timerStart;      ///< start of the running increase-timer period
-    uint32_t m_timerCount;  ///< T_cnt: timer events since the last cut
-    uint32_t m_byteCount;   ///< BC: byte-counter events since the last cut
+    Time m_alphaStart;     ///< start of the running alpha period
+    Time m_timerStart;     ///< start of the running increase-timer period
+    uint32_t m_timerCount; ///< T_cnt: timer events since the last cut
+    uint32_t m_byteCount;  ///< BC: byte-counter events since the last cut
     uint64_t m_bytesSinceEvent;
     Time m_lastDecrease;
     bool m_cutPending;

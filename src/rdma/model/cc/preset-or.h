@@ -41,6 +41,7 @@ class PresetOr : public AttributeValue
   public:
     /// `preset`: the preset's value.
     PresetOr() = default;
+
     /// An explicit value.
     PresetOr(const V& value)
         : m_value(DynamicCast<V>(value.Copy()))

@@ -184,19 +184,19 @@ class RttProbe : public CongestionControl
     /// per NIC peer group, held in CcPeerGroup::shared by all its controllers.
     struct ClaimState : public CcSharedState
     {
-        double rc = 0;                ///< current rate (bit/s); Scalable: the claim
-        std::array<Epoch, 4> epochs;  ///< Scalable: the latest regular updates (a ring)
-        uint8_t epochHead = 0;        ///< index of the newest epoch
-        bool gradRefValid = false;    ///< Scalable: the gradient's reference sample is set
-        Time gradRefSent;             ///< its send time
-        Time gradRefRtt;              ///< its RTT
-        double lastGradient = 0;      ///< the latest gradient measured
-        double earned = 0;            ///< shared: bytes one QP has earned so far
-        double sendRate = 0;          ///< shared: the group's send rate, time-decayed (bit/s)
-        Time advancedAt;              ///< shared: time of earned and sendRate
-        double qpRate = 0;            ///< shared: a QP's rate in force since advancedAt
-        Time lastRtt;                 ///< Scalable: the latest RTT sample
-        Time lastNackCut = Time(-1);  ///< shared: when a NACK last cut the claim
+        double rc = 0;                     ///< current rate (bit/s); Scalable: the claim
+        std::array<Epoch, 4> epochs;       ///< Scalable: the latest regular updates (a ring)
+        uint8_t epochHead = 0;             ///< index of the newest epoch
+        bool gradRefValid = false;         ///< Scalable: the gradient's reference sample is set
+        Time gradRefSent;                  ///< its send time
+        Time gradRefRtt;                   ///< its RTT
+        double lastGradient = 0;           ///< the latest gradient measured
+        double earned = 0;                 ///< shared: bytes one QP has earned so far
+        double sendRate = 0;               ///< shared: the group's send rate, time-decayed (bit/s)
+        Time advancedAt;                   ///< shared: time of earned and sendRate
+        double qpRate = 0;                 ///< shared: a QP's rate in force since advancedAt
+        Time lastRtt;                      ///< Scalable: the latest RTT sample
+        Time lastNackCut = Time(-1);       ///< shared: when a NACK last cut the claim
         Ptr<UniformRandomVariable> jitter; ///< shared: draws the pacing jitter
     };
 

@@ -25,12 +25,12 @@ RdmaNetDevice::GetTypeId()
             .SetParent<NetDevice>()
             .SetGroupName("Rdma")
             .AddConstructor<RdmaNetDevice>()
-            .AddAttribute("DataRate",
-                          "Line rate of the port (bit/s).",
-                          DataRateValue(DataRate("100Gb/s")),
-                          MakeDataRateAccessor(&RdmaNetDevice::SetDataRate,
-                                               &RdmaNetDevice::GetDataRate),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "DataRate",
+                "Line rate of the port (bit/s).",
+                DataRateValue(DataRate("100Gb/s")),
+                MakeDataRateAccessor(&RdmaNetDevice::SetDataRate, &RdmaNetDevice::GetDataRate),
+                MakeDataRateChecker())
             .AddAttribute("StrictPriority",
                           "Class served before all others (control packets: ACK, NACK, CNP).",
                           UintegerValue(7),

@@ -45,8 +45,8 @@ uint64_t
 SerializationClock::Picoseconds(uint64_t bytes, uint64_t bitRate)
 {
     // 128-bit product: bytes * 8e12 overflows 64 bits above ~2.3 MB.
-    return static_cast<uint64_t>(static_cast<unsigned __int128>(bytes) * 8 *
-                                 1000000000000ULL / bitRate);
+    return static_cast<uint64_t>(static_cast<unsigned __int128>(bytes) * 8 * 1000000000000ULL /
+                                 bitRate);
 }
 
 } // namespace ns3

@@ -33,6 +33,7 @@ class QpScheduler
     bool PopReady(uint32_t& qpn);
     /// Wait until \p readyPs; \p generation tags the entry (see ReleaseDue).
     void PushWaiting(uint32_t qpn, uint64_t readyPs, uint32_t generation = 0);
+
     /**
      * Move every waiting QP whose time has come (<= nowPs) to the ready list, skipping
      * entries for which \p isCurrent(qpn, generation) is false: a QP moved to an earlier
@@ -51,6 +52,7 @@ class QpScheduler
             }
         }
     }
+
     void Park(uint32_t qpn, uint8_t priority);
     /// Move the QPs parked in classes not in \p pausedMask back to the ready list.
     void Unpark(uint8_t pausedMask);

@@ -38,11 +38,11 @@ struct RdmaMessage
 struct RateLimiter
 {
     Ptr<CongestionControl> cc;
-    uint64_t nextSendPs = 0;      ///< earliest next data packet (ps)
-    uint64_t lastSendPs = 0;      ///< when the last data packet left (ps)
-    uint32_t lastWire = 0;        ///< and its wire bytes
+    uint64_t nextSendPs = 0; ///< earliest next data packet (ps)
+    uint64_t lastSendPs = 0; ///< when the last data packet left (ps)
+    uint32_t lastWire = 0;   ///< and its wire bytes
     bool probeOutstanding = false;
-    Time probeTimeout;            ///< doubles on each unanswered probe, reset on answer
+    Time probeTimeout; ///< doubles on each unanswered probe, reset on answer
     EventId probeTimer;
 };
 
@@ -70,8 +70,8 @@ struct SendQueuePair
     uint16_t sport = 0;
     uint8_t priority = 0;
     State state = State::IDLE;
-    uint32_t limiter = 0;             ///< index into the NIC's rate limiters
-    uint32_t waitGeneration = 0;      ///< tag of its current pacing-heap entry
+    uint32_t limiter = 0;        ///< index into the NIC's rate limiters
+    uint32_t waitGeneration = 0; ///< tag of its current pacing-heap entry
 
     std::deque<RdmaMessage> messages; ///< unacknowledged, oldest first
     uint32_t nextPsn = 0;             ///< PSN after the last posted message
@@ -86,12 +86,12 @@ struct SendQueuePair
     uint32_t retxNext = 0;
     uint32_t recoverHigh = 0;
 
-    Ptr<CongestionControl> cc;        ///< the limiter's controller (shared per destination)
-    CcPeerGroup* peers = nullptr;     ///< its NIC's group for its destination (per-QP limiting)
-    bool started = false;             ///< has sent a data packet (OnFirstSend was called)
-    bool active = false;              ///< counted in its peer group's activeQps
-    bool rated = false;               ///< counted in its peer group's ratedQps / rateSum
-    uint64_t pacedRate = 0;           ///< its latest rate in the group's sums (bit/s)
+    Ptr<CongestionControl> cc;    ///< the limiter's controller (shared per destination)
+    CcPeerGroup* peers = nullptr; ///< its NIC's group for its destination (per-QP limiting)
+    bool started = false;         ///< has sent a data packet (OnFirstSend was called)
+    bool active = false;          ///< counted in its peer group's activeQps
+    bool rated = false;           ///< counted in its peer group's ratedQps / rateSum
+    uint64_t pacedRate = 0;       ///< its latest rate in the group's sums (bit/s)
     Time lastProgress;
     EventId rto;
 
@@ -119,7 +119,7 @@ struct RecvQueuePair
     uint16_t sport = 0;
     uint8_t priority = 0;
     uint32_t expectedPsn = 0;
-    uint32_t sinceAck = 0; ///< in-order packets since the last ACK
+    uint32_t sinceAck = 0;       ///< in-order packets since the last ACK
     Time lastCnp = Seconds(-10); ///< long ago: the first CE mark gets a CNP
     uint32_t nackedPsn = std::numeric_limits<uint32_t>::max();
     Time lastNack;

@@ -4,10 +4,9 @@
  * RdmaNic, requester side: which QP sends next (QpScheduler), rate pacing and the
  * congestion controller's send hooks, and the data and probe packets it builds.
  */
-#include "ns3/rdma-nic.h"
-
 #include "ns3/abort.h"
 #include "ns3/hash-constants.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/serialization-clock.h"
 #include "ns3/simulator.h"
@@ -24,6 +23,7 @@ NowPs()
 {
     return static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
 }
+
 /// Host-side spraying: source ports are drawn from IANA's dynamic range [49152, 65535].
 constexpr uint32_t kDynamicPortFirst = 49152;
 constexpr uint32_t kDynamicPortCount = 16384;
@@ -238,9 +238,9 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     limiter.nextSendPs =
         rate >= m_device->GetBitRate()
             ? now
-            : now + CappedWaitPs(limiter,
-                                 SerializationClock::Picoseconds(wire,
-                                                                 std::max<uint64_t>(rate, 1)));
+            : now +
+                  CappedWaitPs(limiter,
+                               SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1)));
     limiter.lastSendPs = now;
     limiter.lastWire = wire;
     if (wasIdle || !qp.rto.IsRunning())
@@ -263,10 +263,8 @@ RdmaNic::MakeProbePacket(SendQueuePair& qp)
     RateLimiter& limiter = m_limiters[qp.limiter];
     limiter.probeOutstanding = true;
     ++m_stats.probesSent;
-    limiter.probeTimer = Simulator::Schedule(limiter.probeTimeout,
-                                             &RdmaNic::ProbeExpired,
-                                             this,
-                                             qp.limiter);
+    limiter.probeTimer =
+        Simulator::Schedule(limiter.probeTimeout, &RdmaNic::ProbeExpired, this, qp.limiter);
     RdmaHeader h;
     h.type = RdmaPacketType::PROBE;
     h.priority = m_probeRequestPriority >= 0 ? m_probeRequestPriority : qp.priority;
@@ -330,10 +328,11 @@ RdmaNic::Repace(SendQueuePair& qp)
         return;
     }
     const uint64_t rate = qp.cc->GetRate();
-    const uint64_t due = rate >= m_device->GetBitRate()
-                             ? limiter.lastSendPs
-                             : limiter.lastSendPs +
-                                   SerializationClock::Picoseconds(limiter.lastWire, std::max<uint64_t>(rate, 1));
+    const uint64_t due =
+        rate >= m_device->GetBitRate()
+            ? limiter.lastSendPs
+            : limiter.lastSendPs +
+                  SerializationClock::Picoseconds(limiter.lastWire, std::max<uint64_t>(rate, 1));
     const uint64_t earlier = std::max(now, due);
     if (earlier >= limiter.nextSendPs)
     {

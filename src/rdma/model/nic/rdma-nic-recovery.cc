@@ -5,7 +5,6 @@
  * to the congestion controller and to the loss-recovery policy; message completions.
  */
 #include "ns3/rdma-nic.h"
-
 #include "ns3/simulator.h"
 
 #include <algorithm>

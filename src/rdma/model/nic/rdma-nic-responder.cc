@@ -5,7 +5,6 @@
  * (ACK, NACK), CNPs for CE-marked packets, and answers to RTT probes.
  */
 #include "ns3/rdma-nic.h"
-
 #include "ns3/simulator.h"
 
 namespace ns3

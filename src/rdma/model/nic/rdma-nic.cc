@@ -114,7 +114,6 @@ RdmaNic::GetTypeId()
     return tid;
 }
 
-
 RdmaNic::RdmaNic()
     : m_mtu(1024),
       m_ackInterval(1),

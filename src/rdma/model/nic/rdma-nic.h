@@ -183,11 +183,13 @@ class RdmaNic : public Object
     Ptr<RdmaNetDevice> m_device;
     uint32_t m_nodeId;
     ObjectFactory m_ccFactory;
+
     struct PathInfo
     {
         Time baseRtt;
         uint32_t hops;
     };
+
     std::vector<PathInfo> m_paths; ///< by peer node id
     Time m_fabricBaseRtt;
 

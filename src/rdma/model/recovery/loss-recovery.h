@@ -21,10 +21,10 @@ namespace ns3
  */
 struct RecvReply
 {
-    bool send = false;                          ///< whether an ACK or NACK goes out
+    bool send = false;                         ///< whether an ACK or NACK goes out
     RdmaPacketType type = RdmaPacketType::ACK; ///< ACK or NACK
-    uint32_t psn = 0;           ///< its PSN: ACK the last in-order PSN, NACK the expected one
-    bool outOfOrder = false;    ///< the packet arrived beyond the expected PSN
+    uint32_t psn = 0;            ///< its PSN: ACK the last in-order PSN, NACK the expected one
+    bool outOfOrder = false;     ///< the packet arrived beyond the expected PSN
     uint32_t deliveredBytes = 0; ///< payload accepted for the first time
 };
 

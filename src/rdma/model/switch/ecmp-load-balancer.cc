@@ -4,7 +4,6 @@
 #include "ns3/ecmp-load-balancer.h"
 
 #include "ns3/hash-constants.h"
-
 #include "ns3/uinteger.h"
 
 namespace ns3

@@ -268,8 +268,9 @@ RdmaSwitch::Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t
 Time
 RdmaSwitch::PauseDuration(uint32_t port) const
 {
-    const uint64_t ps = SerializationClock::Picoseconds(uint64_t(m_pauseQuanta) * rdmawire::kPfcQuantumBytes,
-                                                        m_ports[port]->GetBitRate());
+    const uint64_t ps =
+        SerializationClock::Picoseconds(uint64_t(m_pauseQuanta) * rdmawire::kPfcQuantumBytes,
+                                        m_ports[port]->GetBitRate());
     return PicoSeconds(ps);
 }
 

@@ -33,12 +33,12 @@ class RdmaSwitch : public Object, public PortLoadView
     /// Per-port counters.
     struct PortStats
     {
-        uint64_t drops = 0;          ///< frames dropped on their way to this egress port
-        uint64_t dropBytes = 0;      ///< bytes of those frames
-        uint64_t pauseFrames = 0;    ///< PFC pause frames (incl. refreshes) sent upstream
-        uint64_t resumeFrames = 0;   ///< PFC resume frames sent upstream
-        uint64_t ecnMarked = 0;      ///< frames CE-marked at this egress port
-        uint64_t unroutable = 0;     ///< frames arriving here with no route (links down)
+        uint64_t drops = 0;        ///< frames dropped on their way to this egress port
+        uint64_t dropBytes = 0;    ///< bytes of those frames
+        uint64_t pauseFrames = 0;  ///< PFC pause frames (incl. refreshes) sent upstream
+        uint64_t resumeFrames = 0; ///< PFC resume frames sent upstream
+        uint64_t ecnMarked = 0;    ///< frames CE-marked at this egress port
+        uint64_t unroutable = 0;   ///< frames arriving here with no route (links down)
         /// Every drop counted at this port by reason (NO_ROUTE at the ingress, the
         /// admission reasons at the egress); LINK_DOWN drops are the devices' own.
         std::array<uint64_t, kDropReasons> dropsByReason{};

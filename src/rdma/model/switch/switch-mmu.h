@@ -104,6 +104,7 @@ class SwitchMmu : public Object
 
   private:
     using PerClass = std::array<uint64_t, kRdmaNumPriorities>;
+
     struct Ecn
     {
         uint64_t kmin;
@@ -129,7 +130,7 @@ class SwitchMmu : public Object
     std::vector<PerClass> m_ingressShared;
     std::vector<PerClass> m_headroomUsed;
     std::vector<PerClass> m_egress;
-    std::vector<uint64_t> m_egressPort; ///< per port, over its classes
+    std::vector<uint64_t> m_egressPort;       ///< per port, over its classes
     std::vector<uint64_t> m_headroom;         ///< reserved per port
     std::vector<uint64_t> m_portHeadroomUsed; ///< per port, over its classes
     std::vector<Ecn> m_ecn;

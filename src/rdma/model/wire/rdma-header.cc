@@ -140,9 +140,9 @@ void
 RdmaHeader::Print(std::ostream& os) const
 {
     static const char* names[] = {"DATA", "ACK", "NACK", "CNP", "PFC", "PROBE", "PROBE_RESP"};
-    os << names[static_cast<uint8_t>(type)] << " prio=" << +priority << " ecn=" << +ecn
-       << " " << src << ":" << sport << "->" << dst << ":" << dport << " qpn=" << dstQpn
-       << " psn=" << psn << " payload=" << payload;
+    os << names[static_cast<uint8_t>(type)] << " prio=" << +priority << " ecn=" << +ecn << " "
+       << src << ":" << sport << "->" << dst << ":" << dport << " qpn=" << dstQpn << " psn=" << psn
+       << " payload=" << payload;
     if (type == RdmaPacketType::PFC)
     {
         os << " quanta=" << quanta;

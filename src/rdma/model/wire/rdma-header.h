@@ -55,17 +55,17 @@ class RdmaHeader : public Header
     void Print(std::ostream& os) const override;
 
     RdmaPacketType type;
-    uint8_t priority; ///< 802.1p class (or DSCP-mapped class) the frame travels in
-    uint8_t ecn;      ///< Ecn codepoint
-    uint8_t flags;    ///< Flag bits
-    uint32_t src;     ///< source node id (IP source)
-    uint32_t dst;     ///< destination node id (IP destination)
-    uint16_t sport;   ///< UDP source port: per-QP entropy for ECMP
-    uint16_t dport;   ///< UDP destination port (4791)
-    uint32_t dstQpn;  ///< destination queue pair number (BTH)
-    uint32_t psn;     ///< DATA: packet sequence number; ACK/NACK: acknowledged/expected PSN
-    uint32_t payload; ///< DATA: payload bytes in this packet
-    uint16_t quanta;  ///< PFC: pause time in 512-bit-time quanta (0 = resume)
+    uint8_t priority;   ///< 802.1p class (or DSCP-mapped class) the frame travels in
+    uint8_t ecn;        ///< Ecn codepoint
+    uint8_t flags;      ///< Flag bits
+    uint32_t src;       ///< source node id (IP source)
+    uint32_t dst;       ///< destination node id (IP destination)
+    uint16_t sport;     ///< UDP source port: per-QP entropy for ECMP
+    uint16_t dport;     ///< UDP destination port (4791)
+    uint32_t dstQpn;    ///< destination queue pair number (BTH)
+    uint32_t psn;       ///< DATA: packet sequence number; ACK/NACK: acknowledged/expected PSN
+    uint32_t payload;   ///< DATA: payload bytes in this packet
+    uint16_t quanta;    ///< PFC: pause time in 512-bit-time quanta (0 = resume)
     uint64_t timestamp; ///< DATA/PROBE: send time (ns); ACK/NACK/PROBE_RESP: its echo
     uint32_t sackPsn;   ///< selective-repeat NACK: the PSN that arrived out of order
     uint8_t intHops;    ///< INT records in intStack (FLAG_INT)

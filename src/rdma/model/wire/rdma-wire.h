@@ -14,11 +14,11 @@ namespace ns3
 /// Kinds of frames the module puts on a link.
 enum class RdmaPacketType : uint8_t
 {
-    DATA = 0, ///< RC SEND/WRITE segment (BTH + payload)
-    ACK = 1,  ///< RC acknowledgement (BTH + AETH)
-    NACK = 2, ///< RC PSN-sequence-error NAK (BTH + AETH)
-    CNP = 3,  ///< RoCEv2 congestion notification packet
-    PFC = 4,  ///< IEEE 802.1Qbb priority flow control frame
+    DATA = 0,       ///< RC SEND/WRITE segment (BTH + payload)
+    ACK = 1,        ///< RC acknowledgement (BTH + AETH)
+    NACK = 2,       ///< RC PSN-sequence-error NAK (BTH + AETH)
+    CNP = 3,        ///< RoCEv2 congestion notification packet
+    PFC = 4,        ///< IEEE 802.1Qbb priority flow control frame
     PROBE = 5,      ///< RTT probe request (travels in a data class)
     PROBE_RESP = 6, ///< RTT probe response (control class by default)
 };
@@ -37,11 +37,11 @@ constexpr uint32_t kEthernet = 14;
 constexpr uint32_t kIpv4 = 20;
 constexpr uint32_t kUdp = 8;
 constexpr uint32_t kBth = 12;
-constexpr uint32_t kAeth = 4;           ///< ACK extended transport header (ACK/NAK)
-constexpr uint32_t kCnpReserved = 16;   ///< CNP body after the BTH
-constexpr uint32_t kProbeBody = 16;     ///< RTT probe body: two 8-byte timestamps
-constexpr uint32_t kIntHeader = 2;      ///< INT metadata header (hop count, flags)
-constexpr uint32_t kIntHop = 8;         ///< one INT hop record (HPCC layout)
+constexpr uint32_t kAeth = 4;         ///< ACK extended transport header (ACK/NAK)
+constexpr uint32_t kCnpReserved = 16; ///< CNP body after the BTH
+constexpr uint32_t kProbeBody = 16;   ///< RTT probe body: two 8-byte timestamps
+constexpr uint32_t kIntHeader = 2;    ///< INT metadata header (hop count, flags)
+constexpr uint32_t kIntHop = 8;       ///< one INT hop record (HPCC layout)
 constexpr uint32_t kMaxIntHops = 5;
 constexpr uint32_t kIcrc = 4;
 constexpr uint32_t kFcs = 4;
