@@ -53,28 +53,9 @@ FlowsCsvStage::Prepare(const json& s, uint32_t hosts)
         return;
     }
     const std::string csv = Str(s, "traffic.flows_csv");
-    m_flows = FlowCsvReader::Read(csv, hosts, Int(s, "nic.data_priority"));
-    const int64_t control = Int(s, "nic.control_priority");
-    for (const FlowSpec& f : m_flows)
-    {
-        if (f.priority == control)
-        {
-            throw ScenarioError(csv + ": a flow uses priority " + std::to_string(control) +
-                                ", the control class (nic.control_priority)");
-        }
-    }
-}
-
-void
-FlowsCsvStage::AddTraffic(const json& /* scenario */,
-                          RdmaTopology& /* topo */,
-                          TrafficDriver& driver,
-                          int64_t& /* stream */)
-{
-    for (const FlowSpec& f : m_flows)
-    {
-        driver.AddFlow(f);
-    }
+    SetFlows(FlowCsvReader::Read(csv, hosts, Int(s, "nic.data_priority")),
+             csv,
+             Int(s, "nic.control_priority"));
 }
 
 } // namespace ns3

@@ -4,8 +4,8 @@
 #ifndef RDMA_FLOWS_CSV_STAGE_H
 #define RDMA_FLOWS_CSV_STAGE_H
 
+#include "ns3/flow-list-stage.h"
 #include "ns3/flow-spec.h"
-#include "ns3/traffic-stage.h"
 
 #include <vector>
 
@@ -17,7 +17,7 @@ namespace ns3
  * traffic.flows_csv: a flow list "src,dst,bytes,start_ns[,priority]" (FlowCsvReader),
  * relative to the scenario file; read in Prepare, so its errors come before any output.
  */
-class FlowsCsvStage : public TrafficStage
+class FlowsCsvStage : public FlowListStage
 {
   public:
     /// Make traffic.flows_csv absolute (relative to the scenario \p file).
@@ -28,13 +28,6 @@ class FlowsCsvStage : public TrafficStage
     /// Read the flow list (errors: file:line, or a flow in the control class).
     void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;
     bool Enabled(const nlohmann::json& scenario) const override;
-    void AddTraffic(const nlohmann::json& scenario,
-                    RdmaTopology& topo,
-                    TrafficDriver& driver,
-                    int64_t& stream) override;
-
-  private:
-    std::vector<FlowSpec> m_flows;
 };
 
 } // namespace ns3

@@ -41,27 +41,9 @@ HpccFlowsStage::Prepare(const json& s, uint32_t hosts)
         return;
     }
     const std::string hpcc = Str(s, "traffic.hpcc_flow_file");
-    m_flows = HpccFlowReader::Read(hpcc, hosts, ScenarioTopology::HostIndexOfHpccNode(s));
-    for (const FlowSpec& f : m_flows)
-    {
-        if (f.priority == Int(s, "nic.control_priority"))
-        {
-            throw ScenarioError(hpcc + ": a flow uses priority " + std::to_string(f.priority) +
-                                ", the control class (nic.control_priority)");
-        }
-    }
-}
-
-void
-HpccFlowsStage::AddTraffic(const json& /* scenario */,
-                           RdmaTopology& /* topo */,
-                           TrafficDriver& driver,
-                           int64_t& /* stream */)
-{
-    for (const FlowSpec& f : m_flows)
-    {
-        driver.AddFlow(f);
-    }
+    SetFlows(HpccFlowReader::Read(hpcc, hosts, ScenarioTopology::HostIndexOfHpccNode(s)),
+             hpcc,
+             Int(s, "nic.control_priority"));
 }
 
 } // namespace ns3

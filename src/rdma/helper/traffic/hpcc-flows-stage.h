@@ -4,8 +4,8 @@
 #ifndef RDMA_HPCC_FLOWS_STAGE_H
 #define RDMA_HPCC_FLOWS_STAGE_H
 
+#include "ns3/flow-list-stage.h"
 #include "ns3/flow-spec.h"
-#include "ns3/traffic-stage.h"
 
 #include <vector>
 
@@ -18,7 +18,7 @@ namespace ns3
  * mapped to hosts through the topology), relative to the scenario file; read in Prepare,
  * so its errors come before any output. Owns the key traffic.hpcc_flow_file.
  */
-class HpccFlowsStage : public TrafficStage
+class HpccFlowsStage : public FlowListStage
 {
   public:
     /// Make traffic.hpcc_flow_file absolute (relative to the scenario \p file).
@@ -30,14 +30,6 @@ class HpccFlowsStage : public TrafficStage
     bool Enabled(const nlohmann::json& scenario) const override;
     /// Read the flow file (errors: file:line, or a flow in the control class).
     void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;
-    /// Add the file's flows, in file order (no random stream).
-    void AddTraffic(const nlohmann::json& scenario,
-                    RdmaTopology& topo,
-                    TrafficDriver& driver,
-                    int64_t& stream) override;
-
-  private:
-    std::vector<FlowSpec> m_flows;
 };
 
 } // namespace ns3

@@ -72,18 +72,6 @@ DirectPlacement::OnData(RecvQueuePair& rq,
     return r;
 }
 
-void
-DirectPlacement::OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const
-{
-    GoBack(qp, h.psn, now);
-}
-
-void
-DirectPlacement::OnTimeout(SendQueuePair& qp, Time now) const
-{
-    GoBack(qp, qp.sndUna, now);
-}
-
 std::string
 DirectPlacement::GetName() const
 {

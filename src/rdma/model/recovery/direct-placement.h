@@ -28,8 +28,6 @@ class DirectPlacement : public LossRecovery
                      uint32_t ackInterval,
                      Time now) const override;
     /// Never sent by a direct-placement responder; treated as go-back-N's.
-    void OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const override;
-    void OnTimeout(SendQueuePair& qp, Time now) const override;
     std::string GetName() const override;
 };
 

@@ -67,18 +67,6 @@ GoBackN::OnData(RecvQueuePair& rq, const RdmaHeader& h, uint32_t ackInterval, Ti
     return r;
 }
 
-void
-GoBackN::OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const
-{
-    GoBack(qp, h.psn, now);
-}
-
-void
-GoBackN::OnTimeout(SendQueuePair& qp, Time now) const
-{
-    GoBack(qp, qp.sndUna, now);
-}
-
 std::string
 GoBackN::GetName() const
 {

@@ -25,8 +25,6 @@ class GoBackN : public LossRecovery
                      const RdmaHeader& h,
                      uint32_t ackInterval,
                      Time now) const override;
-    void OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const override;
-    void OnTimeout(SendQueuePair& qp, Time now) const override;
     std::string GetName() const override;
 
   private:

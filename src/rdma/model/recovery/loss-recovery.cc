@@ -34,6 +34,18 @@ LossRecovery::LossRecovery()
 {
 }
 
+void
+LossRecovery::OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const
+{
+    GoBack(qp, h.psn, now);
+}
+
+void
+LossRecovery::OnTimeout(SendQueuePair& qp, Time now) const
+{
+    GoBack(qp, qp.sndUna, now);
+}
+
 Time
 LossRecovery::GetRto(const SendQueuePair& /* qp */) const
 {

@@ -63,14 +63,21 @@ class LossRecovery : public Object
                              Time now) const = 0;
     /**
      * Requester: NACK \p h arrived (its cumulative acknowledgement, h.psn, is already
-     * applied). Sets what the QP sends next; the NIC reschedules it.
+     * applied). Sets what the QP sends next; the NIC reschedules it. Default: go back to
+     * the PSN the responder expects (go-back-N).
+     * \param qp the requester QP (sndUna, sndNxt, recovery state), updated
+     * \param h the NACK (psn: the PSN expected; sackPsn: the one that arrived)
+     * \param now the time of arrival (recorded as progress)
      */
-    virtual void OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const = 0;
+    virtual void OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const;
     /**
      * Requester: the retransmission timer expired at \p now with packets outstanding and
-     * no progress for GetRto(). Sets what the QP sends next.
+     * no progress for GetRto(). Sets what the QP sends next; the NIC then reschedules the
+     * QP and re-arms the timer. Default: go back to the oldest unacknowledged PSN.
+     * \param qp the requester QP, updated
+     * \param now the expiry time (recorded as progress)
      */
-    virtual void OnTimeout(SendQueuePair& qp, Time now) const = 0;
+    virtual void OnTimeout(SendQueuePair& qp, Time now) const;
     /**
      * Requester: the retransmission timeout in force for \p qp (used unless its
      * congestion controller chooses one). Default: RetransmissionTimeout.
