@@ -40,6 +40,12 @@ namespace ns3
  * CnpInterval per QP). ACK, NACK, CNP and probe responses travel in the port's strict
  * class. With EntropyChangePackets > 0 the requester changes the UDP
  * source port every N packets (host-side spraying over plain ECMP).
+ *
+ * The implementation is split by concern: rdma-nic.cc (attributes, QPs, posting, receive
+ * dispatch), rdma-nic-pacing.cc (requester: which QP sends, pacing, the packets it
+ * builds), rdma-nic-recovery.cc (requester: ACK, NACK, probe answers and timeouts handed
+ * to the controller and the loss-recovery policy, completions) and rdma-nic-responder.cc
+ * (data answered as the policy decides, CNPs, probe answers).
  */
 class RdmaNic : public Object
 {
