@@ -17,6 +17,26 @@
 namespace po = boost::program_options;
 using namespace ns3;
 
+namespace
+{
+/// Longest error message printed (a 5,000-character path or a binary line is cut).
+constexpr std::size_t kMaxMessage = 600;
+
+/// \p text as one printable line: control and non-ASCII bytes (a binary input file's
+/// content quoted in an error) become '?', and it is cut at kMaxMessage characters.
+std::string
+OneLine(const std::string& text)
+{
+    std::string out;
+    for (const char c : text.substr(0, kMaxMessage))
+    {
+        const auto u = static_cast<unsigned char>(c);
+        out += (u >= 0x20 && u < 0x7f) ? c : '?';
+    }
+    return text.size() > kMaxMessage ? out + "..." : out;
+}
+} // namespace
+
 int
 main(int argc, char* argv[])
 {
@@ -89,7 +109,7 @@ main(int argc, char* argv[])
     }
     catch (const ScenarioError& e)
     {
-        std::cerr << "rdma-run: error: " << e.what() << "\n";
+        std::cerr << "rdma-run: error: " << OneLine(e.what()) << "\n";
         return 2;
     }
     catch (const std::exception& e)

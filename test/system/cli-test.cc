@@ -304,3 +304,47 @@ TEST(Cli, DcqcnPresetKeys)
     s["cc"]["dcqcn"] = {{"Preset", "Fast"}};
     ExpectInputError(s, "", {"bad.json", "cc.dcqcn.Preset", "Fast"});
 }
+
+TEST(Cli, UnreadableInputsGiveOneCleanLineAndExitTwo)
+{
+    // A directory as the scenario, a number JSON cannot hold, devices and a binary file
+    // as inputs: exit 2, one printable line naming the file, no output folder.
+    TempDir dir;
+    const std::string out = dir / "out";
+    const rdmatest::CliResult asDir = RunRdmaRun(std::string(dir / "") + " --out " + out);
+    EXPECT_EQ(asDir.code, 2) << asDir.output;
+    EXPECT_NE(asDir.output.find("a directory"), std::string::npos) << asDir.output;
+    EXPECT_FALSE(fs::exists(out));
+
+    WriteText(dir / "huge.json", "{\"stop_time_ms\": 1e999999}");
+    const rdmatest::CliResult huge = RunRdmaRun(dir / "huge.json" + " --out " + out);
+    EXPECT_EQ(huge.code, 2) << huge.output;
+    EXPECT_NE(huge.output.find("not valid JSON"), std::string::npos) << huge.output;
+    EXPECT_FALSE(fs::exists(out));
+
+    for (const char* device : {"/dev/zero", "/dev/urandom"})
+    {
+        json s = kSmall;
+        s["traffic"]["flows_csv"] = device;
+        ExpectInputError(s, "", {device, "not a regular file"});
+    }
+
+    std::string binary;
+    for (int i = 0; i < 3000; ++i)
+    {
+        binary += static_cast<char>((i * 7919 + 13) % 256);
+    }
+    WriteText(dir / "binary.csv", binary);
+    json s = kSmall;
+    s["traffic"]["flows_csv"] = dir / "binary.csv";
+    WriteText(dir / "bin.json", s.dump());
+    const rdmatest::CliResult bin = RunRdmaRun(dir / "bin.json" + " --out " + out);
+    EXPECT_EQ(bin.code, 2) << bin.output;
+    EXPECT_EQ(std::count(bin.output.begin(), bin.output.end(), '\n'), 1) << bin.output;
+    for (const char c : bin.output)
+    {
+        const auto u = static_cast<unsigned char>(c);
+        EXPECT_TRUE(c == '\n' || (u >= 0x20 && u < 0x7f)) << "unprintable byte " << +u;
+    }
+    EXPECT_FALSE(fs::exists(out));
+}

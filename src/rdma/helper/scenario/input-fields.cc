@@ -8,6 +8,7 @@
 #include <boost/algorithm/string.hpp>
 #include <boost/lexical_cast.hpp>
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 namespace ns3
@@ -59,6 +60,32 @@ NumberWithUnit(const std::string& text,
     return value;
 }
 } // namespace
+
+std::ifstream
+OpenInputFile(const std::string& path, const std::string& what)
+{
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+    {
+        throw ScenarioError(path + ": cannot open " + what + " (no such file)");
+    }
+    if (std::filesystem::is_directory(status))
+    {
+        throw ScenarioError(path + ": cannot open " + what + " (a directory, not a file)");
+    }
+    if (!std::filesystem::is_regular_file(status))
+    {
+        throw ScenarioError(path + ": cannot open " + what +
+                            " (not a regular file: a device or a pipe)");
+    }
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw ScenarioError(path + ": cannot open " + what);
+    }
+    return in;
+}
 
 std::vector<std::string>
 Split(const std::string& line, const char* separators, bool compress)

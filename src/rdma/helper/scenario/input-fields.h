@@ -5,6 +5,7 @@
 #define RDMA_INPUT_FIELDS_H
 
 #include <cstdint>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,13 @@ namespace ns3
  */
 namespace inputfields
 {
+
+/**
+ * Open the input file \p path (\p what names it in errors: "flow-size CDF", ...). Throws
+ * ScenarioError naming the file when it does not exist, is a directory, is not a regular
+ * file (a device such as /dev/zero, a pipe) or cannot be read.
+ */
+std::ifstream OpenInputFile(const std::string& path, const std::string& what);
 
 /// Split \p line at \p separators (each cell trimmed); runs of separators count once
 /// when \p compress.

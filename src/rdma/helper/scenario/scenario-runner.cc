@@ -4,6 +4,7 @@
 #include "ns3/scenario-runner.h"
 
 #include "ns3/fabric-stage.h"
+#include "ns3/input-fields.h"
 #include "ns3/output-stage.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/run-output.h"
@@ -33,18 +34,15 @@ using namespace scenario;
 json
 ScenarioRunner::Load(const std::string& file, const std::vector<std::string>& overrides)
 {
-    std::ifstream in(file);
-    if (!in)
-    {
-        throw ScenarioError(file + ": cannot open scenario file");
-    }
+    std::ifstream in = inputfields::OpenInputFile(file, "scenario file");
     json user;
     try
     {
         user = json::parse(in);
     }
-    catch (const json::parse_error& e)
+    catch (const json::exception& e)
     {
+        // Syntax errors, and numbers out of range (1e999999).
         throw ScenarioError(file + ": not valid JSON: " + e.what());
     }
     json s = ScenarioSchema::Validate(user, file);

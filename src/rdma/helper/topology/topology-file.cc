@@ -21,11 +21,7 @@ namespace
 std::vector<std::pair<uint32_t, std::string>>
 ContentLines(const std::string& path, const char* what)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw ScenarioError(path + ": cannot open " + what);
-    }
+    std::ifstream in = inputfields::OpenInputFile(path, what);
     std::vector<std::pair<uint32_t, std::string>> lines;
     std::string line;
     uint32_t n = 0;

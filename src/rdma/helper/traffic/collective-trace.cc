@@ -106,11 +106,7 @@ CollectiveTrace::CheckAcyclic(const std::string& origin) const
 CollectiveTrace
 CollectiveTrace::Read(const std::string& path, uint32_t ranks)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw ScenarioError(path + ": cannot open collective trace");
-    }
+    std::ifstream in = inputfields::OpenInputFile(path, "collective trace");
     CollectiveTrace t;
     std::set<uint64_t> ids;
     // Waits are resolved after reading (a flow may wait for a group listed later).

@@ -3,6 +3,7 @@
  */
 #include "ns3/flow-csv-reader.h"
 
+#include "ns3/input-fields.h"
 #include "ns3/scenario-error.h"
 
 #include <boost/algorithm/string.hpp>
@@ -36,11 +37,7 @@ ParseUnsigned(const std::string& text,
 std::vector<FlowSpec>
 FlowCsvReader::Read(const std::string& path, uint32_t hosts, uint8_t defaultPriority)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw ScenarioError(path + ": cannot open flow list");
-    }
+    std::ifstream in = inputfields::OpenInputFile(path, "flow list");
     std::vector<FlowSpec> flows;
     std::string line;
     uint32_t lineNo = 0;

@@ -3,6 +3,7 @@
  */
 #include "ns3/flow-size-cdf.h"
 
+#include "ns3/input-fields.h"
 #include "ns3/scenario-error.h"
 
 #include <algorithm>
@@ -54,11 +55,7 @@ CheckPoint(const FlowSizeCdf::Point* prev, const FlowSizeCdf::Point& p, const st
 FlowSizeCdf
 FlowSizeCdf::Load(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw ScenarioError(path + ": cannot open flow-size CDF");
-    }
+    std::ifstream in = inputfields::OpenInputFile(path, "flow-size CDF");
     std::vector<Point> points;
     uint32_t lastLine = 0;
     std::string line;

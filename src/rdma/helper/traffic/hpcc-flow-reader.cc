@@ -19,11 +19,7 @@ HpccFlowReader::Read(const std::string& path,
                      uint32_t hosts,
                      const std::vector<int64_t>& hostOfNode)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw ScenarioError(path + ": cannot open HPCC flow file");
-    }
+    std::ifstream in = inputfields::OpenInputFile(path, "HPCC flow file");
     const uint64_t nodes = hostOfNode.empty() ? hosts : hostOfNode.size();
     auto host = [&](const std::string& text, const std::string& where, const char* column) {
         const uint64_t node = Unsigned(text, where, column, nodes - 1);

@@ -28,11 +28,7 @@ std::vector<IncastGenerator>
 IncastGroupReader::Read(const std::string& path, uint32_t hosts, uint8_t defaultPriority)
 {
     using namespace inputfields;
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw ScenarioError(path + ": cannot open incast group list");
-    }
+    std::ifstream in = inputfields::OpenInputFile(path, "incast group list");
     static const std::set<std::string> required{"receiver",
                                                 "senders",
                                                 "qps_per_sender",
