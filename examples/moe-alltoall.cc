@@ -62,7 +62,7 @@ main(int argc, char* argv[])
     // The fabric: one leaf per local rank (a rail), one host per node under each leaf.
     RdmaTopology topo;
     ObjectFactory ccFactory;
-    const CcRegistry::Algorithm* algorithm = CcRegistry::Find(cc);
+    const PluginRegistry::Plugin* algorithm = PluginRegistry::CongestionControls().Find(cc);
     if (!algorithm)
     {
         std::cerr << "moe-alltoall: unknown congestion control '" << cc << "'\n";

@@ -54,16 +54,16 @@ TEST(CcRegistryResolve, UserValuesWinOthersAreResolvedForTheLineRate)
 // config.json records what --list-keys documents. Only DCQCN asks for a CNP spacing.
 TEST(CcRegistryResolve, EveryAlgorithmEveryAttribute)
 {
-    for (const CcRegistry::Algorithm& a : CcRegistry::Algorithms())
+    for (const PluginRegistry::Plugin& a : PluginRegistry::CongestionControls().Plugins())
     {
         const CcRegistry::Resolved r = CcRegistry::Resolve(a.name, json::object(), kLine);
         ASSERT_TRUE(r.controller) << a.name;
-        const auto attributes = CcRegistry::Attributes(a.tid);
+        const auto attributes = PluginRegistry::CongestionControls().Attributes(a.tid);
         EXPECT_EQ(r.parameters.size(), attributes.size()) << a.name;
         for (const auto& info : attributes)
         {
             ASSERT_TRUE(r.parameters.contains(info.name)) << a.name << "." << info.name;
-            const std::string def = CcRegistry::DefaultString(info);
+            const std::string def = PluginRegistry::DefaultString(info);
             if (def == "preset")
             {
                 EXPECT_NE(r.parameters[info.name], "preset") << a.name << "." << info.name;

@@ -3,7 +3,7 @@
  */
 #include "ns3/cc-key-alias.h"
 
-#include "ns3/cc-registry.h"
+#include "ns3/plugin-registry.h"
 
 #include <algorithm>
 #include <cctype>
@@ -50,9 +50,10 @@ Lower(std::string text)
 TypeId::AttributeInformation
 AliasedAttribute(const CcAlias& a)
 {
-    const CcRegistry::Algorithm* alg = CcRegistry::Find(a.algorithm);
+    const PluginRegistry& family = PluginRegistry::CongestionControls();
+    const PluginRegistry::Plugin* alg = family.Find(a.algorithm);
     TypeId::AttributeInformation info;
-    if (!alg || !CcRegistry::FindAttribute(alg->tid, a.attribute, info))
+    if (!alg || !family.FindAttribute(alg->tid, a.attribute, info))
     {
         throw std::logic_error(a.Path() + ": no attribute " + a.attribute);
     }
@@ -88,7 +89,7 @@ AliasChoices(const std::string& path)
 json
 AliasDefault(const std::string& path)
 {
-    return Lower(CcRegistry::DefaultString(AliasedAttribute(*FindAlias(path))));
+    return Lower(PluginRegistry::DefaultString(AliasedAttribute(*FindAlias(path))));
 }
 
 /// The Attribute value that \p value (one of the key's choices) stands for.

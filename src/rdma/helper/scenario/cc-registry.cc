@@ -16,50 +16,13 @@
 namespace ns3
 {
 
-const std::vector<CcRegistry::Algorithm>&
-CcRegistry::Algorithms()
-{
-    return PluginRegistry::CongestionControls().Plugins();
-}
-
-const CcRegistry::Algorithm*
-CcRegistry::Find(const std::string& name)
-{
-    return PluginRegistry::CongestionControls().Find(name);
-}
-
-std::vector<TypeId::AttributeInformation>
-CcRegistry::Attributes(TypeId tid)
-{
-    return PluginRegistry::CongestionControls().Attributes(tid);
-}
-
-bool
-CcRegistry::FindAttribute(TypeId tid, const std::string& name, TypeId::AttributeInformation& info)
-{
-    return PluginRegistry::CongestionControls().FindAttribute(tid, name, info);
-}
-
-std::string
-CcRegistry::ToAttributeString(const TypeId::AttributeInformation& info,
-                              const nlohmann::json& value,
-                              std::string& error)
-{
-    return PluginRegistry::ToAttributeString(info, value, error);
-}
-
-std::string
-CcRegistry::DefaultString(const TypeId::AttributeInformation& info)
-{
-    return PluginRegistry::DefaultString(info);
-}
-
 CcRegistry::Resolved
 CcRegistry::Resolve(const std::string& algorithm,
                     const nlohmann::json& userParams,
                     uint64_t lineRate)
 {
-    const Algorithm* a = Find(algorithm);
+    const PluginRegistry& family = PluginRegistry::CongestionControls();
+    const PluginRegistry::Plugin* a = family.Find(algorithm);
     NS_ABORT_MSG_IF(!a, "CcRegistry::Resolve: unknown algorithm '" << algorithm << "'");
     ObjectFactory factory;
     factory.SetTypeId(a->tid);
@@ -67,11 +30,11 @@ CcRegistry::Resolve(const std::string& algorithm,
     for (auto it = userParams.begin(); it != userParams.end(); ++it)
     {
         TypeId::AttributeInformation info;
-        NS_ABORT_MSG_IF(!FindAttribute(a->tid, it.key(), info),
+        NS_ABORT_MSG_IF(!family.FindAttribute(a->tid, it.key(), info),
                         "CcRegistry::Resolve: " << algorithm << " has no attribute '" << it.key()
                                                 << "'");
         std::string error;
-        const std::string text = ToAttributeString(info, it.value(), error);
+        const std::string text = PluginRegistry::ToAttributeString(info, it.value(), error);
         NS_ABORT_MSG_IF(!error.empty(),
                         "CcRegistry::Resolve: " << algorithm << "." << it.key() << ": " << error);
         factory.Set(it.key(), StringValue(text));
@@ -85,7 +48,7 @@ CcRegistry::Resolve(const std::string& algorithm,
     ctx.fabricBaseRtt = MicroSeconds(10);
     r.controller->Init(ctx);
     r.parameters = nlohmann::json::object();
-    for (const auto& info : Attributes(a->tid))
+    for (const auto& info : family.Attributes(a->tid))
     {
         StringValue back;
         r.controller->GetAttribute(info.name, back);

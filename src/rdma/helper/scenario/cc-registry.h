@@ -27,27 +27,6 @@ class CongestionControl;
 class CcRegistry
 {
   public:
-    /// An algorithm: its name (CongestionControl::GetName(), e.g. "dcqcn") and TypeId.
-    using Algorithm = PluginRegistry::Plugin;
-
-    static const std::vector<Algorithm>& Algorithms();
-    static const Algorithm* Find(const std::string& name);
-    /// Attributes of \p tid and of its parents below ns3::CongestionControl.
-    static std::vector<TypeId::AttributeInformation> Attributes(TypeId tid);
-    static bool FindAttribute(TypeId tid,
-                              const std::string& name,
-                              TypeId::AttributeInformation& info);
-    /**
-     * The attribute value \p value (a JSON string, number or boolean) as the string
-     * ns-3 will parse; empty \p error if valid, else why not. Times and rates must carry
-     * their unit ("55us", "40Mbps").
-     */
-    static std::string ToAttributeString(const TypeId::AttributeInformation& info,
-                                         const nlohmann::json& value,
-                                         std::string& error);
-    /// The attribute's default, serialized.
-    static std::string DefaultString(const TypeId::AttributeInformation& info);
-
     /// A controller set up as a NIC would for a line rate, and its parameters.
     struct Resolved
     {
@@ -55,7 +34,7 @@ class CcRegistry
         /// Every Attribute (as Attributes() lists them) by name, as a string: the value in
         /// use after Init, the user's (in the user's spelling, "80Mbps") or else the
         /// controller's own (its preset's for the line rate; for an attribute Init
-        /// leaves alone, DefaultString()).
+        /// leaves alone, PluginRegistry::DefaultString()).
         nlohmann::json parameters;
     };
 
@@ -68,7 +47,7 @@ class CcRegistry
      * first (ScenarioSchema does).
      * \param algorithm a registered name, e.g. "dcqcn"
      * \param userParams the values the user gave: a JSON object Attribute name -> value
-     *        (a string, number or boolean, as ToAttributeString() takes it)
+     *        (a string, number or boolean, as PluginRegistry::ToAttributeString() takes it)
      * \param lineRate NIC port rate (bit/s)
      * \return the initialized controller (e.g. for CongestionControl::GetCnpInterval())
      *         and its parameters

@@ -12,6 +12,7 @@
 #include "ns3/plugin-keys.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-keys-util.h"
 #include "ns3/scenario-schema.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -69,7 +70,7 @@ void
 FabricStage::Resolve(json& s, const std::string& file) const
 {
     const std::string algorithm = Str(s, "cc.algorithm");
-    const CcRegistry::Algorithm* alg = CcRegistry::Find(algorithm);
+    const PluginRegistry::Plugin* alg = PluginRegistry::CongestionControls().Find(algorithm);
     if (!alg)
     {
         throw ScenarioError(file + ": key 'cc.algorithm' has an unknown value");
@@ -96,25 +97,18 @@ FabricStage::Resolve(json& s, const std::string& file) const
 void
 FabricStage::Check(const json& s, const std::string& file, uint32_t /* hosts */) const
 {
-    auto fail = [&](const std::string& key, const json& v, const std::string& why) {
-        throw ScenarioError(file + ": key '" + key + "' has invalid value " + v.dump() + " (" +
-                            why + ")");
-    };
+    auto fail = [&](const std::string& key, const std::string& why) { FailKey(file, s, key, why); };
     if (Int(s, "nic.data_priority") == Int(s, "nic.control_priority"))
     {
-        fail("nic.data_priority",
-             At(s, "nic.data_priority"),
-             "must differ from nic.control_priority");
+        fail("nic.data_priority", "must differ from nic.control_priority");
     }
     if (Num(s, "switch.ecn.kmin_kb") > Num(s, "switch.ecn.kmax_kb"))
     {
-        fail("switch.ecn.kmin_kb",
-             At(s, "switch.ecn.kmin_kb"),
-             "must not exceed switch.ecn.kmax_kb");
+        fail("switch.ecn.kmin_kb", "must not exceed switch.ecn.kmax_kb");
     }
     // Controllers that read INT need every link rate to be one an INT record can carry.
     ObjectFactory ccFactory;
-    ccFactory.SetTypeId(CcRegistry::Find(Str(s, "cc.algorithm"))->tid);
+    ccFactory.SetTypeId(PluginRegistry::CongestionControls().Find(Str(s, "cc.algorithm"))->tid);
     if (ccFactory.Create<CongestionControl>()->NeedsInt())
     {
         for (const char* key : {"topology.host_rate_gbps", "topology.fabric_rate_gbps"})
@@ -122,7 +116,6 @@ FabricStage::Check(const json& s, const std::string& file, uint32_t /* hosts */)
             if (!IntHop::IsEncodableRate(Gbps(Num(s, key)).GetBitRate()))
             {
                 fail(key,
-                     At(s, key),
                      Str(s, "cc.algorithm") + " uses INT, whose records carry 10, 25, 40, 50, "
                                               "100, 200, 400 or 800 Gb/s");
             }

@@ -6,6 +6,7 @@
 #include "ns3/fat-tree-helper.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-keys-util.h"
 #include "ns3/topology-file.h"
 
 #include <algorithm>
@@ -70,21 +71,13 @@ ReadFile(const json& s)
 void
 ScenarioTopology::ResolvePaths(json& s, const std::string& file) const
 {
-    const std::string path = At(s, "topology.file").get<std::string>();
-    if (!path.empty() && fs::path(path).is_relative())
-    {
-        s["topology"]["file"] =
-            fs::absolute(fs::path(file).parent_path() / path).lexically_normal().string();
-    }
+    ResolvePathKey(s, "topology.file", file);
 }
 
 void
 ScenarioTopology::Check(const json& s, const std::string& file, uint32_t /* hosts */) const
 {
-    auto fail = [&](const std::string& key, const std::string& why) {
-        throw ScenarioError(file + ": key '" + key + "' has invalid value " + At(s, key).dump() +
-                            " (" + why + ")");
-    };
+    auto fail = [&](const std::string& key, const std::string& why) { FailKey(file, s, key, why); };
     const std::string type = Type(s);
     if (type == "fat_tree")
     {

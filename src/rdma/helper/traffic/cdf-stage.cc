@@ -7,8 +7,8 @@
 #include "ns3/cdf-workload-generator.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/scenario-access.h"
+#include "ns3/scenario-keys-util.h"
 #include "ns3/scenario-topology.h"
-#include "ns3/traffic-keys.h"
 
 #include <algorithm>
 #include <set>

@@ -8,8 +8,8 @@
 #include "ns3/run-output.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-keys-util.h"
 #include "ns3/scenario-topology.h"
-#include "ns3/traffic-keys.h"
 
 #include <algorithm>
 #include <cmath>

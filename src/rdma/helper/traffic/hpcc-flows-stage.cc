@@ -6,8 +6,8 @@
 #include "ns3/hpcc-flow-reader.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-keys-util.h"
 #include "ns3/scenario-topology.h"
-#include "ns3/traffic-keys.h"
 
 namespace ns3
 {

@@ -7,7 +7,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
-#include "ns3/traffic-keys.h"
+#include "ns3/scenario-keys-util.h"
 
 namespace ns3
 {

@@ -7,6 +7,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-keys-util.h"
 
 #include <set>
 
@@ -28,10 +29,7 @@ IncastStage::Resolve(json& s, const std::string& /* file */) const
 void
 IncastStage::Check(const json& s, const std::string& file, uint32_t hosts) const
 {
-    auto fail = [&](const std::string& key, const std::string& why) {
-        throw ScenarioError(file + ": key '" + key + "' has invalid value " + At(s, key).dump() +
-                            " (" + why + ")");
-    };
+    auto fail = [&](const std::string& key, const std::string& why) { FailKey(file, s, key, why); };
     if (Int(s, "traffic.incast.priority") == Int(s, "nic.control_priority"))
     {
         fail("traffic.incast.priority", "must differ from nic.control_priority");

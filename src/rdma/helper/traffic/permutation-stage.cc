@@ -7,6 +7,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-keys-util.h"
 
 namespace ns3
 {
@@ -19,8 +20,10 @@ PermutationStage::Check(const json& s, const std::string& file, uint32_t /* host
 {
     if (Enabled(s) && Str(s, "topology.type") == "leaf_spine" && Int(s, "topology.leaves") < 2)
     {
-        throw ScenarioError(file + ": key 'traffic.permutation.enabled' has invalid value true (a "
-                                   "leaf-spine permutation needs at least 2 leaves)");
+        FailKey(file,
+                s,
+                "traffic.permutation.enabled",
+                "a leaf-spine permutation needs at least 2 leaves");
     }
 }
 

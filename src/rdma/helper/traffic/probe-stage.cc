@@ -5,6 +5,7 @@
 
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-keys-util.h"
 
 namespace ns3
 {
@@ -24,10 +25,7 @@ ProbeStage::Resolve(json& s, const std::string& /* file */) const
 void
 ProbeStage::Check(const json& s, const std::string& file, uint32_t hosts) const
 {
-    auto fail = [&](const std::string& key, const std::string& why) {
-        throw ScenarioError(file + ": key '" + key + "' has invalid value " + At(s, key).dump() +
-                            " (" + why + ")");
-    };
+    auto fail = [&](const std::string& key, const std::string& why) { FailKey(file, s, key, why); };
     if (Int(s, "traffic.probe.priority") == Int(s, "nic.control_priority"))
     {
         fail("traffic.probe.priority", "must differ from nic.control_priority");

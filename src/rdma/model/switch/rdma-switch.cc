@@ -184,7 +184,6 @@ RdmaSwitch::Receive(uint32_t inPort,
     if (candidates.empty())
     {
         // Unreachable (a link went down): drop, counted on the ingress port.
-        ++m_stats[inPort].unroutable;
         ++m_stats[inPort].dropsByReason[static_cast<std::size_t>(DropReason::NO_ROUTE)];
         m_dropTrace(p, inPort, inPort, DropReasonName(DropReason::NO_ROUTE));
         return;

@@ -38,7 +38,6 @@ class RdmaSwitch : public Object, public PortLoadView
         uint64_t pauseFrames = 0;  ///< PFC pause frames (incl. refreshes) sent upstream
         uint64_t resumeFrames = 0; ///< PFC resume frames sent upstream
         uint64_t ecnMarked = 0;    ///< frames CE-marked at this egress port
-        uint64_t unroutable = 0;   ///< frames arriving here with no route (links down)
         /// Every drop counted at this port by reason (NO_ROUTE at the ingress, the
         /// admission reasons at the egress); LINK_DOWN drops are the devices' own.
         std::array<uint64_t, kDropReasons> dropsByReason{};

@@ -1,8 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#ifndef RDMA_TRAFFIC_KEYS_H
-#define RDMA_TRAFFIC_KEYS_H
+#ifndef RDMA_SCENARIO_KEYS_UTIL_H
+#define RDMA_SCENARIO_KEYS_UTIL_H
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -49,4 +49,4 @@ std::vector<uint32_t> HostsOrAll(const nlohmann::json& s, const std::string& key
 } // namespace scenario
 } // namespace ns3
 
-#endif /* RDMA_TRAFFIC_KEYS_H */
+#endif /* RDMA_SCENARIO_KEYS_UTIL_H */

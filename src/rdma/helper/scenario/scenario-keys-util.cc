@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "ns3/traffic-keys.h"
+#include "ns3/scenario-keys-util.h"
 
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
