@@ -4,7 +4,9 @@
 #include "ns3/scenario-runner.h"
 
 #include "ns3/fabric-stage.h"
+#include "ns3/global-value.h"
 #include "ns3/input-fields.h"
+#include "ns3/object-factory.h"
 #include "ns3/output-stage.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/run-output.h"
@@ -12,7 +14,9 @@
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-schema.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/topology-stage.h"
 
 #include <algorithm>
@@ -21,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 namespace ns3
 {
@@ -28,6 +33,45 @@ namespace ns3
 using json = nlohmann::json;
 namespace fs = std::filesystem;
 using namespace scenario;
+
+namespace
+{
+/**
+ * Make the simulator use the `simulator.scheduler` choice \p name: rdma is
+ * ns3::RdmaSimulatorImpl (its own heap, reserved uids for the links); the others are
+ * ns-3's DefaultSimulatorImpl with that ns-3 scheduler. A simulator of another kind left
+ * from before (it could not take the choice) is destroyed first.
+ */
+void
+UseScheduler(const std::string& name)
+{
+    static const std::map<std::string, std::string> schedulers = {
+        {"rdma", "ns3::RdmaScheduler"},
+        {"map", "ns3::MapScheduler"},
+        {"heap", "ns3::HeapScheduler"},
+        {"calendar", "ns3::CalendarScheduler"},
+        {"priority_queue", "ns3::PriorityQueueScheduler"},
+        {"list", "ns3::ListScheduler"},
+    };
+    const std::string impl =
+        name == "rdma" ? "ns3::RdmaSimulatorImpl" : "ns3::DefaultSimulatorImpl";
+    StringValue before;
+    GlobalValue::GetValueByName("SimulatorImplementationType", before);
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(impl));
+    if (Simulator::GetImplementation()->GetInstanceTypeId().GetName() != impl)
+    {
+        Simulator::Destroy();
+    }
+    Ptr<SimulatorImpl> sim = Simulator::GetImplementation(); // created with the choice
+    GlobalValue::Bind("SimulatorImplementationType", before);
+    if (name != "rdma")
+    {
+        ObjectFactory scheduler;
+        scheduler.SetTypeId(schedulers.at(name));
+        Simulator::SetScheduler(scheduler);
+    }
+}
+} // namespace
 
 // ------------------------------------------------------------------ loading
 
@@ -137,6 +181,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     const uint32_t seed = static_cast<uint32_t>(Int(s, "seed"));
     RngSeedManager::SetSeed(std::max<uint32_t>(seed, 1));
     RngSeedManager::SetRun(seed + 1);
+    UseScheduler(Str(s, "simulator.scheduler"));
 
     // The fabric: attributes, then the topology's nodes and links.
     RdmaTopology topo;

@@ -5,8 +5,10 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/member-event.h"
 #include "ns3/node.h"
 #include "ns3/rdma-net-device.h"
+#include "ns3/rdma-simulator-impl.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -14,6 +16,43 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaChannel");
 NS_OBJECT_ENSURE_REGISTERED(RdmaChannel);
+
+/// One direction of the link (see RdmaChannel).
+struct RdmaChannel::Direction
+{
+    /// Runs RdmaChannel::Arrive for this direction.
+    class ArrivalEvent : public EventImpl
+    {
+      public:
+        ArrivalEvent(RdmaChannel* channel, Direction* dir)
+            : m_channel(channel),
+              m_dir(dir)
+        {
+        }
+
+      protected:
+        void Notify() override
+        {
+            m_channel->Arrive(*m_dir);
+        }
+
+      private:
+        RdmaChannel* m_channel;
+        Direction* m_dir;
+    };
+
+    Direction(RdmaChannel* channel, RdmaNetDevice* to)
+        : to(to),
+          context(to->GetNode() ? to->GetNode()->GetId() : 0),
+          arrival(Create<ArrivalEvent>(channel, this))
+    {
+    }
+
+    RdmaNetDevice* to;         ///< the receiving device
+    uint32_t context;          ///< its node id (the arrival's event context)
+    std::deque<InFlight> fifo; ///< frames in flight, earliest arrival first
+    Ptr<ArrivalEvent> arrival; ///< the event of the head's arrival (never cancelled)
+};
 
 TypeId
 RdmaChannel::GetTypeId()
@@ -43,14 +82,74 @@ RdmaChannel::Attach(Ptr<RdmaNetDevice> device)
 }
 
 void
-RdmaChannel::Transmit(Ptr<Packet> p, Ptr<RdmaNetDevice> src, Time txTime)
+RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
 {
-    Ptr<RdmaNetDevice> dst = m_devices[0] == src ? m_devices[1] : m_devices[0];
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   txTime + m_delay,
-                                   &RdmaNetDevice::Receive,
-                                   dst,
-                                   p);
+    const uint32_t to = m_devices[0] == src ? 1 : 0;
+    RdmaNetDevice* dst = PeekPointer(m_devices[to]);
+    using ReceiveFrame = void (RdmaNetDevice::*)(const Ptr<RdmaFrame>&);
+    RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
+    if (sim == nullptr)
+    {
+        // Any other simulator: one event per frame.
+        Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
+                                       txTime + m_delay,
+                                       static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
+                                       dst,
+                                       f);
+        return;
+    }
+    if (!m_dirs[to])
+    {
+        m_dirs[to] = std::make_unique<Direction>(this, dst);
+    }
+    Direction& d = *m_dirs[to];
+    const uint64_t ts = sim->NowTs() + static_cast<uint64_t>((txTime + m_delay).GetTimeStep());
+    const uint32_t uid = sim->ReserveUid();
+    if (!d.fifo.empty() && ts < d.fifo.back().ts)
+    {
+        // Out of order (the delay was lowered mid-run): an event of its own, same uid.
+        sim->ScheduleReserved(
+            ts,
+            uid,
+            d.context,
+            MakeEvent(static_cast<ReceiveFrame>(&RdmaNetDevice::Receive), dst, f));
+        return;
+    }
+    d.fifo.push_back({ts, uid, std::move(f)});
+    if (d.fifo.size() == 1)
+    {
+        sim->ScheduleReserved(ts, uid, d.context, GetPointer(d.arrival));
+    }
+}
+
+void
+RdmaChannel::Arrive(Direction& d)
+{
+    Ptr<RdmaFrame> f = std::move(d.fifo.front().frame);
+    d.fifo.pop_front();
+    if (!d.fifo.empty())
+    {
+        const InFlight& next = d.fifo.front();
+        RdmaSimulatorImpl::Active()->ScheduleReserved(next.ts,
+                                                      next.uid,
+                                                      d.context,
+                                                      GetPointer(d.arrival));
+    }
+    d.to->Receive(f);
+}
+
+void
+RdmaChannel::DoDispose()
+{
+    for (auto& d : m_dirs)
+    {
+        d.reset();
+    }
+    for (auto& dev : m_devices)
+    {
+        dev = nullptr;
+    }
+    Channel::DoDispose();
 }
 
 Ptr<RdmaNetDevice>

@@ -8,6 +8,10 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
+#include "ns3/rdma-frame.h"
+
+#include <deque>
+#include <memory>
 
 namespace ns3
 {
@@ -20,6 +24,17 @@ class RdmaNetDevice;
  * decides the serialization time (it knows its rate); the channel adds the propagation
  * delay and delivers the frame to the other end.
  */
+/**
+ * \ingroup rdma
+ * \brief A full-duplex point-to-point link between two RdmaNetDevices.
+ *
+ * Frames travel with their parsed header. Under ns3::RdmaSimulatorImpl each direction
+ * keeps its frames in flight in a FIFO (arrivals on a link are in send order) and holds
+ * one simulator event, for the head's arrival, scheduled under the uid reserved when the
+ * frame was sent: every arrival runs exactly when, and in the order, it would run with
+ * one event per frame, but the event heap holds one entry per busy link direction. Under
+ * any other simulator implementation every frame gets its own event.
+ */
 class RdmaChannel : public Channel
 {
   public:
@@ -29,8 +44,8 @@ class RdmaChannel : public Channel
     /// Attach a device; a channel takes exactly two.
     void Attach(Ptr<RdmaNetDevice> device);
 
-    /// Start sending \p p from \p src; it arrives at the peer after txTime + delay.
-    void Transmit(Ptr<Packet> p, Ptr<RdmaNetDevice> src, Time txTime);
+    /// Start sending frame \p f from \p src; it arrives at the peer after txTime + delay.
+    void Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime);
 
     /// The device at the other end of \p device.
     Ptr<RdmaNetDevice> GetPeer(Ptr<const RdmaNetDevice> device) const;
@@ -40,10 +55,28 @@ class RdmaChannel : public Channel
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
+  protected:
+    void DoDispose() override;
+
   private:
+    /// A frame on the wire, and the uid its arrival event runs under.
+    struct InFlight
+    {
+        uint64_t ts;  ///< arrival time stamp
+        uint32_t uid; ///< reserved when it was sent (RdmaSimulatorImpl::ReserveUid)
+        Ptr<RdmaFrame> frame;
+    };
+
+    /// One direction of the link: frames in flight to device `to`, in arrival order.
+    struct Direction;
+
+    /// Deliver the frame at the head of direction \p d, then schedule the next one.
+    void Arrive(Direction& d);
+
     Time m_delay;
     Ptr<RdmaNetDevice> m_devices[2];
     uint32_t m_nDevices;
+    std::unique_ptr<Direction> m_dirs[2]; ///< m_dirs[i]: frames to m_devices[i]
 };
 
 } // namespace ns3

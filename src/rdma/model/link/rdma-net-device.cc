@@ -8,6 +8,8 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/rdma-channel.h"
+#include "ns3/rdma-port-owner.h"
+#include "ns3/rdma-simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -78,9 +80,18 @@ RdmaNetDevice::RdmaNetDevice()
       m_mtu(4200),
       m_rrNext(0),
       m_busy(false),
+      m_txCompleteDeferred(false),
+      m_txEndTs(0),
+      m_txEndUid(0),
+      m_txEndContext(0),
       m_pausedMask(0),
+      m_nonEmpty(0),
+      m_owner(nullptr),
+      m_ownerPort(0),
+      m_ownerPulls(false),
       m_txBytes(0),
-      m_txFrames(0)
+      m_txFrames(0),
+      m_txComplete(Create<MemberEvent<RdmaNetDevice, &RdmaNetDevice::TransmitComplete>>(this))
 {
     m_queueBytes.fill(0);
 }
@@ -93,6 +104,8 @@ RdmaNetDevice::DoDispose()
         q.clear();
     }
     m_pfcQueue.clear();
+    m_owner = nullptr;
+    m_txComplete = nullptr;
     m_channel = nullptr;
     m_node = nullptr;
     m_rxCallback = RxCallback();
@@ -127,10 +140,27 @@ RdmaNetDevice::SetPullSource(PullCallback cb)
 }
 
 void
+RdmaNetDevice::SetOwner(RdmaPortOwner* owner, uint32_t port, bool pulls)
+{
+    m_owner = owner;
+    m_ownerPort = port;
+    m_ownerPulls = pulls;
+}
+
+void
 RdmaNetDevice::Enqueue(Ptr<Packet> p, uint8_t priority, uint32_t meta)
 {
-    m_queueBytes[priority] += p->GetSize();
-    m_queues[priority].push_back({p, meta});
+    Ptr<RdmaFrame> f = RdmaFrame::FromPacket(p);
+    f->meta = meta;
+    Enqueue(f, priority);
+}
+
+void
+RdmaNetDevice::Enqueue(Ptr<RdmaFrame> f, uint8_t priority)
+{
+    m_queueBytes[priority] += f->GetSize();
+    m_queues[priority].push_back(std::move(f));
+    m_nonEmpty |= 1u << priority;
     TryTransmit();
 }
 
@@ -141,76 +171,154 @@ RdmaNetDevice::SendPfc(uint8_t priority, uint16_t quanta)
     h.type = RdmaPacketType::PFC;
     h.priority = priority;
     h.quanta = quanta;
-    m_pfcQueue.push_back(CreateRdmaFrame(h));
+    m_pfcQueue.push_back(RdmaFrame::Make(h));
     TryTransmit();
 }
 
-Ptr<Packet>
+Ptr<RdmaFrame>
 RdmaNetDevice::SelectNext()
 {
     if (!m_pfcQueue.empty())
     {
-        Ptr<Packet> p = m_pfcQueue.front();
+        Ptr<RdmaFrame> f = std::move(m_pfcQueue.front());
         m_pfcQueue.pop_front();
-        return p;
+        return f;
     }
     const uint8_t paused = m_honourPfc ? m_pausedMask : 0;
+    // Classes with frames that may go: the strict class first, then round robin from
+    // m_rrNext over the others.
+    const uint32_t ready = m_nonEmpty & ~paused;
+    const uint32_t strictBit = 1u << m_strictPriority;
     int chosen = -1;
-    if (!m_queues[m_strictPriority].empty() && !(paused & (1u << m_strictPriority)))
+    if (ready & strictBit)
     {
         chosen = m_strictPriority;
     }
-    else
+    else if (const uint32_t others = ready & ~strictBit)
     {
-        for (uint32_t i = 0; i < kRdmaNumPriorities; ++i)
-        {
-            uint32_t c = (m_rrNext + i) % kRdmaNumPriorities;
-            if (c != m_strictPriority && !m_queues[c].empty() && !(paused & (1u << c)))
-            {
-                chosen = c;
-                m_rrNext = (c + 1) % kRdmaNumPriorities;
-                break;
-            }
-        }
+        const uint32_t rr = m_rrNext;
+        const uint32_t rotated = ((others >> rr) | (others << (kRdmaNumPriorities - rr))) &
+                                 ((1u << kRdmaNumPriorities) - 1);
+        chosen = (__builtin_ctz(rotated) + rr) % kRdmaNumPriorities;
+        m_rrNext = (chosen + 1) % kRdmaNumPriorities;
     }
     if (chosen >= 0)
     {
-        Queued item = m_queues[chosen].front();
+        Ptr<RdmaFrame> f = std::move(m_queues[chosen].front());
         m_queues[chosen].pop_front();
-        m_queueBytes[chosen] -= item.packet->GetSize();
-        if (!m_dequeueCallback.IsNull())
+        if (m_queues[chosen].empty())
         {
-            m_dequeueCallback(item.packet, static_cast<uint8_t>(chosen), item.meta);
+            m_nonEmpty &= ~(1u << chosen);
         }
-        return item.packet;
+        m_queueBytes[chosen] -= f->GetSize();
+        NotifyDequeued(*f, static_cast<uint8_t>(chosen));
+        return f;
+    }
+    if (m_owner)
+    {
+        return m_owner->PullFrame(m_ownerPort, paused);
     }
     if (!m_pullSource.IsNull())
     {
-        return m_pullSource(paused);
+        Ptr<Packet> p = m_pullSource(paused);
+        return p ? RdmaFrame::FromPacket(p) : nullptr;
     }
     return nullptr;
 }
 
 void
+RdmaNetDevice::NotifyDequeued(RdmaFrame& f, uint8_t priority)
+{
+    if (m_owner)
+    {
+        m_owner->FrameDequeued(m_ownerPort, f, priority);
+    }
+    else if (!m_dequeueCallback.IsNull())
+    {
+        m_dequeueCallback(f.GetPacket(), f.header, priority, f.meta);
+    }
+}
+
+bool
+RdmaNetDevice::StillBusy()
+{
+    if (!m_busy)
+    {
+        return false;
+    }
+    if (m_txCompleteDeferred)
+    {
+        // The end of transmission was not scheduled: busy until its slot in event order,
+        // (time stamp, reserved uid), has passed.
+        const RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
+        if (sim->NowTs() > m_txEndTs ||
+            (sim->NowTs() == m_txEndTs && sim->CurrentUid() > m_txEndUid))
+        {
+            m_busy = false;
+            m_txCompleteDeferred = false;
+            return false;
+        }
+    }
+    return true;
+}
+
+void
+RdmaNetDevice::ScheduleDeferredTxComplete()
+{
+    m_txCompleteDeferred = false;
+    m_txComplete->Ref();
+    RdmaSimulatorImpl::Active()->ScheduleReserved(m_txEndTs,
+                                                  m_txEndUid,
+                                                  m_txEndContext,
+                                                  PeekPointer(m_txComplete));
+}
+
+void
 RdmaNetDevice::TryTransmit()
 {
-    if (m_busy || !m_channel || !m_linkUp)
+    if (StillBusy())
+    {
+        if (m_txCompleteDeferred)
+        {
+            // Someone wants the port: it must look again when the frame is out.
+            ScheduleDeferredTxComplete();
+        }
+        return;
+    }
+    if (!m_channel || !m_linkUp)
     {
         return;
     }
-    Ptr<Packet> p = SelectNext();
-    if (!p)
+    Ptr<RdmaFrame> f = SelectNext();
+    if (!f)
     {
         return;
     }
-    const uint32_t frame = p->GetSize();
+    const uint32_t frame = f->GetSize();
     Time txTime = m_clock.Next(frame + rdmawire::kPreambleAndIfg);
     m_busy = true;
     m_txBytes += frame;
     ++m_txFrames;
-    m_macTxTrace(p);
-    m_channel->Transmit(p, this, txTime);
-    Simulator::Schedule(txTime, &RdmaNetDevice::TransmitComplete, this);
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(f->GetPacket());
+    }
+    m_channel->Transmit(std::move(f), this, txTime);
+    RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
+    const bool morePending =
+        m_nonEmpty != 0 || !m_pfcQueue.empty() || m_ownerPulls || !m_pullSource.IsNull();
+    if (sim == nullptr || morePending)
+    {
+        m_txComplete->ScheduleIn(txTime);
+        return;
+    }
+    // Nothing waits for the port: its end of transmission would find nothing to send.
+    // Keep the event's slot (the uid ns-3 would give it) and schedule it only if a frame
+    // or an unpause comes before then (TryTransmit while busy).
+    m_txCompleteDeferred = true;
+    m_txEndTs = sim->NowTs() + static_cast<uint64_t>(txTime.GetTimeStep());
+    m_txEndUid = sim->ReserveUid();
+    m_txEndContext = sim->GetContext();
 }
 
 void
@@ -223,23 +331,37 @@ RdmaNetDevice::TransmitComplete()
 void
 RdmaNetDevice::Receive(Ptr<Packet> p)
 {
+    Receive(RdmaFrame::FromPacket(p));
+}
+
+void
+RdmaNetDevice::Receive(const Ptr<RdmaFrame>& f)
+{
     if (!m_linkUp)
     {
         ++m_linkDownDrops;
-        m_linkDownDropTrace(p);
+        if (!m_linkDownDropTrace.IsEmpty())
+        {
+            m_linkDownDropTrace(f->GetPacket());
+        }
         return;
     }
-    RdmaHeader h;
-    p->PeekHeader(h);
-    if (h.type == RdmaPacketType::PFC)
+    if (f->header.type == RdmaPacketType::PFC)
     {
-        HandlePfc(h);
+        HandlePfc(f->header);
         return;
     }
-    m_macRxTrace(p);
-    if (!m_rxCallback.IsNull())
+    if (!m_macRxTrace.IsEmpty())
     {
-        m_rxCallback(this, p, h);
+        m_macRxTrace(f->GetPacket());
+    }
+    if (m_owner)
+    {
+        m_owner->FrameReceived(m_ownerPort, this, f);
+    }
+    else if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, f->GetPacket(), f->header);
     }
 }
 
@@ -391,17 +513,18 @@ RdmaNetDevice::SetLinkUp(bool up)
     {
         while (!m_queues[c].empty())
         {
-            Queued item = m_queues[c].front();
+            Ptr<RdmaFrame> f = std::move(m_queues[c].front());
             m_queues[c].pop_front();
-            m_queueBytes[c] -= item.packet->GetSize();
+            m_queueBytes[c] -= f->GetSize();
             ++m_linkDownDrops;
-            m_linkDownDropTrace(item.packet);
-            if (!m_dequeueCallback.IsNull())
+            if (!m_linkDownDropTrace.IsEmpty())
             {
-                m_dequeueCallback(item.packet, static_cast<uint8_t>(c), item.meta);
+                m_linkDownDropTrace(f->GetPacket());
             }
+            NotifyDequeued(*f, static_cast<uint8_t>(c));
         }
     }
+    m_nonEmpty = 0;
     m_pfcQueue.clear();
 }
 

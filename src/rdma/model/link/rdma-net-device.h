@@ -7,7 +7,9 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
+#include "ns3/member-event.h"
 #include "ns3/net-device.h"
+#include "ns3/rdma-frame.h"
 #include "ns3/rdma-header.h"
 #include "ns3/serialization-clock.h"
 #include "ns3/traced-callback.h"
@@ -19,6 +21,7 @@ namespace ns3
 {
 
 class RdmaChannel;
+class RdmaPortOwner;
 
 /**
  * \ingroup rdma
@@ -40,7 +43,7 @@ class RdmaNetDevice : public NetDevice
     /// Called for every received non-PFC frame, with its already-parsed header.
     using RxCallback = Callback<void, Ptr<RdmaNetDevice>, Ptr<Packet>, const RdmaHeader&>;
     /// Called when a queued frame leaves its queue for the wire (meta as given to Enqueue).
-    using DequeueCallback = Callback<void, Ptr<Packet>, uint8_t, uint32_t>;
+    using DequeueCallback = Callback<void, Ptr<Packet>, const RdmaHeader&, uint8_t, uint32_t>;
     /// Asked for the next data frame when the queues are empty; argument: paused classes.
     using PullCallback = Callback<Ptr<Packet>, uint8_t>;
 
@@ -54,9 +57,17 @@ class RdmaNetDevice : public NetDevice
     void SetRdmaReceiveCallback(RxCallback cb);
     void SetDequeueCallback(DequeueCallback cb);
     void SetPullSource(PullCallback cb);
+    /**
+     * Hand frames to \p owner by direct calls (instead of the three callbacks above),
+     * naming this device \p port to it; \p pulls: the owner has frames to give
+     * (RdmaPortOwner::PullFrame) when the queues are empty.
+     */
+    void SetOwner(RdmaPortOwner* owner, uint32_t port, bool pulls = false);
 
     /// Queue \p p in class \p priority; \p meta comes back in the dequeue callback.
     void Enqueue(Ptr<Packet> p, uint8_t priority, uint32_t meta);
+    /// Queue frame \p f (its meta kept) in class \p priority.
+    void Enqueue(Ptr<RdmaFrame> f, uint8_t priority);
     /// Send a PFC frame for one class: pause for \p quanta (512 bit times each), 0 resumes.
     void SendPfc(uint8_t priority, uint16_t quanta);
     /// Start a transmission if the port is idle and something may be sent.
@@ -87,6 +98,8 @@ class RdmaNetDevice : public NetDevice
 
     /// Called by the channel when a frame has fully arrived.
     void Receive(Ptr<Packet> p);
+    /// A frame arrives with its header parsed (how the channel delivers frames).
+    void Receive(const Ptr<RdmaFrame>& f);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -122,14 +135,15 @@ class RdmaNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
-    struct Queued
-    {
-        Ptr<Packet> packet;
-        uint32_t meta;
-    };
-
-    Ptr<Packet> SelectNext();
+    /// The next frame to send, or nullptr.
+    Ptr<RdmaFrame> SelectNext();
+    /// Tell the owner (or the dequeue callback) that \p f leaves queue \p priority.
+    void NotifyDequeued(RdmaFrame& f, uint8_t priority);
     void TransmitComplete();
+    /// m_busy, after ending a deferred transmission whose slot has passed.
+    bool StillBusy();
+    /// Schedule the deferred end of transmission in its reserved slot.
+    void ScheduleDeferredTxComplete();
     void HandlePfc(const RdmaHeader& h);
     void PauseExpired(uint8_t priority);
 
@@ -145,20 +159,31 @@ class RdmaNetDevice : public NetDevice
     uint32_t m_ifIndex;
     uint16_t m_mtu;
 
-    std::array<std::deque<Queued>, kRdmaNumPriorities> m_queues;
+    std::array<std::deque<Ptr<RdmaFrame>>, kRdmaNumPriorities> m_queues;
     std::array<uint64_t, kRdmaNumPriorities> m_queueBytes;
-    std::deque<Ptr<Packet>> m_pfcQueue;
+    std::deque<Ptr<RdmaFrame>> m_pfcQueue;
     uint8_t m_rrNext;
     bool m_busy;
+    /// m_busy, and its end of transmission not scheduled (see TryTransmit): its slot is
+    /// (m_txEndTs, m_txEndUid), with context m_txEndContext.
+    bool m_txCompleteDeferred;
+    uint64_t m_txEndTs;
+    uint32_t m_txEndUid;
+    uint32_t m_txEndContext;
     uint8_t m_pausedMask;
+    uint8_t m_nonEmpty; ///< bit c: m_queues[c] holds frames
     std::array<EventId, kRdmaNumPriorities> m_pauseExpiry;
 
     RxCallback m_rxCallback;
     DequeueCallback m_dequeueCallback;
     PullCallback m_pullSource;
+    RdmaPortOwner* m_owner; ///< if set, called instead of the callbacks
+    uint32_t m_ownerPort;   ///< this device's port number at m_owner
+    bool m_ownerPulls;      ///< m_owner gives frames when the queues are empty
 
     uint64_t m_txBytes;
     uint64_t m_txFrames;
+    Ptr<MemberEvent<RdmaNetDevice, &RdmaNetDevice::TransmitComplete>> m_txComplete;
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;
     TracedCallback<Ptr<const Packet>> m_macRxTrace;

@@ -95,7 +95,7 @@ RdmaNic::Reschedule(SendQueuePair& qp)
     }
 }
 
-Ptr<Packet>
+Ptr<RdmaFrame>
 RdmaNic::Pull(uint8_t pausedMask)
 {
     const uint64_t now = NowPs();
@@ -136,7 +136,7 @@ RdmaNic::Pull(uint8_t pausedMask)
             m_scheduler.PushWaiting(qpn, limiter.nextSendPs, ++qp.waitGeneration);
             continue;
         }
-        Ptr<Packet> p;
+        Ptr<RdmaFrame> p;
         if (!limiter.probeOutstanding && limiter.cc->WantsProbe())
         {
             // The probe takes this turn; the QP stays ready for its data.
@@ -159,7 +159,7 @@ RdmaNic::Pull(uint8_t pausedMask)
     return nullptr;
 }
 
-Ptr<Packet>
+Ptr<RdmaFrame>
 RdmaNic::MakeDataPacket(SendQueuePair& qp)
 {
     // Selective repeat resends the holes of the recovery window first (SkipReported
@@ -254,10 +254,10 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     {
         ArmRto(qp, Simulator::Now() + CurrentRto(qp));
     }
-    return CreateRdmaFrame(h);
+    return RdmaFrame::Make(h);
 }
 
-Ptr<Packet>
+Ptr<RdmaFrame>
 RdmaNic::MakeProbePacket(SendQueuePair& qp)
 {
     RateLimiter& limiter = m_limiters[qp.limiter];
@@ -274,7 +274,7 @@ RdmaNic::MakeProbePacket(SendQueuePair& qp)
     h.sport = qp.sport;
     h.dstQpn = qp.peerQpn;
     h.timestamp = Simulator::Now().GetNanoSeconds();
-    return CreateRdmaFrame(h);
+    return RdmaFrame::Make(h);
 }
 
 void

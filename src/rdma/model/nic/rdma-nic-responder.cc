@@ -47,7 +47,7 @@ RdmaNic::ReceiveProbe(const RdmaHeader& h)
     r.sport = rq.sport;
     r.dstQpn = rq.peerQpn;
     r.timestamp = h.timestamp;
-    m_device->Enqueue(CreateRdmaFrame(r), r.priority, 0);
+    m_device->Enqueue(RdmaFrame::Make(r), r.priority);
 }
 
 void
@@ -86,7 +86,7 @@ RdmaNic::SendAck(const RecvQueuePair& rq,
     {
         ++m_stats.nacksSent;
     }
-    m_device->Enqueue(CreateRdmaFrame(h), h.priority, 0);
+    m_device->Enqueue(RdmaFrame::Make(h), h.priority);
 }
 
 void
@@ -100,7 +100,7 @@ RdmaNic::SendCnp(const RecvQueuePair& rq)
     h.sport = rq.sport;
     h.dstQpn = rq.peerQpn;
     ++m_stats.cnpsSent;
-    m_device->Enqueue(CreateRdmaFrame(h), h.priority, 0);
+    m_device->Enqueue(RdmaFrame::Make(h), h.priority);
 }
 
 } // namespace ns3

@@ -169,8 +169,19 @@ RdmaNic::SetDevice(Ptr<RdmaNetDevice> device)
     {
         m_recovery = CreateObject<GoBackN>();
     }
-    device->SetRdmaReceiveCallback(MakeCallback(&RdmaNic::Receive, this));
-    device->SetPullSource(MakeCallback(&RdmaNic::Pull, this));
+    device->SetOwner(this, 0, true);
+}
+
+void
+RdmaNic::FrameReceived(uint32_t /* port */, RdmaNetDevice* dev, const Ptr<RdmaFrame>& f)
+{
+    Receive(dev, nullptr, f->header); // the NIC reads only the header
+}
+
+Ptr<RdmaFrame>
+RdmaNic::PullFrame(uint32_t /* port */, uint8_t pausedMask)
+{
+    return Pull(pausedMask);
 }
 
 Ptr<RdmaNetDevice>

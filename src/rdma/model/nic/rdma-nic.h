@@ -10,6 +10,7 @@
 #include "ns3/qp-scheduler.h"
 #include "ns3/queue-pair.h"
 #include "ns3/rdma-net-device.h"
+#include "ns3/rdma-port-owner.h"
 #include "ns3/traced-callback.h"
 
 #include <deque>
@@ -47,7 +48,7 @@ namespace ns3
  * to the controller and the loss-recovery policy, completions) and rdma-nic-responder.cc
  * (data answered as the policy decides, CNPs, probe answers).
  */
-class RdmaNic : public Object
+class RdmaNic : public Object, public RdmaPortOwner
 {
   public:
     /// Completion of a message at the requester (its last byte acknowledged).
@@ -132,10 +133,10 @@ class RdmaNic : public Object
     uint32_t AddRecvQp(uint32_t peerNode, uint16_t sport, uint8_t priority);
 
     // transmit path
-    Ptr<Packet> Pull(uint8_t pausedMask);
+    Ptr<RdmaFrame> Pull(uint8_t pausedMask);
     /// The next data packet of \p qp: a hole to resend first, else new data.
-    Ptr<Packet> MakeDataPacket(SendQueuePair& qp);
-    Ptr<Packet> MakeProbePacket(SendQueuePair& qp);
+    Ptr<RdmaFrame> MakeDataPacket(SendQueuePair& qp);
+    Ptr<RdmaFrame> MakeProbePacket(SendQueuePair& qp);
     void ProbeExpired(uint32_t limiter);
     /// Selective repeat: move the recovery scan past PSNs the receiver reported.
     static void SkipReported(SendQueuePair& qp);
@@ -158,6 +159,9 @@ class RdmaNic : public Object
 
     // receive path
     void Receive(Ptr<RdmaNetDevice> dev, Ptr<Packet> p, const RdmaHeader& h);
+    // RdmaPortOwner: the port's direct calls (Receive and Pull).
+    void FrameReceived(uint32_t port, RdmaNetDevice* dev, const Ptr<RdmaFrame>& f) override;
+    Ptr<RdmaFrame> PullFrame(uint32_t port, uint8_t pausedMask) override;
     void ReceiveData(const RdmaHeader& h);
     void ReceiveAck(const RdmaHeader& h);
     void ReceiveNack(const RdmaHeader& h);

@@ -91,8 +91,7 @@ RdmaSwitch::AddPort(Ptr<RdmaNetDevice> device)
     m_pausedUpstream.push_back(0);
     m_refresh.emplace_back();
     m_mmu->SetPortCount(m_ports.size());
-    device->SetRdmaReceiveCallback(MakeCallback(&RdmaSwitch::Receive, this, port));
-    device->SetDequeueCallback(MakeCallback(&RdmaSwitch::Dequeued, this, port));
+    device->SetOwner(this, port);
     return port;
 }
 
@@ -175,23 +174,24 @@ RdmaSwitch::IsPaused(uint32_t port, uint8_t priority) const
 }
 
 void
-RdmaSwitch::Receive(uint32_t inPort,
-                    Ptr<RdmaNetDevice> /* dev */,
-                    Ptr<Packet> p,
-                    const RdmaHeader& h)
+RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<RdmaFrame>& f)
 {
+    const RdmaHeader& h = f->header;
     const std::vector<uint32_t>& candidates = GetRoute(h.dst);
     if (candidates.empty())
     {
         // Unreachable (a link went down): drop, counted on the ingress port.
         ++m_stats[inPort].dropsByReason[static_cast<std::size_t>(DropReason::NO_ROUTE)];
-        m_dropTrace(p, inPort, inPort, DropReasonName(DropReason::NO_ROUTE));
+        if (!m_dropTrace.IsEmpty())
+        {
+            m_dropTrace(f->GetPacket(), inPort, inPort, DropReasonName(DropReason::NO_ROUTE));
+        }
         return;
     }
     const uint32_t outPort =
         candidates.size() == 1 ? candidates[0] : m_lb->SelectPort(h, candidates);
     const uint8_t prio = h.priority;
-    const uint32_t bytes = p->GetSize();
+    const uint32_t bytes = f->GetSize();
     DropReason why;
     if (!m_mmu->Admit(inPort, outPort, prio, bytes, &why))
     {
@@ -199,7 +199,10 @@ RdmaSwitch::Receive(uint32_t inPort,
         ++s.drops;
         s.dropBytes += bytes;
         ++s.dropsByReason[static_cast<std::size_t>(why)];
-        m_dropTrace(p, inPort, outPort, DropReasonName(why));
+        if (!m_dropTrace.IsEmpty())
+        {
+            m_dropTrace(f->GetPacket(), inPort, outPort, DropReasonName(why));
+        }
         return;
     }
     ++m_forwarded;
@@ -210,26 +213,28 @@ RdmaSwitch::Receive(uint32_t inPort,
     // The dequeue callback gets the ingress port, and whether to stamp INT.
     // (ACKs carry the echoed stack with FLAG_INT too: only data packets collect records.)
     const bool stamp = h.type == RdmaPacketType::DATA && (h.flags & RdmaHeader::FLAG_INT);
-    const uint32_t meta = inPort | (stamp ? kMetaInt : 0);
-    m_ports[outPort]->Enqueue(p, prio, meta);
+    f->meta = inPort | (stamp ? kMetaInt : 0);
+    m_ports[outPort]->Enqueue(f, prio);
 }
 
 void
-RdmaSwitch::Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t meta)
+RdmaSwitch::FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority)
 {
-    const uint32_t inPort = meta & ~kMetaInt;
-    const uint32_t bytes = p->GetSize();
+    const uint32_t inPort = f.meta & ~kMetaInt;
+    const uint32_t bytes = f.GetSize();
+    RdmaHeader& h = f.header;
     // A frame discarded because its link went down (LINK_DOWN, counted by the port) only
     // gives its buffer back: it neither is marked nor collects an INT record.
     const bool leaving = m_ports[outPort]->IsLinkUp();
     // Mark on the queue the frame has just waited in (as the HPCC simulator does).
     MarkReason why;
     const bool mark = leaving && m_mmu->ShouldMarkEcn(outPort, priority, &why);
-    const bool stamp = leaving && (meta & kMetaInt);
+    const bool stamp = leaving && (f.meta & kMetaInt);
     if (mark || stamp)
     {
-        RdmaHeader h;
-        p->RemoveHeader(h);
+        // Edit the header that travels with the frame (HeaderChanged keeps its size and
+        // any Packet made of it in step).
+        const uint32_t oldHeaderBytes = h.GetSerializedSize();
         const bool marked = mark && h.ecn != RdmaHeader::NOT_ECT;
         if (marked)
         {
@@ -246,10 +251,10 @@ RdmaSwitch::Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t
                                       port->GetTxBytes(),
                                       m_mmu->GetEgressBytes(outPort, priority) - bytes));
         }
-        p->AddHeader(h);
-        if (marked)
+        f.HeaderChanged(oldHeaderBytes);
+        if (marked && !m_markTrace.IsEmpty())
         {
-            m_markTrace(p, outPort, MarkReasonName(why));
+            m_markTrace(f.GetPacket(), outPort, MarkReasonName(why));
         }
     }
     // The MMU still counts the frame in MarkEcn and in the INT queue length above.

@@ -8,6 +8,7 @@
 #include "ns3/load-balancer.h"
 #include "ns3/object.h"
 #include "ns3/rdma-net-device.h"
+#include "ns3/rdma-port-owner.h"
 #include "ns3/switch-mmu.h"
 #include "ns3/switch-verdict.h"
 #include "ns3/traced-callback.h"
@@ -27,7 +28,7 @@ namespace ns3
  *
  * Aggregated to an ns-3 Node; ports are RdmaNetDevices added with AddPort.
  */
-class RdmaSwitch : public Object, public PortLoadView
+class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
 {
   public:
     /// Per-port counters.
@@ -90,11 +91,12 @@ class RdmaSwitch : public Object, public PortLoadView
     void NotifyNewAggregate() override;
 
   private:
-    void Receive(uint32_t inPort, Ptr<RdmaNetDevice> dev, Ptr<Packet> p, const RdmaHeader& h);
+    // RdmaPortOwner: a frame arrived on inPort / leaves outPort.
+    void FrameReceived(uint32_t inPort, RdmaNetDevice* dev, const Ptr<RdmaFrame>& f) override;
     /// Bit of the queue meta word: stamp an INT record at dequeue.
     static constexpr uint32_t kMetaInt = 1u << 31;
 
-    void Dequeued(uint32_t outPort, Ptr<Packet> p, uint8_t priority, uint32_t meta);
+    void FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority) override;
     void Pause(uint32_t inPort, uint8_t priority);
     void Refresh(uint32_t inPort, uint8_t priority);
     Time PauseDuration(uint32_t port) const;

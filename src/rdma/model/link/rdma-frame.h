@@ -1,0 +1,65 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_FRAME_H
+#define RDMA_FRAME_H
+
+#include "ns3/packet.h"
+#include "ns3/rdma-header.h"
+#include "ns3/simple-ref-count.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief A frame on its way through the fabric: its RdmaHeader, parsed once when the
+ * frame is made, and its ns-3 Packet (the bytes), built only when someone asks for it.
+ *
+ * Ports, links and switches hand a frame on by pointer, so the header is neither
+ * copied nor parsed again at each hop. The header is the truth: the model reads and
+ * edits only it. The Packet is for trace sinks and callbacks that take one: GetPacket
+ * builds it from the header the first time (so it holds exactly the bytes on the wire),
+ * and a frame made from a Packet keeps that Packet. Whoever edits the header of a frame
+ * (a switch marking ECN or stamping INT) calls HeaderChanged, which rewrites the Packet
+ * if it exists. Frames are recycled through a free list: making one allocates nothing
+ * once the run has warmed up, and a frame no sink looks at never allocates a Packet.
+ */
+class RdmaFrame : public SimpleRefCount<RdmaFrame>
+{
+  public:
+    /// A frame with header \p h and no Packet yet (a payload of h.payload bytes).
+    explicit RdmaFrame(const RdmaHeader& h);
+
+    /// A frame of packet \p p, its header parsed from the bytes.
+    static Ptr<RdmaFrame> FromPacket(Ptr<Packet> p);
+
+    /// A new frame for header \p h (its Packet built on demand).
+    static Ptr<RdmaFrame> Make(const RdmaHeader& h);
+
+    /// Frame bytes (Ethernet to FCS), as on the wire without preamble and gap.
+    uint32_t GetSize() const
+    {
+        return m_size;
+    }
+
+    /// The frame as an ns-3 Packet (built from the header on first use).
+    Ptr<Packet> GetPacket();
+
+    /// The header was edited; \p oldHeaderBytes is the size it had before.
+    void HeaderChanged(uint32_t oldHeaderBytes);
+
+    static void* operator new(std::size_t size);
+    static void operator delete(void* p, std::size_t size);
+
+    RdmaHeader header; ///< the parsed header: the truth
+    uint32_t meta = 0; ///< what its current holder tags it with while it is queued
+
+  private:
+    Ptr<Packet> m_packet; ///< the bytes, if anyone asked for them
+    uint32_t m_size;      ///< frame bytes
+};
+
+} // namespace ns3
+
+#endif /* RDMA_FRAME_H */

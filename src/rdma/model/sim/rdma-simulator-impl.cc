@@ -1,0 +1,249 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/rdma-simulator-impl.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaSimulatorImpl");
+NS_OBJECT_ENSURE_REGISTERED(RdmaSimulatorImpl);
+
+RdmaSimulatorImpl* RdmaSimulatorImpl::s_active = nullptr;
+
+TypeId
+RdmaSimulatorImpl::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RdmaSimulatorImpl")
+                            .SetParent<SimulatorImpl>()
+                            .SetGroupName("Rdma")
+                            .AddConstructor<RdmaSimulatorImpl>();
+    return tid;
+}
+
+RdmaSimulatorImpl::RdmaSimulatorImpl()
+    : m_stop(false),
+      m_uid(EventId::UID::VALID),
+      m_currentUid(EventId::UID::INVALID),
+      m_currentTs(0),
+      m_currentContext(Simulator::NO_CONTEXT),
+      m_eventCount(0)
+{
+    s_active = this;
+}
+
+RdmaSimulatorImpl::~RdmaSimulatorImpl()
+{
+    if (s_active == this)
+    {
+        s_active = nullptr;
+    }
+}
+
+void
+RdmaSimulatorImpl::DoDispose()
+{
+    while (!m_events.Empty())
+    {
+        m_events.Pop().impl->Unref();
+    }
+    if (s_active == this)
+    {
+        s_active = nullptr;
+    }
+    SimulatorImpl::DoDispose();
+}
+
+void
+RdmaSimulatorImpl::Destroy()
+{
+    while (!m_destroyEvents.empty())
+    {
+        Ptr<EventImpl> ev = m_destroyEvents.front().PeekEventImpl();
+        m_destroyEvents.pop_front();
+        if (!ev->IsCancelled())
+        {
+            ev->Invoke();
+        }
+    }
+    if (s_active == this)
+    {
+        s_active = nullptr;
+    }
+}
+
+void
+RdmaSimulatorImpl::SetScheduler(ObjectFactory /* schedulerFactory */)
+{
+    // ns-3 hands every new implementation the SchedulerType global value. This one keeps
+    // its events in its own heap, which orders them as every ns-3 scheduler does, so the
+    // choice cannot change results; to run on another scheduler, use
+    // DefaultSimulatorImpl (the runner does, for `simulator.scheduler` other than rdma).
+}
+
+uint32_t
+RdmaSimulatorImpl::GetSystemId() const
+{
+    return 0;
+}
+
+bool
+RdmaSimulatorImpl::IsFinished() const
+{
+    return m_events.Empty() || m_stop;
+}
+
+void
+RdmaSimulatorImpl::Run()
+{
+    m_stop = false;
+    while (!m_events.Empty() && !m_stop)
+    {
+        const Scheduler::Event next = m_events.Pop();
+        ++m_eventCount;
+        m_currentTs = next.key.m_ts;
+        m_currentContext = next.key.m_context;
+        m_currentUid = next.key.m_uid;
+        next.impl->Invoke();
+        next.impl->Unref();
+    }
+}
+
+void
+RdmaSimulatorImpl::Stop()
+{
+    m_stop = true;
+}
+
+void
+RdmaSimulatorImpl::Stop(const Time& delay)
+{
+    Simulator::Schedule(delay, &Simulator::Stop);
+}
+
+EventId
+RdmaSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
+{
+    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "RdmaSimulatorImpl::Schedule: negative delay");
+    const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
+    const uint32_t uid = m_uid++;
+    m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, m_currentContext}});
+    return EventId(event, ts, m_currentContext, uid);
+}
+
+void
+RdmaSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
+{
+    const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
+    m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, m_uid++, context}});
+}
+
+EventId
+RdmaSimulatorImpl::ScheduleNow(EventImpl* event)
+{
+    return Schedule(Time(0), event);
+}
+
+EventId
+RdmaSimulatorImpl::ScheduleDestroy(EventImpl* event)
+{
+    EventId id(Ptr<EventImpl>(event, false), m_currentTs, 0xffffffff, EventId::UID::DESTROY);
+    m_destroyEvents.push_back(id);
+    m_uid++;
+    return id;
+}
+
+Time
+RdmaSimulatorImpl::Now() const
+{
+    return TimeStep(m_currentTs);
+}
+
+Time
+RdmaSimulatorImpl::GetDelayLeft(const EventId& id) const
+{
+    return IsExpired(id) ? TimeStep(0) : TimeStep(id.GetTs() - m_currentTs);
+}
+
+void
+RdmaSimulatorImpl::Remove(const EventId& id)
+{
+    if (id.GetUid() == EventId::UID::DESTROY)
+    {
+        for (auto i = m_destroyEvents.begin(); i != m_destroyEvents.end(); ++i)
+        {
+            if (*i == id)
+            {
+                m_destroyEvents.erase(i);
+                break;
+            }
+        }
+        return;
+    }
+    if (IsExpired(id))
+    {
+        return;
+    }
+    EventImpl* impl = id.PeekEventImpl();
+    if (m_events.Erase(id.GetUid()))
+    {
+        impl->Cancel();
+        impl->Unref();
+    }
+}
+
+void
+RdmaSimulatorImpl::Cancel(const EventId& id)
+{
+    if (!IsExpired(id))
+    {
+        id.PeekEventImpl()->Cancel();
+    }
+}
+
+bool
+RdmaSimulatorImpl::IsExpired(const EventId& id) const
+{
+    if (id.GetUid() == EventId::UID::DESTROY)
+    {
+        if (id.PeekEventImpl() == nullptr || id.PeekEventImpl()->IsCancelled())
+        {
+            return true;
+        }
+        for (const EventId& d : m_destroyEvents)
+        {
+            if (d == id)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+    return id.PeekEventImpl() == nullptr || id.GetTs() < m_currentTs ||
+           (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid) ||
+           id.PeekEventImpl()->IsCancelled();
+}
+
+Time
+RdmaSimulatorImpl::GetMaximumSimulationTime() const
+{
+    return TimeStep(0x7fffffffffffffffLL);
+}
+
+uint32_t
+RdmaSimulatorImpl::GetContext() const
+{
+    return m_currentContext;
+}
+
+uint64_t
+RdmaSimulatorImpl::GetEventCount() const
+{
+    return m_eventCount;
+}
+
+} // namespace ns3

@@ -1,0 +1,116 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_SIMULATOR_IMPL_H
+#define RDMA_SIMULATOR_IMPL_H
+
+#include "ns3/event-heap.h"
+#include "ns3/simulator-impl.h"
+
+#include <list>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief The module's event core: ns-3's DefaultSimulatorImpl semantics on the module's
+ * EventHeap, plus events scheduled under a uid reserved earlier.
+ *
+ * Events run in exactly the order DefaultSimulatorImpl runs them (time stamp, then the
+ * order in which they were scheduled), so results are the same; only the cost differs:
+ * the heap is inline (no virtual scheduler call, no allocation per event), and there is
+ * no logging or hook per event.
+ *
+ * Its addition is the reserved uid. A link keeps its frames in flight in its own FIFO
+ * and holds one event, for the earliest arrival. When a frame is sent, the link takes
+ * the uid that ns-3 would have given the frame's own arrival event (ReserveUid); when the
+ * frame becomes the FIFO's head, its arrival is scheduled under that uid
+ * (ScheduleReserved). So the heap holds one event per busy link instead of one per frame
+ * in flight, and every event still runs in the order it would have run with one event
+ * per frame.
+ *
+ * The scenario runner makes it the simulator implementation (`simulator.scheduler`
+ * `rdma`, the default); the module also works on any other implementation, without
+ * reserved uids (see Active()).
+ */
+class RdmaSimulatorImpl : public SimulatorImpl
+{
+  public:
+    static TypeId GetTypeId();
+    RdmaSimulatorImpl();
+    ~RdmaSimulatorImpl() override;
+
+    /// The simulator implementation in use if it is an RdmaSimulatorImpl, else nullptr.
+    static RdmaSimulatorImpl* Active()
+    {
+        return s_active;
+    }
+
+    /// Take the uid that the next scheduled event would get, for ScheduleReserved.
+    uint32_t ReserveUid()
+    {
+        return m_uid++;
+    }
+
+    /**
+     * Schedule \p event at the absolute time stamp \p ts (not before now) under the uid
+     * \p uid from ReserveUid (each used once). Takes over one reference of \p event.
+     */
+    void ScheduleReserved(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* event)
+    {
+        m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}});
+    }
+
+    /// The time stamp of the event running now (ns-3 time steps).
+    uint64_t NowTs() const
+    {
+        return m_currentTs;
+    }
+
+    /// The uid of the event running now.
+    uint32_t CurrentUid() const
+    {
+        return m_currentUid;
+    }
+
+    // SimulatorImpl
+    void Destroy() override;
+    bool IsFinished() const override;
+    void Stop() override;
+    void Stop(const Time& delay) override;
+    EventId Schedule(const Time& delay, EventImpl* event) override;
+    void ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event) override;
+    EventId ScheduleNow(EventImpl* event) override;
+    EventId ScheduleDestroy(EventImpl* event) override;
+    void Remove(const EventId& id) override;
+    void Cancel(const EventId& id) override;
+    bool IsExpired(const EventId& id) const override;
+    void Run() override;
+    Time Now() const override;
+    Time GetDelayLeft(const EventId& id) const override;
+    Time GetMaximumSimulationTime() const override;
+    void SetScheduler(ObjectFactory schedulerFactory) override;
+    uint32_t GetSystemId() const override;
+    uint32_t GetContext() const override;
+    uint64_t GetEventCount() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    static RdmaSimulatorImpl* s_active; ///< the live instance, if any
+
+    EventHeap m_events;
+    std::list<EventId> m_destroyEvents;
+    bool m_stop;
+    uint32_t m_uid;
+    uint32_t m_currentUid;
+    uint64_t m_currentTs;
+    uint32_t m_currentContext;
+    uint64_t m_eventCount;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_SIMULATOR_IMPL_H */

@@ -1,0 +1,160 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The module's event core: EventHeap and RdmaScheduler order events exactly as ns-3's
+ * MapScheduler (time stamp, then uid); RdmaSimulatorImpl runs events in the order
+ * DefaultSimulatorImpl does, including events scheduled later under a reserved uid.
+ */
+#include "ns3/event-heap.h"
+#include "ns3/global-value.h"
+#include "ns3/make-event.h"
+#include "ns3/map-scheduler.h"
+#include "ns3/rdma-scheduler.h"
+#include "ns3/rdma-simulator-impl.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+
+#include <gtest/gtest.h>
+#include <random>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A random mix of inserts, removals of the earliest and removals by uid, applied to
+/// \p a and \p b: every removed event must be the same.
+void
+CompareSchedulers(Scheduler& a, Scheduler& b, uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    std::vector<Scheduler::Event> live;
+    uint32_t uid = 4; // ns-3's first valid uid
+    uint64_t now = 0;
+    for (int step = 0; step < 20000; ++step)
+    {
+        const uint32_t op = rng() % 10;
+        if (op < 6 || live.empty())
+        {
+            // Time stamps from a small range, so that many events share one.
+            Scheduler::Event ev{nullptr, Scheduler::EventKey{now + rng() % 50, uid++, 0}};
+            a.Insert(ev);
+            b.Insert(ev);
+            live.push_back(ev);
+        }
+        else if (op < 9)
+        {
+            ASSERT_FALSE(a.IsEmpty());
+            const Scheduler::Event x = a.RemoveNext();
+            const Scheduler::Event y = b.RemoveNext();
+            ASSERT_EQ(x.key.m_ts, y.key.m_ts) << "step " << step;
+            ASSERT_EQ(x.key.m_uid, y.key.m_uid) << "step " << step;
+            now = x.key.m_ts;
+            live.erase(std::find_if(live.begin(), live.end(), [&x](const Scheduler::Event& e) {
+                return e.key.m_uid == x.key.m_uid;
+            }));
+        }
+        else
+        {
+            const std::size_t i = rng() % live.size();
+            a.Remove(live[i]);
+            b.Remove(live[i]);
+            live.erase(live.begin() + i);
+        }
+    }
+    while (!a.IsEmpty())
+    {
+        ASSERT_FALSE(b.IsEmpty());
+        ASSERT_EQ(a.RemoveNext().key.m_uid, b.RemoveNext().key.m_uid);
+    }
+    EXPECT_TRUE(b.IsEmpty());
+}
+
+} // namespace
+
+TEST(EventCore, RdmaSchedulerOrdersLikeMapScheduler)
+{
+    for (uint32_t seed = 1; seed <= 3; ++seed)
+    {
+        Ptr<Scheduler> rdma = CreateObject<RdmaScheduler>();
+        Ptr<Scheduler> map = CreateObject<MapScheduler>();
+        CompareSchedulers(*rdma, *map, seed);
+    }
+}
+
+TEST(EventCore, HeapKeepsTimeStampsBeyondThirtyTwoBits)
+{
+    // The order key packs (time stamp, uid) into 128 bits: a time stamp above 2^32
+    // (4.3 s at 1 ns resolution) must still order first by time.
+    EventHeap heap;
+    const uint64_t late = (uint64_t(1) << 40) + 7;
+    heap.Push({nullptr, {late, 5, 0}});
+    heap.Push({nullptr, {late - 1, 9, 0}});
+    heap.Push({nullptr, {late, 3, 0}});
+    EXPECT_EQ(heap.Pop().key.m_uid, 9u);
+    const Scheduler::Event second = heap.Pop();
+    EXPECT_EQ(second.key.m_uid, 3u);
+    EXPECT_EQ(second.key.m_ts, late);
+    EXPECT_EQ(heap.Pop().key.m_uid, 5u);
+    EXPECT_TRUE(heap.Empty());
+}
+
+namespace
+{
+std::vector<int> g_order;
+
+void
+Record(int id)
+{
+    g_order.push_back(id);
+}
+
+/// Schedules ids 0..5 at the same and different times, with a cancel and a remove;
+/// under RdmaSimulatorImpl also one event under a uid reserved before others.
+std::vector<int>
+RunScript(bool reserve)
+{
+    g_order.clear();
+    Simulator::Schedule(NanoSeconds(10), &Record, 0);
+    uint32_t reserved = 0;
+    RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
+    if (reserve)
+    {
+        reserved = sim->ReserveUid(); // the slot of the event "1"
+    }
+    else
+    {
+        Simulator::Schedule(NanoSeconds(10), &Record, 1);
+    }
+    Simulator::Schedule(NanoSeconds(10), &Record, 2);
+    EventId cancelled = Simulator::Schedule(NanoSeconds(5), &Record, 99);
+    EventId removed = Simulator::Schedule(NanoSeconds(7), &Record, 98);
+    Simulator::Schedule(NanoSeconds(3), &Record, 3);
+    Simulator::ScheduleNow(&Record, 4);
+    cancelled.Cancel();
+    Simulator::Remove(removed);
+    if (reserve)
+    {
+        // Scheduled last, under the uid taken before "2": runs between "0" and "2".
+        sim->ScheduleReserved(10, reserved, 0, MakeEvent(&Record, 1));
+    }
+    Simulator::Schedule(NanoSeconds(10), &Record, 5);
+    Simulator::Run();
+    Simulator::Destroy();
+    return g_order;
+}
+} // namespace
+
+TEST(EventCore, RdmaSimulatorImplRunsEventsInDefaultOrder)
+{
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    const std::vector<int> reference = RunScript(false);
+    ASSERT_EQ(reference, (std::vector<int>{4, 3, 0, 1, 2, 5}));
+
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RdmaSimulatorImpl"));
+    EXPECT_EQ(RunScript(false), reference);
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RdmaSimulatorImpl"));
+    EXPECT_EQ(RunScript(true), reference) << "an event under a reserved uid runs in its slot";
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+}
