@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <queue>
 
 namespace ns3
 {
@@ -29,104 +28,330 @@ WireTime(uint64_t bytes, uint64_t bitRate)
 } // namespace
 
 void
-RdmaTopology::ComputeRoutes()
+RdmaTopology::IndexHosts()
 {
     const uint32_t n = m_nodes.GetN();
-    m_dist.assign(m_hosts.size(), {});
+    m_hostLink.assign(m_hosts.size(), 0);
+    m_hostAnchor.assign(m_hosts.size(), 0);
+    m_anchors.clear();
+    m_anchorHosts.clear();
+    std::vector<uint32_t> anchorOf(n, kUnreachable);
     for (uint32_t hi = 0; hi < m_hosts.size(); ++hi)
     {
-        // BFS from the destination host; hosts other than it do not forward.
-        const uint32_t dst = Local(m_hosts[hi]);
-        std::vector<uint32_t>& dist = m_dist[hi];
-        dist.assign(n, kUnreachable);
-        dist[dst] = 0;
-        std::queue<uint32_t> frontier;
-        frontier.push(dst);
-        while (!frontier.empty())
+        const uint32_t local = Local(m_hosts[hi]);
+        const uint32_t li = m_portLinks[local].front(); // a host has exactly one link
+        const Link& l = m_links[li];
+        const uint32_t peer = Local(l.a) == local ? Local(l.b) : Local(l.a);
+        if (anchorOf[peer] == kUnreachable)
         {
-            const uint32_t u = frontier.front();
-            frontier.pop();
-            if (m_isHost[u] && u != dst)
+            anchorOf[peer] = m_anchors.size();
+            m_anchors.push_back(peer);
+            m_anchorHosts.emplace_back();
+        }
+        m_hostLink[hi] = li;
+        m_hostAnchor[hi] = anchorOf[peer];
+        m_anchorHosts[anchorOf[peer]].push_back(hi);
+    }
+}
+
+void
+RdmaTopology::ComputeRoutes()
+{
+    // Routes towards a host are those towards its anchor (the switch it is linked to),
+    // one hop longer, except at the anchor itself: so one BFS per anchor, not per host.
+    // Hosts do not forward.
+    m_segments.clear();
+    const uint32_t nSw = m_switches.size();
+    m_dist.assign(m_anchors.size(), {});
+    std::vector<uint32_t> frontier;
+    frontier.reserve(nSw);
+    std::vector<uint32_t> ports;
+    const std::vector<uint32_t> none;
+    // Last anchor first: the highest host ids come first, so that each switch sizes its
+    // table once rather than by doubling.
+    for (uint32_t a = m_anchors.size(); a-- > 0;)
+    {
+        const uint32_t anchor = m_anchors[a];
+        std::vector<uint32_t>& dist = m_dist[a];
+        dist.assign(nSw, kUnreachable);
+        if (!m_isHost[anchor])
+        {
+            // BFS over the switches from the anchor.
+            frontier.clear();
+            dist[m_switchIndex[anchor]] = 0;
+            frontier.push_back(anchor);
+            for (size_t head = 0; head < frontier.size(); ++head)
             {
-                continue;
-            }
-            for (uint32_t li : m_portLinks[u])
-            {
-                const Link& l = m_links[li];
-                const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
-                if (l.up && dist[v] == kUnreachable)
+                const uint32_t u = frontier[head];
+                const uint32_t du = dist[m_switchIndex[u]];
+                for (uint32_t li : m_portLinks[u])
                 {
-                    dist[v] = dist[u] + 1;
-                    frontier.push(v);
+                    const Link& l = m_links[li];
+                    const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
+                    if (l.up && !m_isHost[v] && dist[m_switchIndex[v]] == kUnreachable)
+                    {
+                        dist[m_switchIndex[v]] = du + 1;
+                        frontier.push_back(v);
+                    }
                 }
             }
         }
-        for (uint32_t s = 0; s < n; ++s)
+        for (uint32_t si = 0; si < nSw; ++si)
         {
-            if (m_isHost[s])
+            const uint32_t s = Local(m_switches[si]);
+            ports.clear();
+            if (s != anchor && dist[si] != kUnreachable)
             {
-                continue;
-            }
-            if (dist[s] == kUnreachable)
-            {
-                m_switchObjs[s]->SetRoute(m_hosts[hi], {});
-                continue;
-            }
-            std::vector<uint32_t> ports;
-            for (uint32_t li : m_portLinks[s])
-            {
-                const Link& l = m_links[li];
-                const bool sIsA = Local(l.a) == s;
-                const uint32_t v = sIsA ? Local(l.b) : Local(l.a);
-                if (l.up && dist[v] != kUnreachable && dist[v] + 1 == dist[s] &&
-                    (!m_isHost[v] || v == dst))
+                for (uint32_t li : m_portLinks[s])
                 {
-                    ports.push_back(sIsA ? l.portA : l.portB);
+                    const Link& l = m_links[li];
+                    const bool sIsA = Local(l.a) == s;
+                    const uint32_t v = sIsA ? Local(l.b) : Local(l.a);
+                    if (l.up && !m_isHost[v] && dist[m_switchIndex[v]] + 1 == dist[si])
+                    {
+                        ports.push_back(sIsA ? l.portA : l.portB);
+                    }
                 }
             }
-            m_switchObjs[s]->SetRoute(m_hosts[hi], ports);
+            for (auto it = m_anchorHosts[a].rbegin(); it != m_anchorHosts[a].rend(); ++it)
+            {
+                const uint32_t hi = *it;
+                const Link& hl = m_links[m_hostLink[hi]];
+                if (!hl.up)
+                {
+                    m_switchObjs[s]->SetRoute(m_hosts[hi], none); // unreachable
+                }
+                else if (s == anchor)
+                {
+                    m_switchObjs[s]->SetRoute(m_hosts[hi],
+                                              {Local(hl.a) == s ? hl.portA : hl.portB});
+                }
+                else
+                {
+                    m_switchObjs[s]->SetRoute(m_hosts[hi], ports);
+                }
+            }
         }
     }
+}
+
+uint32_t
+RdmaTopology::NextLink(uint32_t u, uint32_t a) const
+{
+    // The first port, in port order, one hop closer (as the routes' first choice).
+    const std::vector<uint32_t>& dist = m_dist[a];
+    const uint32_t du = dist[m_switchIndex[u]];
+    for (uint32_t li : m_portLinks[u])
+    {
+        const Link& l = m_links[li];
+        const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
+        if (l.up && !m_isHost[v] && dist[m_switchIndex[v]] + 1 == du)
+        {
+            return li;
+        }
+    }
+    return kUnreachable;
+}
+
+const std::vector<uint32_t>&
+RdmaTopology::Segment(uint32_t from, uint32_t to) const
+{
+    const uint64_t key = (uint64_t(from) << 32) | to;
+    auto it = m_segments.find(key);
+    if (it != m_segments.end())
+    {
+        return it->second;
+    }
+    std::vector<uint32_t> links;
+    uint32_t u = m_anchors[from];
+    const uint32_t target = m_anchors[to];
+    NS_ABORT_MSG_IF(m_isHost[u] || m_isHost[target] || m_dist[to][m_switchIndex[u]] == kUnreachable,
+                    "RdmaTopology: no path from node " << m_firstId + u << " to node "
+                                                       << m_firstId + target);
+    while (u != target)
+    {
+        const uint32_t li = NextLink(u, to);
+        const Link& l = m_links[li];
+        links.push_back(li);
+        u = Local(l.a) == u ? Local(l.b) : Local(l.a);
+    }
+    return m_segments.emplace(key, std::move(links)).first->second;
+}
+
+RdmaTopology::PathView
+RdmaTopology::Path(uint32_t src, uint32_t dst) const
+{
+    NS_ABORT_MSG_IF(!m_finalized, "RdmaTopology: Finalize before asking for paths");
+    const uint32_t si = GetHostIndex(src);
+    const uint32_t di = GetHostIndex(dst);
+    NS_ABORT_MSG_IF(si == kNotAHost || di == kNotAHost, "RdmaTopology: not a host pair");
+    PathView path;
+    if (si == di)
+    {
+        return path;
+    }
+    path.head = m_hostLink[si];
+    path.tail = m_hostLink[di];
+    const Link& first = m_links[path.head];
+    NS_ABORT_MSG_IF(!first.up || !m_links[path.tail].up,
+                    "RdmaTopology: no path " << src << "->" << dst);
+    if (path.head == path.tail)
+    {
+        path.size = 1; // two hosts linked to each other
+        return path;
+    }
+    path.mid = &Segment(m_hostAnchor[si], m_hostAnchor[di]);
+    path.size = path.mid->size() + 2;
+    return path;
 }
 
 std::vector<RdmaTopology::Hop>
 RdmaTopology::GetPath(uint32_t src, uint32_t dst) const
 {
-    NS_ABORT_MSG_IF(!m_finalized, "RdmaTopology: Finalize before asking for paths");
-    const auto it = std::find(m_hosts.begin(), m_hosts.end(), dst);
-    NS_ABORT_MSG_IF(it == m_hosts.end() || !IsHost(src), "RdmaTopology: not a host pair");
-    const std::vector<uint32_t>& dist = m_dist[it - m_hosts.begin()];
+    const PathView view = Path(src, dst);
     std::vector<Hop> path;
-    uint32_t u = Local(src);
-    NS_ABORT_MSG_IF(dist[u] == kUnreachable, "RdmaTopology: no path " << src << "->" << dst);
-    while (u != Local(dst))
+    path.reserve(view.size);
+    for (uint32_t i = 0; i < view.size; ++i)
     {
-        for (uint32_t li : m_portLinks[u])
-        {
-            const Link& l = m_links[li];
-            const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
-            if (l.up && dist[v] + 1 == dist[u] && (!m_isHost[v] || v == Local(dst)))
-            {
-                path.push_back(Hop{l.bitRate, l.delay});
-                u = v;
-                break;
-            }
-        }
+        const Link& l = m_links[view[i]];
+        path.push_back(Hop{l.bitRate, l.delay});
     }
     return path;
+}
+
+uint32_t
+RdmaTopology::GetPathLength(uint32_t src, uint32_t dst) const
+{
+    return Path(src, dst).size;
+}
+
+int64_t
+RdmaTopology::LinkRttSteps(uint32_t link) const
+{
+    const uint64_t data = rdmawire::WireBytes(RdmaPacketType::DATA, GetMtu());
+    const uint64_t ack = rdmawire::WireBytes(RdmaPacketType::ACK, 0);
+    const Link& l = m_links[link];
+    return WireTime(data, l.bitRate).GetTimeStep() + WireTime(ack, l.bitRate).GetTimeStep() +
+           2 * l.delay.GetTimeStep();
 }
 
 Time
 RdmaTopology::GetBaseRtt(uint32_t src, uint32_t dst) const
 {
-    const uint64_t data = rdmawire::WireBytes(RdmaPacketType::DATA, GetMtu());
-    const uint64_t ack = rdmawire::WireBytes(RdmaPacketType::ACK, 0);
-    Time rtt;
-    for (const Hop& h : GetPath(src, dst))
+    const PathView path = Path(src, dst);
+    int64_t rtt = 0;
+    for (uint32_t i = 0; i < path.size; ++i)
     {
-        rtt += WireTime(data, h.bitRate) + WireTime(ack, h.bitRate) + h.delay * 2;
+        rtt += LinkRttSteps(path[i]);
     }
-    return rtt;
+    return Time(rtt);
+}
+
+Time
+RdmaTopology::ComputeMaxBaseRtt() const
+{
+    // The base RTT of a host pair is its two host links' shares plus the share of the
+    // switch segment between their anchors; that segment follows the first shortest
+    // port at every switch, so its cost is one pass over the switches in BFS order per
+    // destination anchor. Per anchor pair, the worst hosts give the largest RTT.
+    const uint32_t nA = m_anchors.size();
+    const uint32_t nSw = m_switches.size();
+    std::vector<int64_t> top1(nA, -1);
+    std::vector<int64_t> top2(nA, -1);
+    for (uint32_t hi = 0; hi < m_hosts.size(); ++hi)
+    {
+        const int64_t c = LinkRttSteps(m_hostLink[hi]);
+        const uint32_t a = m_hostAnchor[hi];
+        if (c > top1[a])
+        {
+            top2[a] = top1[a];
+            top1[a] = c;
+        }
+        else if (c > top2[a])
+        {
+            top2[a] = c;
+        }
+    }
+    int64_t best = 0;
+    for (uint32_t a : m_anchors)
+    {
+        if (m_isHost[a])
+        {
+            // Two hosts linked to each other reach nothing else.
+            NS_ABORT_MSG_IF(m_hosts.size() != 2,
+                            "RdmaTopology: no path from node " << m_firstId + a << " to a switch");
+            return Time(LinkRttSteps(m_hostLink[0]));
+        }
+    }
+    std::vector<int64_t> cost(nSw, 0);
+    std::vector<uint32_t> order;
+    order.reserve(nSw);
+    for (uint32_t d = 0; d < nA; ++d)
+    {
+        if (top2[d] >= 0)
+        {
+            best = std::max(best, top1[d] + top2[d]); // two hosts of the same anchor
+        }
+        if (nA == 1)
+        {
+            break;
+        }
+        const uint32_t target = m_anchors[d];
+        const std::vector<uint32_t>& dist = m_dist[d];
+        // Switches by distance (counting sort), so each one's next hop comes first.
+        order.clear();
+        std::vector<uint32_t> count;
+        for (uint32_t si = 0; si < nSw; ++si)
+        {
+            if (dist[si] != kUnreachable)
+            {
+                if (count.size() <= dist[si])
+                {
+                    count.resize(dist[si] + 1, 0);
+                }
+                ++count[dist[si]];
+            }
+        }
+        std::vector<uint32_t> startOf(count.size() + 1, 0);
+        for (size_t k = 0; k < count.size(); ++k)
+        {
+            startOf[k + 1] = startOf[k] + count[k];
+        }
+        order.assign(startOf.back(), 0);
+        for (uint32_t si = 0; si < nSw; ++si)
+        {
+            if (dist[si] != kUnreachable)
+            {
+                order[startOf[dist[si]]++] = si;
+            }
+        }
+        for (uint32_t si : order)
+        {
+            const uint32_t u = Local(m_switches[si]);
+            if (u == target)
+            {
+                cost[si] = 0;
+                continue;
+            }
+            const uint32_t li = NextLink(u, d);
+            const Link& l = m_links[li];
+            const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
+            cost[si] = LinkRttSteps(li) + cost[m_switchIndex[v]];
+        }
+        for (uint32_t s = 0; s < nA; ++s)
+        {
+            if (s == d)
+            {
+                continue;
+            }
+            const uint32_t from = m_anchors[s];
+            NS_ABORT_MSG_IF(dist[m_switchIndex[from]] == kUnreachable,
+                            "RdmaTopology: no path from node " << m_firstId + from << " to node "
+                                                               << m_firstId + target);
+            best = std::max(best, top1[s] + cost[m_switchIndex[from]] + top1[d]);
+        }
+    }
+    return Time(best);
 }
 
 Time
@@ -138,7 +363,7 @@ RdmaTopology::GetMaxBaseRtt() const
 uint64_t
 RdmaTopology::GetBdp(uint32_t src, uint32_t dst) const
 {
-    const uint64_t rate = GetPath(src, dst).front().bitRate;
+    const uint64_t rate = m_links[Path(src, dst).head].bitRate;
     return static_cast<uint64_t>(double(rate) / 8 * GetBaseRtt(src, dst).GetSeconds());
 }
 
@@ -152,23 +377,24 @@ RdmaTopology::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     const uint64_t lastWire = rest ? rdmawire::WireBytes(RdmaPacketType::DATA, rest) : mtuWire;
     const uint64_t totalWire = full * mtuWire + (rest ? lastWire : 0);
     const uint64_t ack = rdmawire::WireBytes(RdmaPacketType::ACK, 0);
-    const std::vector<Hop> path = GetPath(src, dst);
-    size_t bottleneck = 0;
-    for (size_t i = 1; i < path.size(); ++i)
+    const PathView path = Path(src, dst);
+    uint32_t bottleneck = 0;
+    for (uint32_t i = 1; i < path.size; ++i)
     {
-        if (path[i].bitRate < path[bottleneck].bitRate)
+        if (m_links[path[i]].bitRate < m_links[path[bottleneck]].bitRate)
         {
             bottleneck = i;
         }
     }
-    Time t = WireTime(totalWire, path[bottleneck].bitRate);
-    for (size_t i = 0; i < path.size(); ++i)
+    Time t = WireTime(totalWire, m_links[path[bottleneck]].bitRate);
+    for (uint32_t i = 0; i < path.size; ++i)
     {
+        const Link& l = m_links[path[i]];
         if (i != bottleneck)
         {
-            t += WireTime(lastWire, path[i].bitRate);
+            t += WireTime(lastWire, l.bitRate);
         }
-        t += path[i].delay * 2 + WireTime(ack, path[i].bitRate);
+        t += l.delay * 2 + WireTime(ack, l.bitRate);
     }
     return t;
 }

@@ -106,6 +106,8 @@ RdmaTopology::AddHost()
     m_nodes.Add(node);
     m_isHost.push_back(true);
     m_kinds.emplace_back("host");
+    m_hostIndex.push_back(m_hosts.size());
+    m_switchIndex.push_back(kNotAHost);
     m_hosts.push_back(node->GetId());
     if (!m_recovery)
     {
@@ -138,6 +140,8 @@ RdmaTopology::AddSwitch(const std::string& kind)
     m_nodes.Add(node);
     m_isHost.push_back(false);
     m_kinds.push_back(kind);
+    m_hostIndex.push_back(kNotAHost);
+    m_switchIndex.push_back(m_switches.size());
     m_switches.push_back(node->GetId());
     Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
     sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SwitchMmu>()));
@@ -192,19 +196,11 @@ RdmaTopology::Finalize()
         NS_ABORT_MSG_IF(!m_nics[Local(h)]->GetDevice(),
                         "RdmaTopology: host " << h << " has no link");
     }
+    IndexHosts();
     ComputeRoutes();
     ConfigureSwitchPorts();
     m_finalized = true;
-    for (uint32_t s : m_hosts)
-    {
-        for (uint32_t d : m_hosts)
-        {
-            if (s != d)
-            {
-                m_maxBaseRtt = std::max(m_maxBaseRtt, GetBaseRtt(s, d));
-            }
-        }
-    }
+    m_maxBaseRtt = ComputeMaxBaseRtt();
     for (uint32_t h : m_hosts)
     {
         m_nics[Local(h)]->SetFabricBaseRtt(m_maxBaseRtt);
@@ -310,6 +306,13 @@ RdmaTopology::GetUplinkTxBytes() const
         byLeaf.push_back(up);
     }
     return byLeaf;
+}
+
+uint32_t
+RdmaTopology::GetHostIndex(uint32_t node) const
+{
+    const uint32_t local = node - m_firstId;
+    return node >= m_firstId && local < m_hostIndex.size() ? m_hostIndex[local] : kNotAHost;
 }
 
 const std::vector<uint32_t>&

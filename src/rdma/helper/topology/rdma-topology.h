@@ -12,6 +12,7 @@
 
 #include <ostream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -77,6 +78,10 @@ class RdmaTopology
     /// of uplink-imbalance measurements. Empty when the fabric has no leaves.
     std::vector<std::vector<uint64_t>> GetUplinkTxBytes() const;
 
+    /// Host index (position in GetHosts()) of node \p node, or kNotAHost.
+    uint32_t GetHostIndex(uint32_t node) const;
+    static constexpr uint32_t kNotAHost = 0xffffffff;
+
     const std::vector<uint32_t>& GetHosts() const;
     const std::vector<uint32_t>& GetSwitches() const;
     bool IsHost(uint32_t node) const;
@@ -99,6 +104,8 @@ class RdmaTopology
 
     /// Links from host \p src to host \p dst along one shortest path.
     std::vector<Hop> GetPath(uint32_t src, uint32_t dst) const;
+    /// Number of links of GetPath(src, dst), without building it.
+    uint32_t GetPathLength(uint32_t src, uint32_t dst) const;
     /// Round trip of one MTU data packet and its ACK on the unloaded path.
     Time GetBaseRtt(uint32_t src, uint32_t dst) const;
     /// Largest base RTT over all host pairs (computed once, at Finalize).
@@ -126,11 +133,39 @@ class RdmaTopology
         bool up = true;
     };
 
+    /**
+     * The links of the path from host \p src to host \p dst: the source's host link,
+     * the switch segment between their anchors (cached), the destination's host link.
+     */
+    struct PathView
+    {
+        uint32_t head = 0;                          ///< link index of the first hop
+        const std::vector<uint32_t>* mid = nullptr; ///< the links between (may be null)
+        uint32_t tail = 0;                          ///< link index of the last hop
+        uint32_t size = 0;                          ///< links in all
+
+        uint32_t operator[](uint32_t i) const
+        {
+            return i == 0 ? head : (i + 1 == size ? tail : (*mid)[i - 1]);
+        }
+    };
+
     uint32_t Local(uint32_t node) const;
     Ptr<RdmaNetDevice> Device(uint32_t node, uint32_t port) const;
-    /// Neighbour node and link index of each port of each node.
+    /// Host indices, host links and anchors (the node each host is linked to).
+    void IndexHosts();
+    /// Per anchor: BFS distances of the switches; the ECMP routes of every switch.
     void ComputeRoutes();
+    /// The largest base RTT over all host pairs, from per-anchor distances.
+    Time ComputeMaxBaseRtt() const;
     void ConfigureSwitchPorts();
+    PathView Path(uint32_t src, uint32_t dst) const;
+    /// Links from anchor \p from to anchor \p to along the first shortest path (cached).
+    const std::vector<uint32_t>& Segment(uint32_t from, uint32_t to) const;
+    /// The next link from switch \p u (local index) towards anchor \p a, or kNotAHost.
+    uint32_t NextLink(uint32_t u, uint32_t a) const;
+    /// Base-RTT share of one link (time steps): data and ACK serialization, 2 delays.
+    int64_t LinkRttSteps(uint32_t link) const;
 
     ObjectFactory m_deviceFactory;
     ObjectFactory m_nicFactory;
@@ -155,8 +190,19 @@ class RdmaTopology
     std::vector<Link> m_links;
     /// Per local node: per port, the link index.
     std::vector<std::vector<uint32_t>> m_portLinks;
-    /// Per destination host (local index): hop distance of every node (local index).
+    std::vector<uint32_t> m_hostIndex;   ///< per local node: host index or kNotAHost
+    std::vector<uint32_t> m_switchIndex; ///< per local node: switch index or kNotAHost
+    std::vector<uint32_t> m_hostLink;    ///< per host index: its link
+    std::vector<uint32_t> m_hostAnchor;  ///< per host index: anchor index
+    /// Anchors: the nodes hosts are linked to (ToRs), by local index, and their hosts.
+    std::vector<uint32_t> m_anchors;
+    std::vector<std::vector<uint32_t>> m_anchorHosts;
+    /// Per anchor: hop distance of every switch (switch index) to it, hosts not forwarding.
+    /// A host's distances are its anchor's plus one, so no table is kept per host.
     std::vector<std::vector<uint32_t>> m_dist;
+    /// Switch segments of paths, by (source anchor, destination anchor); cleared when
+    /// the routes change.
+    mutable std::unordered_map<uint64_t, std::vector<uint32_t>> m_segments;
     Time m_maxBaseRtt;
 };
 

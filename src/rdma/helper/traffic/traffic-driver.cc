@@ -71,9 +71,10 @@ TrafficDriver::Connect(uint32_t src, uint32_t dst, uint8_t priority)
     Ptr<RdmaNic> s = m_topo.GetNic(hosts[src]);
     Ptr<RdmaNic> d = m_topo.GetNic(hosts[dst]);
     // Per-pair path facts for the controller (base RTT, hops), set on first use.
+    // (The topology keeps each path shape once: this is a lookup, not a path search.)
     s->SetCcContextFor(hosts[dst],
                        m_topo.GetBaseRtt(hosts[src], hosts[dst]),
-                       m_topo.GetPath(hosts[src], hosts[dst]).size());
+                       m_topo.GetPathLength(hosts[src], hosts[dst]));
     const uint16_t sport = kSportBase + (m_nextSport[src]++ % kSportRange);
     return RdmaNic::Connect(s, d, priority, sport);
 }

@@ -4,13 +4,13 @@
 #ifndef RDMA_QUEUE_PAIR_H
 #define RDMA_QUEUE_PAIR_H
 
+#include "ns3/compact-deque.h"
 #include "ns3/congestion-control.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
-#include <deque>
 #include <limits>
 
 namespace ns3
@@ -73,16 +73,16 @@ struct SendQueuePair
     uint32_t limiter = 0;        ///< index into the NIC's rate limiters
     uint32_t waitGeneration = 0; ///< tag of its current pacing-heap entry
 
-    std::deque<RdmaMessage> messages; ///< unacknowledged, oldest first
-    uint32_t nextPsn = 0;             ///< PSN after the last posted message
-    uint32_t sndNxt = 0;              ///< next new PSN to send
-    uint32_t sndUna = 0;              ///< oldest unacknowledged PSN
-    uint32_t maxSent = 0;             ///< one past the highest PSN ever sent
-    uint64_t completedBytes = 0;      ///< payload of the messages completed so far
+    CompactDeque<RdmaMessage> messages; ///< unacknowledged, oldest first
+    uint32_t nextPsn = 0;               ///< PSN after the last posted message
+    uint32_t sndNxt = 0;                ///< next new PSN to send
+    uint32_t sndUna = 0;                ///< oldest unacknowledged PSN
+    uint32_t maxSent = 0;               ///< one past the highest PSN ever sent
+    uint64_t completedBytes = 0;        ///< payload of the messages completed so far
 
     // Selective repeat: PSNs the receiver reported (bit i = sndUna + i), and the
     // recovery scan: unreported PSNs in [retxNext, recoverHigh) are resent first.
-    std::deque<bool> sacked;
+    CompactDeque<bool> sacked; ///< allocated at the first report
     uint32_t retxNext = 0;
     uint32_t recoverHigh = 0;
 
@@ -125,7 +125,7 @@ struct RecvQueuePair
     Time lastNack;
     /// Selective repeat / direct placement: packets already placed, bit i for PSN
     /// expectedPsn + i (bit 0 stays false: that packet is the one missing).
-    std::deque<bool> placed;
+    CompactDeque<bool> placed; ///< allocated at the first gap
     /// Direct placement: an ACK is owed once every PSN below this has arrived (0: none).
     uint32_t ackRequestedBelow = 0;
 };

@@ -167,16 +167,24 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     const bool hole = qp.InRecovery();
     const bool wasIdle = !qp.HasOutstanding(); // nothing in flight before this packet
     const uint32_t psn = hole ? qp.retxNext++ : qp.sndNxt;
-    const RdmaMessage* msg = nullptr;
-    for (const RdmaMessage& m : qp.messages)
+    // The messages hold consecutive PSN ranges, oldest first: the first one ending at or
+    // after psn holds it (a binary search, not a scan of every message of the QP).
+    size_t lo = 0;
+    size_t hi = qp.messages.size();
+    while (lo < hi)
     {
-        if (m.lastPsn >= psn)
+        const size_t mid = (lo + hi) / 2;
+        if (qp.messages[mid].lastPsn >= psn)
         {
-            msg = &m;
-            break;
+            hi = mid;
+        }
+        else
+        {
+            lo = mid + 1;
         }
     }
-    NS_ABORT_MSG_IF(!msg, "RdmaNic: no message holds PSN " << psn);
+    NS_ABORT_MSG_IF(lo == qp.messages.size(), "RdmaNic: no message holds PSN " << psn);
+    const RdmaMessage* msg = &qp.messages[lo];
     uint32_t payload = m_mtu;
     RdmaHeader h;
     if (psn == msg->lastPsn)

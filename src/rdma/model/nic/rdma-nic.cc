@@ -199,10 +199,6 @@ RdmaNic::SetCongestionControl(const ObjectFactory& factory)
 void
 RdmaNic::SetCcContextFor(uint32_t peerNode, Time baseRtt, uint32_t hops)
 {
-    if (m_paths.size() <= peerNode)
-    {
-        m_paths.resize(peerNode + 1, PathInfo{Time(0), 0});
-    }
     m_paths[peerNode] = PathInfo{baseRtt, hops};
 }
 
@@ -233,27 +229,19 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
     qp.priority = priority;
     if (!m_perDestination)
     {
-        if (m_peerGroups.size() <= peerNode)
-        {
-            m_peerGroups.resize(peerNode + 1); // a deque: earlier groups stay in place
-        }
-        qp.peers = &m_peerGroups[peerNode];
+        qp.peers = &m_peerGroups[peerNode]; // created on first use, never moves
     }
-    const uint32_t none = std::numeric_limits<uint32_t>::max();
-    if (m_perDestination && peerNode < m_destinationLimiter.size() &&
-        m_destinationLimiter[peerNode] != none)
+    const auto shared =
+        m_perDestination ? m_destinationLimiter.find(peerNode) : m_destinationLimiter.end();
+    if (shared != m_destinationLimiter.end())
     {
-        qp.limiter = m_destinationLimiter[peerNode];
+        qp.limiter = shared->second;
     }
     else
     {
         qp.limiter = AddLimiter(m_ccFactory.Create<CongestionControl>(), peerNode, qp.peers);
         if (m_perDestination)
         {
-            if (m_destinationLimiter.size() <= peerNode)
-            {
-                m_destinationLimiter.resize(peerNode + 1, none);
-            }
             m_destinationLimiter[peerNode] = qp.limiter;
         }
     }
@@ -272,10 +260,11 @@ RdmaNic::AddLimiter(Ptr<CongestionControl> cc, uint32_t peerNode, CcPeerGroup* p
     ctx.lineRate = m_device->GetBitRate();
     ctx.mtu = m_mtu;
     ctx.fabricBaseRtt = m_fabricBaseRtt;
-    if (peerNode < m_paths.size())
+    const auto path = m_paths.find(peerNode);
+    if (path != m_paths.end())
     {
-        ctx.baseRtt = m_paths[peerNode].baseRtt;
-        ctx.hops = m_paths[peerNode].hops;
+        ctx.baseRtt = path->second.baseRtt;
+        ctx.hops = path->second.hops;
     }
     ctx.peers = peers;
     limiter.cc->Init(ctx);

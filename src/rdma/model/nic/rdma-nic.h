@@ -15,6 +15,7 @@
 
 #include <deque>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -200,19 +201,22 @@ class RdmaNic : public Object, public RdmaPortOwner
         uint32_t hops;
     };
 
-    std::vector<PathInfo> m_paths; ///< by peer node id
+    /// By peer node id (only the peers it has QPs to: a NIC of a 10,000-host fabric talks
+    /// to a few of them).
+    std::unordered_map<uint32_t, PathInfo> m_paths;
     Time m_fabricBaseRtt;
 
     /// Record \p rate as \p qp's latest in its peer group's sums (if it is in one).
     void NotePeerRate(SendQueuePair& qp, uint64_t rate);
     /// Count \p qp out of its peer group once its posted work is all completed.
     void LeavePeerGroupIfDone(SendQueuePair& qp);
-    /// Per-QP limiting: the NIC's view of its QPs to each peer node, by peer node id (a
-    /// deque, so the addresses held by QPs and CcContext stay valid as it grows).
-    std::deque<CcPeerGroup> m_peerGroups;
+    /// Per-QP limiting: the NIC's view of its QPs to each peer node, by peer node id
+    /// (node-based, so the addresses held by QPs and CcContext stay valid as it grows).
+    std::unordered_map<uint32_t, CcPeerGroup> m_peerGroups;
 
     std::vector<RateLimiter> m_limiters;
-    std::vector<uint32_t> m_destinationLimiter; ///< per peer node (per-destination mode)
+    /// Per peer node id (per-destination mode): its limiter.
+    std::unordered_map<uint32_t, uint32_t> m_destinationLimiter;
     std::vector<SendQueuePair> m_sendQps;
     std::vector<RecvQueuePair> m_recvQps;
     QpScheduler m_scheduler;

@@ -110,18 +110,13 @@ RdmaSwitch::GetPort(uint32_t port) const
 void
 RdmaSwitch::SetRoute(uint32_t dst, const std::vector<uint32_t>& ports)
 {
-    if (m_routes.size() <= dst)
-    {
-        m_routes.resize(dst + 1);
-    }
-    m_routes[dst] = ports;
+    m_routes.Set(dst, ports);
 }
 
 const std::vector<uint32_t>&
 RdmaSwitch::GetRoute(uint32_t dst) const
 {
-    static const std::vector<uint32_t> none;
-    return dst < m_routes.size() ? m_routes[dst] : none;
+    return m_routes.Get(dst);
 }
 
 void

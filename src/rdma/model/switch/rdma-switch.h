@@ -9,6 +9,7 @@
 #include "ns3/object.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-port-owner.h"
+#include "ns3/route-table.h"
 #include "ns3/switch-mmu.h"
 #include "ns3/switch-verdict.h"
 #include "ns3/traced-callback.h"
@@ -105,7 +106,7 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
     Ptr<LoadBalancer> m_lb;
     std::vector<Ptr<RdmaNetDevice>> m_ports;
     std::vector<PortStats> m_stats;
-    std::vector<std::vector<uint32_t>> m_routes; ///< by destination node id
+    RouteTable m_routes; ///< by destination node id
     /// Per ingress port: classes this switch has paused upstream.
     std::vector<uint8_t> m_pausedUpstream;
     std::vector<std::array<EventId, kRdmaNumPriorities>> m_refresh;

@@ -1,0 +1,126 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * What a QP costs: a flow's QP (requester and responder sides, its rate limiter and
+ * congestion controller, the driver's record of the flow) stays under 1 KB of memory,
+ * and the loss-recovery containers stay unallocated while nothing is lost.
+ */
+#include "ns3/core-module.h"
+#include "ns3/rdma-module.h"
+
+#include <gtest/gtest.h>
+#include <malloc.h>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Heap bytes in use (glibc): small blocks plus mmapped large ones (big vectors).
+size_t
+HeapInUse()
+{
+    const struct mallinfo2 mi = mallinfo2();
+    return mi.uordblks + mi.hblkhd;
+}
+
+/// Bytes per flow of \p n flows (own QP each) between two hosts under congestion
+/// control \p cc, measured as the heap growth plus the QP structures' share of it.
+double
+BytesPerFlow(TypeId cc, uint32_t n)
+{
+    RdmaTopology topo;
+    ObjectFactory f;
+    f.SetTypeId(cc);
+    topo.SetCongestionControl(f);
+    StarHelper star;
+    star.hosts = 2;
+    star.Build(topo);
+    topo.Finalize();
+    // As the runner does: an empty run ends ns-3's record of every live Time object
+    // (a set node per Time until the first Simulator::Run).
+    Simulator::Run();
+    TrafficDriver driver(topo);
+    FlowSpec flow;
+    flow.src = 0;
+    flow.dst = 1;
+    flow.bytes = 64 * 1024;
+    // Warm up (first QPs size the NICs' vectors), then measure the next n.
+    for (uint32_t i = 0; i < 64; ++i)
+    {
+        driver.AddFlow(flow);
+    }
+    const size_t before = HeapInUse();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        driver.AddFlow(flow);
+    }
+    const double perFlow = double(HeapInUse() - before) / n;
+    std::cout << cc.GetName() << ": " << perFlow << " B per flow\n";
+    Simulator::Destroy();
+    return perFlow;
+}
+
+} // namespace
+
+TEST(QpMemoryTest, AFreshQpHasNoLossRecoveryStorage)
+{
+    SendQueuePair sq;
+    RecvQueuePair rq;
+    EXPECT_EQ(sq.messages.capacity(), 0u);
+    EXPECT_EQ(sq.sacked.capacity(), 0u);
+    EXPECT_EQ(rq.placed.capacity(), 0u);
+    EXPECT_LE(sizeof(SendQueuePair) + sizeof(RecvQueuePair), 320u)
+        << "requester " << sizeof(SendQueuePair) << " B, responder " << sizeof(RecvQueuePair)
+        << " B";
+}
+
+TEST(QpMemoryTest, AFlowCostsUnderOneKilobyte)
+{
+    // The QP vectors grow by doubling: 64 + n flows fill them exactly (no spare capacity
+    // counted). The controller object is most of it (DCQCN's is about 600 B).
+    const uint32_t n = (1 << 14) - 64;
+    EXPECT_LE(BytesPerFlow(Dcqcn::GetTypeId(), n), 1024.0);
+    EXPECT_LE(BytesPerFlow(NoCongestionControl::GetTypeId(), n), 1024.0);
+    BytesPerFlow(Hpcc::GetTypeId(), n);
+    BytesPerFlow(Swift::GetTypeId(), n);
+}
+
+TEST(QpMemoryTest, RecoveryContainersStayEmptyWithoutLoss)
+{
+    for (const char* policy : {"ns3::GoBackN", "ns3::SelectiveRepeat", "ns3::DirectPlacement"})
+    {
+        RdmaTopology topo;
+        ObjectFactory recovery;
+        recovery.SetTypeId(policy);
+        topo.SetLossRecovery(recovery);
+        StarHelper star;
+        star.hosts = 3;
+        star.Build(topo);
+        topo.Finalize();
+        TrafficDriver driver(topo);
+        for (uint32_t i = 0; i < 8; ++i)
+        {
+            FlowSpec flow;
+            flow.src = 1 + i % 2;
+            flow.dst = 0;
+            flow.bytes = 20000 + 1000 * i;
+            driver.AddFlow(flow);
+        }
+        driver.SetDoneCallback(Callback<void>([]() { Simulator::Stop(); }));
+        driver.Start();
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+        ASSERT_TRUE(driver.IsDone()) << policy;
+        for (uint64_t id = 0; id < 8; ++id)
+        {
+            const auto [node, qpn] = driver.GetFlowQp(id);
+            const SendQueuePair& qp = topo.GetNic(node)->GetSendQp(qpn);
+            EXPECT_TRUE(qp.messages.empty());
+            EXPECT_EQ(qp.messages.capacity(), 1u) << "one message posted";
+            EXPECT_EQ(qp.sacked.capacity(), 0u) << policy << ": nothing lost";
+        }
+        EXPECT_EQ(topo.GetNic(topo.GetHosts()[0])->GetStats().outOfOrderPackets, 0u);
+        Simulator::Destroy();
+    }
+}
