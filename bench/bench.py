@@ -41,6 +41,9 @@ COLUMNS = [
     ("sim_ms", "sim ms"),
     ("events_per_s", "events/s"),
     ("pkts_per_s", "pkts fwd/s"),
+    ("hops_per_cpu_s", "hops/CPU s"),
+    ("events_per_hop", "events/hop"),
+    ("setup_cpu_s", "setup CPU s"),
     ("peak_rss_mb", "peak RSS MB"),
     ("flows", "flows done"),
     ("status", "status"),
@@ -54,6 +57,7 @@ CSV_EXTRA = [
     "flows_total",
     "rusage_maxrss_mb",
     "summary_peak_rss_mb",
+    "run_cpu_s",
     "exit_code",
 ]
 
@@ -152,7 +156,14 @@ def run_one(scenario, timeout=None):
     fwd = _num(summary.get("packets_forwarded"))
     done, total = summary.get("flows_completed"), summary.get("flows_total")
     summary_rss = _num(summary.get("peak_rss_mb"))
+    run_cpu = _num(summary.get("cpu_s"))  # the simulation alone (Simulator::Run)
     row.update({
+        # A packet-hop is a frame forwarded by a switch; per CPU second of the process.
+        "hops_per_cpu_s": fwd / cpu if fwd is not None and cpu > 0 else None,
+        "events_per_hop": events / fwd if events is not None and fwd else None,
+        "run_cpu_s": run_cpu,
+        # Before and after the simulation: building the fabric and traffic, writing out.
+        "setup_cpu_s": cpu - run_cpu if run_cpu is not None else None,
         "sim_time_s": sim_s,
         "sim_ms": sim_s * 1e3 if sim_s is not None else None,
         "events": events,
@@ -183,8 +194,10 @@ def fmt(key, v):
     """A value as shown in the console and Markdown tables."""
     if v is None:
         return "-"
-    if key in ("wall_s", "cpu_s"):
+    if key in ("wall_s", "cpu_s", "setup_cpu_s", "events_per_hop"):
         return f"{v:.2f}"
+    if key == "hops_per_cpu_s":
+        return f"{v:,.0f}"
     if key == "sim_ms":
         return f"{v:.3f}"
     if key in ("events_per_s", "pkts_per_s"):

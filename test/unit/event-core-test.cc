@@ -83,6 +83,62 @@ TEST(EventCore, RdmaSchedulerOrdersLikeMapScheduler)
     }
 }
 
+namespace
+{
+/// SplitEventQueue behind the Scheduler interface ("now" = the last removed time stamp).
+class SplitQueueScheduler : public Scheduler
+{
+  public:
+    explicit SplitQueueScheduler(uint64_t horizon)
+        : m_queue(horizon)
+    {
+    }
+
+    void Insert(const Event& ev) override
+    {
+        m_queue.Push(ev, m_now);
+    }
+
+    bool IsEmpty() const override
+    {
+        return m_queue.Empty();
+    }
+
+    Event PeekNext() const override
+    {
+        return Event{};
+    }
+
+    Event RemoveNext() override
+    {
+        const Event ev = m_queue.Pop();
+        m_now = ev.key.m_ts;
+        return ev;
+    }
+
+    void Remove(const Event& ev) override
+    {
+        ASSERT_TRUE(m_queue.Erase(ev.key.m_uid));
+    }
+
+  private:
+    SplitEventQueue m_queue;
+    uint64_t m_now = 0;
+};
+} // namespace
+
+TEST(EventCore, SplitQueueOrdersLikeMapScheduler)
+{
+    // Horizons below, inside and above the spread of time stamps (0..49 after "now"):
+    // near and far events interleave in every way.
+    for (uint64_t horizon : {1u, 10u, 25u, 1000u})
+    {
+        Ptr<Scheduler> split = CreateObject<SplitQueueScheduler>(horizon);
+        Ptr<Scheduler> map = CreateObject<MapScheduler>();
+        CompareSchedulers(*split, *map, 7 + horizon);
+    }
+}
+
 TEST(EventCore, HeapKeepsTimeStampsBeyondThirtyTwoBits)
 {
     // The order key packs (time stamp, uid) into 128 bits: a time stamp above 2^32

@@ -4,6 +4,7 @@
 #include "ns3/rdma-channel.h"
 
 #include "ns3/abort.h"
+#include "ns3/compact-deque.h"
 #include "ns3/log.h"
 #include "ns3/member-event.h"
 #include "ns3/node.h"
@@ -17,41 +18,31 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaChannel");
 NS_OBJECT_ENSURE_REGISTERED(RdmaChannel);
 
-/// One direction of the link (see RdmaChannel).
-struct RdmaChannel::Direction
+/**
+ * One direction of the link (see RdmaChannel), and the event of its head frame's arrival
+ * (never cancelled): the simulator's event is this object, so running it touches no
+ * other.
+ */
+class RdmaChannel::Direction : public EventImpl
 {
-    /// Runs RdmaChannel::Arrive for this direction.
-    class ArrivalEvent : public EventImpl
-    {
-      public:
-        ArrivalEvent(RdmaChannel* channel, Direction* dir)
-            : m_channel(channel),
-              m_dir(dir)
-        {
-        }
-
-      protected:
-        void Notify() override
-        {
-            m_channel->Arrive(*m_dir);
-        }
-
-      private:
-        RdmaChannel* m_channel;
-        Direction* m_dir;
-    };
-
+  public:
     Direction(RdmaChannel* channel, RdmaNetDevice* to)
-        : to(to),
-          context(to->GetNode() ? to->GetNode()->GetId() : 0),
-          arrival(Create<ArrivalEvent>(channel, this))
+        : channel(channel),
+          to(to),
+          context(to->GetNode() ? to->GetNode()->GetId() : 0)
     {
     }
 
-    RdmaNetDevice* to;         ///< the receiving device
-    uint32_t context;          ///< its node id (the arrival's event context)
-    std::deque<InFlight> fifo; ///< frames in flight, earliest arrival first
-    Ptr<ArrivalEvent> arrival; ///< the event of the head's arrival (never cancelled)
+    RdmaChannel* channel;        ///< the link
+    RdmaNetDevice* to;           ///< the receiving device
+    uint32_t context;            ///< its node id (the arrival's event context)
+    CompactDeque<InFlight> fifo; ///< frames in flight, earliest arrival first
+
+  protected:
+    void Notify() override
+    {
+        channel->Arrive(*this);
+    }
 };
 
 TypeId
@@ -100,7 +91,7 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
     }
     if (!m_dirs[to])
     {
-        m_dirs[to] = std::make_unique<Direction>(this, dst);
+        m_dirs[to] = Create<Direction>(this, dst);
     }
     Direction& d = *m_dirs[to];
     const uint64_t ts = sim->NowTs() + static_cast<uint64_t>((txTime + m_delay).GetTimeStep());
@@ -118,7 +109,7 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
     d.fifo.push_back({ts, uid, std::move(f)});
     if (d.fifo.size() == 1)
     {
-        sim->ScheduleReserved(ts, uid, d.context, GetPointer(d.arrival));
+        sim->ScheduleReserved(ts, uid, d.context, GetPointer(m_dirs[to]));
     }
 }
 
@@ -130,10 +121,8 @@ RdmaChannel::Arrive(Direction& d)
     if (!d.fifo.empty())
     {
         const InFlight& next = d.fifo.front();
-        RdmaSimulatorImpl::Active()->ScheduleReserved(next.ts,
-                                                      next.uid,
-                                                      d.context,
-                                                      GetPointer(d.arrival));
+        d.Ref(); // one reference per scheduling, given back by the simulator
+        RdmaSimulatorImpl::Active()->ScheduleReserved(next.ts, next.uid, d.context, &d);
     }
     d.to->Receive(f);
 }
@@ -143,7 +132,7 @@ RdmaChannel::DoDispose()
 {
     for (auto& d : m_dirs)
     {
-        d.reset();
+        d = nullptr;
     }
     for (auto& dev : m_devices)
     {

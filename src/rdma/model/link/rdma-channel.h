@@ -68,7 +68,7 @@ class RdmaChannel : public Channel
     };
 
     /// One direction of the link: frames in flight to device `to`, in arrival order.
-    struct Direction;
+    class Direction;
 
     /// Deliver the frame at the head of direction \p d, then schedule the next one.
     void Arrive(Direction& d);
@@ -76,7 +76,7 @@ class RdmaChannel : public Channel
     Time m_delay;
     Ptr<RdmaNetDevice> m_devices[2];
     uint32_t m_nDevices;
-    std::unique_ptr<Direction> m_dirs[2]; ///< m_dirs[i]: frames to m_devices[i]
+    Ptr<Direction> m_dirs[2]; ///< m_dirs[i]: frames to m_devices[i] (made on first use)
 };
 
 } // namespace ns3

@@ -48,6 +48,21 @@ class EventHeap
         return ToEvent(m_heap.front());
     }
 
+    /// Start loading the earliest event's object into the cache (no effect if empty).
+    void PrefetchTop() const
+    {
+        if (!m_heap.empty())
+        {
+            __builtin_prefetch(m_heap.front().impl);
+        }
+    }
+
+    /// True if this heap's earliest event runs before \p other's (both not empty).
+    bool TopBefore(const EventHeap& other) const
+    {
+        return m_heap.front().order < other.m_heap.front().order;
+    }
+
     void Push(const Event& ev)
     {
         m_heap.push_back(Entry{Order(ev.key.m_ts, ev.key.m_uid), ev.impl, ev.key.m_context});
@@ -160,6 +175,72 @@ class EventHeap
     }
 
     std::vector<Entry> m_heap; ///< the heap, root at index 0
+};
+
+/**
+ * \ingroup rdma
+ * \brief Two EventHeaps: events due within a horizon of the time they are scheduled
+ * (frame arrivals, ends of transmission), and the others (flows that start later,
+ * timeouts, samplers).
+ *
+ * The far events would otherwise deepen the heap that every per-frame event goes
+ * through: a run with thousands of flows scheduled ahead has thousands of them. The
+ * earliest event is the earlier of the two heads, so the order is exactly that of one
+ * heap; a far event is moved nowhere, it just waits in the other heap.
+ */
+class SplitEventQueue
+{
+  public:
+    using Event = Scheduler::Event;
+
+    /// Events due less than \p horizon time steps after "now" go to the near heap.
+    explicit SplitEventQueue(uint64_t horizon)
+        : m_horizon(horizon)
+    {
+    }
+
+    bool Empty() const
+    {
+        return m_near.Empty() && m_far.Empty();
+    }
+
+    std::size_t Size() const
+    {
+        return m_near.Size() + m_far.Size();
+    }
+
+    /// Add \p ev, scheduled at time stamp \p now.
+    void Push(const Event& ev, uint64_t now)
+    {
+        (ev.key.m_ts - now < m_horizon ? m_near : m_far).Push(ev);
+    }
+
+    /// Remove and return the earliest event (not empty).
+    Event Pop()
+    {
+        if (m_far.Empty() || (!m_near.Empty() && m_near.TopBefore(m_far)))
+        {
+            return m_near.Pop();
+        }
+        return m_far.Pop();
+    }
+
+    /// Remove the event of uid \p uid; false if it is not here. O(n).
+    bool Erase(uint32_t uid)
+    {
+        return m_near.Erase(uid) || m_far.Erase(uid);
+    }
+
+    /// Start loading the next near event's object into the cache.
+    void PrefetchNext() const
+    {
+        m_near.PrefetchTop();
+    }
+
+  private:
+    uint64_t m_horizon;
+    EventHeap m_near;
+    EventHeap m_far;
 };
 
 } // namespace ns3

@@ -26,7 +26,8 @@ RdmaSimulatorImpl::GetTypeId()
 }
 
 RdmaSimulatorImpl::RdmaSimulatorImpl()
-    : m_stop(false),
+    : m_events(static_cast<uint64_t>(MicroSeconds(10).GetTimeStep())),
+      m_stop(false),
       m_uid(EventId::UID::VALID),
       m_currentUid(EventId::UID::INVALID),
       m_currentTs(0),
@@ -108,6 +109,7 @@ RdmaSimulatorImpl::Run()
         m_currentTs = next.key.m_ts;
         m_currentContext = next.key.m_context;
         m_currentUid = next.key.m_uid;
+        m_events.PrefetchNext(); // its event object is likely cold: fetch it meanwhile
         next.impl->Invoke();
         next.impl->Unref();
     }
@@ -131,7 +133,8 @@ RdmaSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
     NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "RdmaSimulatorImpl::Schedule: negative delay");
     const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
     const uint32_t uid = m_uid++;
-    m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, m_currentContext}});
+    m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, m_currentContext}},
+                  m_currentTs);
     return EventId(event, ts, m_currentContext, uid);
 }
 
@@ -139,7 +142,7 @@ void
 RdmaSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
 {
     const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, m_uid++, context}});
+    m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, m_uid++, context}}, m_currentTs);
 }
 
 EventId

@@ -19,8 +19,9 @@ namespace ns3
  *
  * Events run in exactly the order DefaultSimulatorImpl runs them (time stamp, then the
  * order in which they were scheduled), so results are the same; only the cost differs:
- * the heap is inline (no virtual scheduler call, no allocation per event), and there is
- * no logging or hook per event.
+ * the heaps are inline (no virtual scheduler call, no allocation per event; events due
+ * more than 10 us after they are scheduled wait in a second heap, see SplitEventQueue),
+ * and there is no logging or hook per event.
  *
  * Its addition is the reserved uid. A link keeps its frames in flight in its own FIFO
  * and holds one event, for the earliest arrival. When a frame is sent, the link takes
@@ -59,7 +60,7 @@ class RdmaSimulatorImpl : public SimulatorImpl
      */
     void ScheduleReserved(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* event)
     {
-        m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}});
+        m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}}, m_currentTs);
     }
 
     /// The time stamp of the event running now (ns-3 time steps).
@@ -101,7 +102,7 @@ class RdmaSimulatorImpl : public SimulatorImpl
   private:
     static RdmaSimulatorImpl* s_active; ///< the live instance, if any
 
-    EventHeap m_events;
+    SplitEventQueue m_events; ///< near (within 10 us of scheduling) and far events
     std::list<EventId> m_destroyEvents;
     bool m_stop;
     uint32_t m_uid;
