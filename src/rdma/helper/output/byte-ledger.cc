@@ -5,7 +5,6 @@
 
 #include "ns3/rdma-channel.h"
 #include "ns3/rdma-header.h"
-#include "ns3/rdma-wire.h"
 
 #include <unordered_map>
 
@@ -75,11 +74,32 @@ ByteLedger::ByteLedger(RdmaTopology& topo)
     }
 }
 
+ByteLedger::Facts
+ByteLedger::Facts::Of(Ptr<const Packet> p)
+{
+    // RdmaHeader::Serialize: type, priority, ecn, flags (1 byte each), src, dst (4), sport,
+    // dport (2), dstQpn, psn, payload (4), quanta (2), timestamp (8), sackPsn (4), intHops
+    // (1); little-endian, as Buffer::Iterator::WriteU32 writes.
+    uint8_t b[43] = {};
+    p->CopyData(b, sizeof(b));
+    auto u32 = [&b](int at) {
+        return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 |
+               uint32_t(b[at + 3]) << 24;
+    };
+    Facts f;
+    f.type = static_cast<RdmaPacketType>(b[0]);
+    f.flags = b[3];
+    f.dstQpn = u32(16);
+    f.psn = u32(20);
+    f.payload = u32(24);
+    f.intHops = b[42];
+    return f;
+}
+
 ByteLedger::Amount
 ByteLedger::Measure(Ptr<const Packet> p, bool leavingSwitch, bool* pfc)
 {
-    RdmaHeader h;
-    p->PeekHeader(h);
+    const Facts h = Facts::Of(p);
     Amount a;
     *pfc = h.type == RdmaPacketType::PFC;
     if (*pfc)
@@ -129,19 +149,22 @@ ByteLedger::OnTx(uint32_t dev, Ptr<const Packet> p)
 }
 
 bool
-ByteLedger::Arrive(uint32_t dev, Ptr<const Packet> p)
+ByteLedger::Arrive(uint32_t dev, Ptr<const Packet> p, Amount* a)
 {
     std::deque<std::pair<uint64_t, Amount>>& wire = m_devices[m_devices[dev].peer].wire;
-    if (!wire.empty() && wire.front().first == p->GetUid())
+    const uint64_t uid = p->GetUid();
+    if (!wire.empty() && wire.front().first == uid)
     {
+        *a = wire.front().second;
         wire.pop_front();
         return true;
     }
     for (auto it = wire.begin(); it != wire.end(); ++it)
     {
-        if (it->first == p->GetUid())
+        if (it->first == uid)
         {
             ++m_wireMismatches;
+            *a = it->second;
             wire.erase(it);
             return true;
         }
@@ -152,15 +175,13 @@ ByteLedger::Arrive(uint32_t dev, Ptr<const Packet> p)
 void
 ByteLedger::OnRx(uint32_t dev, Ptr<const Packet> p)
 {
-    bool pfc;
-    const Amount a = Measure(p, false, &pfc);
-    if (pfc)
-    {
-        return;
-    }
-    if (!Arrive(dev, p))
+    // MacRx is not fired for PFC frames, which are not on the wires' lists either.
+    Amount a;
+    if (!Arrive(dev, p, &a))
     {
         ++m_wireMismatches;
+        bool pfc;
+        a = Measure(p, false, &pfc);
     }
     const Device& d = m_devices[dev];
     if (d.sw < 0)
@@ -184,7 +205,8 @@ ByteLedger::OnLinkDownDrop(uint32_t dev, Ptr<const Packet> p)
         return;
     }
     m_dropped[DropReasonName(DropReason::LINK_DOWN)].Add(a);
-    if (Arrive(dev, p))
+    Amount onWire;
+    if (Arrive(dev, p, &onWire))
     {
         return; // lost arriving on a link that is down
     }

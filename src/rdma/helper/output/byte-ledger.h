@@ -6,6 +6,7 @@
 
 #include "ns3/packet.h"
 #include "ns3/rdma-topology.h"
+#include "ns3/rdma-wire.h"
 #include "ns3/switch-verdict.h"
 
 #include <array>
@@ -37,6 +38,24 @@ namespace ns3
 class ByteLedger
 {
   public:
+    /**
+     * The fields of a frame's RdmaHeader that the ledger and StallReport read, taken from
+     * the frame's first bytes in the layout of RdmaHeader::Serialize (a unit test keeps
+     * the two in step): much cheaper than Packet::PeekHeader, which reads every field
+     * and the INT stack, on every hop of every frame.
+     */
+    struct Facts
+    {
+        RdmaPacketType type;
+        uint8_t flags;
+        uint32_t dstQpn;
+        uint32_t psn;
+        uint32_t payload;
+        uint8_t intHops;
+
+        static Facts Of(Ptr<const Packet> p);
+    };
+
     /// Connect to every device and switch of the finalized \p topo.
     explicit ByteLedger(RdmaTopology& topo);
 
@@ -74,8 +93,9 @@ class ByteLedger
                       uint32_t inPort,
                       uint32_t outPort,
                       const char* reason);
-    /// Take the frame off the wire into \p dev; false if it was not the wire's next frame.
-    bool Arrive(uint32_t dev, Ptr<const Packet> p);
+    /// Take the frame off the wire into \p dev, its amount into \p a; false if it was not
+    /// on that wire.
+    bool Arrive(uint32_t dev, Ptr<const Packet> p, Amount* a);
 
     std::vector<Device> m_devices;
     std::vector<Amount> m_inSwitch; ///< per switch: in - out - dropped

@@ -3,6 +3,7 @@
  */
 #include "ns3/stall-report.h"
 
+#include "ns3/byte-ledger.h"
 #include "ns3/rdma-header.h"
 #include "ns3/simulator.h"
 
@@ -40,8 +41,7 @@ StallReport::OnCompleted(const TrafficDriver::Record& r)
 void
 StallReport::OnNicRx(uint32_t node, Ptr<const Packet> p)
 {
-    RdmaHeader h;
-    p->PeekHeader(h);
+    const ByteLedger::Facts h = ByteLedger::Facts::Of(p);
     if (h.type != RdmaPacketType::DATA || h.payload == 0)
     {
         return;
