@@ -4,6 +4,7 @@
 #include "ns3/size-guard.h"
 
 #include "ns3/flow-size-cdf.h"
+#include "ns3/input-fields.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-runner.h"
@@ -40,11 +41,12 @@ constexpr double kCcRow = 56;        ///< cc.csv row
 constexpr double kFctRow = 96;       ///< fct.csv row
 constexpr double kLinkRow = 64;      ///< links.csv row
 
-/// Data lines of a CSV-like file (not blank, not '#' comments); 0 if it cannot be read.
+/// Data lines of a CSV-like file (not blank, not '#' comments). The file is opened as
+/// its reader would (OpenInputFile: a regular file of bounded size, else ScenarioError).
 double
-DataLines(const std::string& path)
+DataLines(const std::string& path, const std::string& what)
 {
-    std::ifstream in(path);
+    std::ifstream in = inputfields::OpenInputFile(path, what);
     std::string line;
     double n = 0;
     while (std::getline(in, line))
@@ -87,7 +89,7 @@ SetSize(const std::string& cell)
 double
 IncastGroupQps(const std::string& path)
 {
-    std::ifstream in(path);
+    std::ifstream in = inputfields::OpenInputFile(path, "incast group list");
     std::string line;
     double qps = 0;
     while (std::getline(in, line))
@@ -195,7 +197,7 @@ SizeGuard::Compute(const json& s)
     }
     else if (type == "file" || type == "hpcc_file")
     {
-        const double lines = DataLines(Str(s, "topology.file"));
+        const double lines = DataLines(Str(s, "topology.file"), "topology file");
         switches = std::max(1.0, lines);
         links = std::max(hosts, lines);
         fabricKey = "topology.file";
@@ -235,11 +237,12 @@ SizeGuard::Compute(const json& s)
     }
     if (!Str(s, "traffic.flows_csv").empty())
     {
-        add(DataLines(Str(s, "traffic.flows_csv")), "traffic.flows_csv");
+        add(DataLines(Str(s, "traffic.flows_csv"), "flow list"), "traffic.flows_csv");
     }
     if (!Str(s, "traffic.hpcc_flow_file").empty())
     {
-        add(DataLines(Str(s, "traffic.hpcc_flow_file")), "traffic.hpcc_flow_file");
+        add(DataLines(Str(s, "traffic.hpcc_flow_file"), "HPCC flow file"),
+            "traffic.hpcc_flow_file");
     }
     if (!Str(s, "traffic.incast_groups_csv").empty())
     {
@@ -281,7 +284,7 @@ SizeGuard::Compute(const json& s)
     }
     if (!Str(s, "traffic.trace.csv").empty())
     {
-        const double n = DataLines(Str(s, "traffic.trace.csv"));
+        const double n = DataLines(Str(s, "traffic.trace.csv"), "collective trace");
         traceRows += n;
         flows += n;
         qps += n;
