@@ -3,15 +3,21 @@
  *
  * rdma-run: run one scenario file and write its results.
  *
- *   rdma-run SCENARIO.json --out DIR [--set KEY=VALUE ...] [--quiet]
+ *   rdma-run SCENARIO.json --out DIR [--set KEY=VALUE ...] [--quiet] [--strict]
+ *            [--keep-partial] [--max-memory-gb G] [--max-output-gb G]
+ *   rdma-run SCENARIO.json --check [--set KEY=VALUE ...]   (check and estimate only)
  *   rdma-run --list-keys          (the scenario schema, as Markdown)
  *   rdma-run --list-keys --json   (the same keys as JSON, for tools)
  *
- * Exit codes: 0 done, 2 bad input (nothing written), 1 internal failure.
+ * Exit codes: 0 done, 2 bad input or a scenario too large (nothing written), 3 done but
+ * flows unfinished with --strict (results written), 1 internal failure, 128 + N killed
+ * by signal N (130 SIGINT, 143 SIGTERM: the partial folder removed, or kept with
+ * --keep-partial).
  */
 #include "ns3/rdma-module.h"
 
 #include <boost/program_options.hpp>
+#include <iomanip>
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -19,21 +25,29 @@ using namespace ns3;
 
 namespace
 {
+/// Exit code of a run that left flows unfinished, with --strict.
+constexpr int kExitUnfinished = 3;
+
 /// Longest error message printed (a 5,000-character path or a binary line is cut).
 constexpr std::size_t kMaxMessage = 600;
 
 /// \p text as one printable line: control and non-ASCII bytes (a binary input file's
-/// content quoted in an error) become '?', and it is cut at kMaxMessage characters.
+/// content quoted in an error) become '?', and a text longer than kMaxMessage characters
+/// keeps its start and its end (where the reason is), "..." between.
 std::string
 OneLine(const std::string& text)
 {
+    const std::string cut =
+        text.size() <= kMaxMessage
+            ? text
+            : text.substr(0, kMaxMessage / 2) + "..." + text.substr(text.size() - kMaxMessage / 2);
     std::string out;
-    for (const char c : text.substr(0, kMaxMessage))
+    for (const char c : cut)
     {
         const auto u = static_cast<unsigned char>(c);
         out += (u >= 0x20 && u < 0x7f) ? c : '?';
     }
-    return text.size() > kMaxMessage ? out + "..." : out;
+    return out;
 }
 } // namespace
 
@@ -50,7 +64,19 @@ main(int argc, char* argv[])
         "override a scenario key: KEY=VALUE (repeatable)")("quiet,q", "no progress output")(
         "list-keys",
         "print every scenario key (Markdown) and exit")("json",
-                                                        "with --list-keys: print the keys as JSON");
+                                                        "with --list-keys: print the keys as JSON")(
+        "check",
+        "check the scenario and print its size estimate; run nothing, write nothing")(
+        "strict",
+        "exit 3 if flows are unfinished at the end (results are still written)")(
+        "keep-partial",
+        "on SIGINT/SIGTERM keep the partial folder (DIR.partial-PID, marked INCOMPLETE)")(
+        "max-memory-gb",
+        po::value<double>(),
+        "refuse a scenario estimated to need more memory (default: the available memory)")(
+        "max-output-gb",
+        po::value<double>(),
+        "refuse a run estimated to write more (default: the free disk space)");
     po::options_description hidden;
     hidden.add_options()("scenario", po::value<std::string>(), "scenario file");
     po::options_description all;
@@ -92,20 +118,55 @@ main(int argc, char* argv[])
         }
         return 0;
     }
-    if (!vm.count("scenario") || !vm.count("out"))
+    for (const char* limit : {"max-memory-gb", "max-output-gb"})
+    {
+        if (vm.count(limit) && !(vm[limit].as<double>() > 0 && vm[limit].as<double>() < 1e9))
+        {
+            std::cerr << "rdma-run: error: --" << limit << " must be a positive number of GB\n";
+            return 2;
+        }
+    }
+    if (!vm.count("scenario") || (!vm.count("out") && !vm.count("check")))
     {
         std::cerr << "rdma-run: usage: rdma-run SCENARIO.json --out DIR [--set KEY=VALUE ...]\n";
         return 2;
     }
     const std::vector<std::string> overrides =
         vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    const std::string out = vm.count("out") ? vm["out"].as<std::string>() : std::string();
+    const auto gb = [&vm](const char* key) {
+        return vm.count(key) ? vm[key].as<double>() * 1e9 : 0.0;
+    };
+    int status = 0;
     try
     {
-        nlohmann::json scenario = ScenarioRunner::Load(vm["scenario"].as<std::string>(), overrides);
-        RunOutput::CheckTarget(vm["out"].as<std::string>());
+        const std::string file = vm["scenario"].as<std::string>();
+        nlohmann::json scenario = ScenarioRunner::Load(file, overrides);
+        if (vm.count("check"))
+        {
+            const SizeGuard::Estimate e = SizeGuard::Compute(scenario);
+            SizeGuard::Check(scenario, file, gb("max-memory-gb"), gb("max-output-gb"), ".");
+            ScenarioRunner(scenario).Prepare();
+            std::cout << std::setprecision(3) << file << ": ok; " << e.hosts << " hosts, "
+                      << e.switches << " switches, " << e.links << " links, " << e.qps << " QPs, "
+                      << e.flows << " flows; about " << e.MemoryBytes() / 1e9
+                      << " GB of memory, at most " << e.OutputBytes() / 1e9 << " GB of output\n";
+            return 0;
+        }
+        RunOutput::CheckTarget(out);
+        SizeGuard::Check(scenario, file, gb("max-memory-gb"), gb("max-output-gb"), out);
+        RunCleanup::Install(vm.count("keep-partial") > 0);
         ScenarioRunner runner(scenario);
         runner.Prepare();
-        runner.Run(vm["out"].as<std::string>(), vm.count("quiet") > 0);
+        const nlohmann::json sum = runner.Run(out, vm.count("quiet") > 0);
+        const uint64_t unfinished = sum.value("flows_unfinished", uint64_t(0));
+        if (vm.count("strict") && unfinished > 0)
+        {
+            std::cerr << "rdma-run: error: " << unfinished << " of " << sum.value("flows_total", 0)
+                      << " flows unfinished at " << sum.value("sim_time_s", 0.0) * 1e3
+                      << " ms (--strict; results in " << out << ")\n";
+            status = kExitUnfinished;
+        }
     }
     catch (const ScenarioError& e)
     {
@@ -114,8 +175,8 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        std::cerr << "rdma-run: internal error: " << e.what() << "\n";
+        std::cerr << "rdma-run: internal error: " << OneLine(e.what()) << "\n";
         return 1;
     }
-    return 0;
+    return status;
 }

@@ -52,7 +52,9 @@ OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& drive
       m_driver(driver),
       m_recorder(out.Stream("fct.csv"), out.Stream("pfc.csv")),
       m_queues(nullptr),
-      m_uplinks(topo, UplinkWindow(s))
+      m_uplinks(topo, UplinkWindow(s)),
+      m_ledger(topo),
+      m_stall(topo, driver)
 {
     driver.SetRecordCallback(MakeCallback(&RunRecorder::OnRecord, &m_recorder));
     for (uint32_t sw : topo.GetSwitches())
@@ -107,6 +109,7 @@ OutputStage::Stop()
         sampler->Stop();
     }
     m_uplinks.Stop();
+    m_stall.ReadDeliveries();
 }
 
 json
@@ -209,7 +212,16 @@ OutputStage::Summarize(Time end, const Timing& timing) const
     sum["probe_latency_mean_ns"] = probes.empty() ? 0.0 : mean / probes.size();
     sum["probe_latency_p50_ns"] = Percentile(probes, 0.5);
     sum["probe_latency_p99_ns"] = Percentile(probes, 0.99);
+    m_stall.Summarize(sum, end);
+    sum["conservation"] = m_ledger.Report();
     return sum;
+}
+
+std::string
+OutputStage::WriteUnfinished(RunOutput& out, Time end) const
+{
+    m_stall.WriteUnfinished(out.Stream("unfinished.csv"));
+    return m_stall.StallMessage(end);
 }
 
 } // namespace ns3

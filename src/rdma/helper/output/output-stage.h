@@ -4,11 +4,13 @@
 #ifndef RDMA_OUTPUT_STAGE_H
 #define RDMA_OUTPUT_STAGE_H
 
+#include "ns3/byte-ledger.h"
 #include "ns3/periodic-sampler.h"
 #include "ns3/queue-sampler.h"
 #include "ns3/rdma-topology.h"
 #include "ns3/run-output.h"
 #include "ns3/run-recorder.h"
+#include "ns3/stall-report.h"
 #include "ns3/traffic-driver.h"
 #include "ns3/uplink-meter.h"
 
@@ -24,7 +26,8 @@ namespace ns3
  * The output stage of a run: what it records while it runs (fct.csv and pfc.csv through
  * RunRecorder, links.csv, and the samplers of queue.csv, ports.csv and cc.csv, per the
  * output.* keys; the uplink meter) and the figures of summary.json it computes at the
- * end from the NICs', switches' and driver's counters.
+ * end from the NICs', switches' and driver's counters, with the byte conservation
+ * check (ByteLedger) and what was left unfinished (StallReport, unfinished.csv).
  *
  * Call order: construct once every traffic source has added its flows (the cc.csv
  * sampler picks QPs among them), Start before the traffic starts, Stop when the run
@@ -64,6 +67,12 @@ class OutputStage
      */
     nlohmann::json Summarize(Time end, const Timing& timing) const;
 
+    /**
+     * Write unfinished.csv (the flows that did not complete) into \p out.
+     * \return the "no progress since T" line when the run stalled, else empty
+     */
+    std::string WriteUnfinished(RunOutput& out, Time end) const;
+
   private:
     const nlohmann::json& m_scenario;
     RdmaTopology& m_topo;
@@ -72,6 +81,8 @@ class OutputStage
     std::vector<std::unique_ptr<PeriodicSampler>> m_samplers;
     const QueueSampler* m_queues;
     UplinkMeter m_uplinks;
+    ByteLedger m_ledger;
+    StallReport m_stall;
 };
 
 } // namespace ns3

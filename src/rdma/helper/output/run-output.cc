@@ -3,15 +3,35 @@
  */
 #include "ns3/run-output.h"
 
+#include "ns3/run-cleanup.h"
 #include "ns3/scenario-error.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace ns3
 {
 
 namespace fs = std::filesystem;
+
+namespace
+{
+/// Why writing into \p folder failed: "no space left on device" when its file system is
+/// full (ENOSPC, or no free block left), else the system's message for \p err.
+std::string
+WriteError(const std::string& folder, int err)
+{
+    struct statvfs st;
+    if (err == ENOSPC || (::statvfs(folder.c_str(), &st) == 0 && st.f_bavail == 0))
+    {
+        return "no space left on device";
+    }
+    return err != 0 ? std::strerror(err) : "write error";
+}
+} // namespace
 
 void
 RunOutput::CheckTarget(const std::string& dir)
@@ -48,12 +68,15 @@ RunOutput::RunOutput(const std::string& dir)
         m_staging.pop_back();
     }
     m_staging += ".partial-" + std::to_string(::getpid());
+    RunCleanup::RemoveStale(dir);
     std::error_code ec;
     fs::remove_all(m_staging, ec);
     if (!fs::create_directories(m_staging, ec))
     {
-        throw ScenarioError("--out: cannot create '" + m_staging + "': " + ec.message());
+        throw ScenarioError("--out: cannot create '" + m_staging + "': " +
+                            (ec.value() == ENOSPC ? "no space left on device" : ec.message()));
     }
+    RunCleanup::SetStaging(m_staging);
 }
 
 RunOutput::~RunOutput()
@@ -63,6 +86,7 @@ RunOutput::~RunOutput()
         m_streams.clear();
         std::error_code ec;
         fs::remove_all(m_staging, ec);
+        RunCleanup::SetStaging("");
     }
 }
 
@@ -73,10 +97,12 @@ RunOutput::Stream(const std::string& name)
     if (it == m_streams.end())
     {
         auto s = std::make_unique<std::ofstream>();
+        errno = 0;
         s->open(m_staging + "/" + name);
         if (!*s)
         {
-            throw ScenarioError("--out: cannot write '" + m_staging + "/" + name + "'");
+            throw ScenarioError("--out: cannot write '" + m_staging + "/" + name +
+                                "': " + WriteError(m_staging, errno));
         }
         it = m_streams.emplace(name, std::move(s)).first;
     }
@@ -86,11 +112,14 @@ RunOutput::Stream(const std::string& name)
 void
 RunOutput::WriteFile(const std::string& name, const std::string& content)
 {
+    errno = 0;
     std::ofstream f(m_staging + "/" + name);
     f << content;
+    f.close();
     if (!f)
     {
-        throw ScenarioError("--out: cannot write '" + m_staging + "/" + name + "'");
+        throw ScenarioError("--out: cannot write '" + m_staging + "/" + name +
+                            "': " + WriteError(m_staging, errno));
     }
 }
 
@@ -99,10 +128,13 @@ RunOutput::Commit()
 {
     for (auto& [name, s] : m_streams)
     {
+        errno = 0;
+        const bool failedBefore = s->fail();
         s->close();
-        if (s->fail())
+        if (s->fail() || failedBefore)
         {
-            throw ScenarioError("--out: writing '" + name + "' failed");
+            throw ScenarioError("--out: writing '" + m_staging + "/" + name +
+                                "' failed: " + WriteError(m_staging, errno));
         }
     }
     m_streams.clear();
@@ -117,6 +149,7 @@ RunOutput::Commit()
         throw ScenarioError("--out: cannot move results to '" + m_dir + "': " + ec.message());
     }
     m_committed = true;
+    RunCleanup::SetStaging("");
 }
 
 const std::string&

@@ -6,6 +6,7 @@
 #include "ns3/boolean.h"
 #include "ns3/cc-registry.h"
 #include "ns3/congestion-control.h"
+#include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/int-hop.h"
 #include "ns3/integer.h"
@@ -18,7 +19,10 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 namespace ns3
 {
@@ -120,6 +124,95 @@ FabricStage::Check(const json& s, const std::string& file, uint32_t /* hosts */)
                                               "100, 200, 400 or 800 Gb/s");
             }
         }
+    }
+    CheckCcParameters(s, file);
+    CheckLinkEvents(s, file);
+}
+
+void
+FabricStage::CheckCcParameters(const json& s, const std::string& file)
+{
+    const std::string algorithm = Str(s, "cc.algorithm");
+    const json::json_pointer section("/cc/" + algorithm);
+    if (!s.contains(section))
+    {
+        return;
+    }
+    const json& params = s.at(section);
+    auto text = [&](const char* name) {
+        const json& v = params.at(name);
+        return v.is_string() ? v.get<std::string>() : v.dump();
+    };
+    // A rate floor of 0 would let a QP stop for good.
+    if (params.contains("MinRate"))
+    {
+        DataRateValue rate;
+        if (rate.DeserializeFromString(text("MinRate"), MakeDataRateChecker()) &&
+            rate.Get().GetBitRate() == 0)
+        {
+            FailKey(file, s, "cc." + algorithm + ".MinRate", "must be above 0 bps");
+        }
+    }
+    // A window range must not be empty (MaxCwnd 0 means derived from the line rate).
+    for (const auto& [lo, hi] : {std::pair<const char*, const char*>{"MinCwnd", "MaxCwnd"},
+                                 std::pair<const char*, const char*>{"FsMinCwnd", "FsMaxCwnd"}})
+    {
+        if (params.contains(lo) && params.contains(hi))
+        {
+            double min = 0;
+            double max = 0;
+            try
+            {
+                min = std::stod(text(lo));
+                max = std::stod(text(hi));
+            }
+            catch (const std::exception&)
+            {
+                continue;
+            }
+            if (max > 0 && min > max)
+            {
+                FailKey(file,
+                        s,
+                        "cc." + algorithm + "." + lo,
+                        std::string("must not exceed cc.") + algorithm + "." + hi + " (" +
+                            text(hi) + ")");
+            }
+        }
+    }
+}
+
+void
+FabricStage::CheckLinkEvents(const json& s, const std::string& file)
+{
+    // Replay the events in time order: "up" needs the link down, "down" needs it up.
+    std::vector<const json*> events;
+    for (const json& e : At(s, "topology.link_events"))
+    {
+        events.push_back(&e);
+    }
+    std::stable_sort(events.begin(), events.end(), [](const json* a, const json* b) {
+        return a->at("at_us").get<double>() < b->at("at_us").get<double>();
+    });
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool> down;
+    for (const json* e : events)
+    {
+        const std::string action = e->at("action").get<std::string>();
+        if (action != "up" && action != "down")
+        {
+            continue;
+        }
+        const uint32_t a = e->at("a").get<uint32_t>();
+        const uint32_t b = e->at("b").get<uint32_t>();
+        const uint32_t nth = e->contains("nth") ? e->at("nth").get<uint32_t>() : 0;
+        bool& isDown = down[{std::min(a, b), std::max(a, b), nth}];
+        if ((action == "up") != isDown)
+        {
+            throw ScenarioError(file + ": key 'topology.link_events' has invalid value " +
+                                e->dump() + " (the link is already " + (isDown ? "down" : "up") +
+                                " then)");
+        }
+        isDown = action == "down";
     }
 }
 

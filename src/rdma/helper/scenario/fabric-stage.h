@@ -56,6 +56,13 @@ class FabricStage : public ScenarioStage
     /// Schedule the link events checked by Finish (the simulator clock has started).
     void StartLinkEvents(RdmaTopology& topo) const;
 
+    /// The selected controller's parameters together: MinRate above 0, MinCwnd not above
+    /// MaxCwnd (Swift's windows). Throws ScenarioError.
+    static void CheckCcParameters(const nlohmann::json& scenario, const std::string& file);
+    /// Link events in time order: "up" only for a link that is down, "down" only for one
+    /// that is up. Throws ScenarioError.
+    static void CheckLinkEvents(const nlohmann::json& scenario, const std::string& file);
+
   private:
     struct LinkEvent
     {

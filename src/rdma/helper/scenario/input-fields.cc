@@ -61,6 +61,18 @@ NumberWithUnit(const std::string& text,
 }
 } // namespace
 
+uint64_t
+MaxInputBytes(const std::string& what)
+{
+    // A scenario or a CDF is a few kB; a list of flows, links or trace rows a few tens of
+    // bytes per row: 1 GB is some 20 M rows, more than fits in memory once built.
+    if (what == "scenario file" || what == "flow-size CDF")
+    {
+        return 16'000'000;
+    }
+    return 1'000'000'000;
+}
+
 std::ifstream
 OpenInputFile(const std::string& path, const std::string& what)
 {
@@ -78,6 +90,15 @@ OpenInputFile(const std::string& path, const std::string& what)
     {
         throw ScenarioError(path + ": cannot open " + what +
                             " (not a regular file: a device or a pipe)");
+    }
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    const uint64_t bound = MaxInputBytes(what);
+    if (!ec && size > bound)
+    {
+        std::ostringstream os;
+        os << path << ": " << what << " of " << size / 1e6 << " MB is larger than the "
+           << bound / 1e6 << " MB an input of this kind may have";
+        throw ScenarioError(os.str());
     }
     std::ifstream in(path);
     if (!in)

@@ -27,6 +27,9 @@ namespace inputfields
  * file (a device such as /dev/zero, a pipe) or cannot be read.
  */
 std::ifstream OpenInputFile(const std::string& path, const std::string& what);
+/// Largest input file of kind \p what (OpenInputFile's \p what) that is read (bytes):
+/// 16 MB for a scenario or a CDF, 1 GB for a list (flows, links, trace rows).
+uint64_t MaxInputBytes(const std::string& what);
 
 /// Split \p line at \p separators (each cell trimmed); runs of separators count once
 /// when \p compress.

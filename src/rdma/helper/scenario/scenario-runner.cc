@@ -8,6 +8,7 @@
 #include "ns3/input-fields.h"
 #include "ns3/object-factory.h"
 #include "ns3/output-stage.h"
+#include "ns3/plugin-registry.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/run-output.h"
 #include "ns3/run-progress.h"
@@ -26,6 +27,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 
 namespace ns3
 {
@@ -75,14 +77,83 @@ UseScheduler(const std::string& name)
 
 // ------------------------------------------------------------------ loading
 
+void
+ScenarioRunner::WarnUnusedCcKeys(const json& s, const std::string& file)
+{
+    const std::string algorithm = Str(s, "cc.algorithm");
+    std::string keys;
+    for (const std::string& name : PluginRegistry::CongestionControls().Names())
+    {
+        if (name == algorithm)
+        {
+            continue;
+        }
+        const json params = ScenarioSchema::CcParameters(s, name);
+        for (auto it = params.begin(); it != params.end(); ++it)
+        {
+            keys += (keys.empty() ? "" : ", ") + ("cc." + name + "." + it.key());
+        }
+    }
+    if (!keys.empty())
+    {
+        std::cerr << "rdma-run: warning: " << file << ": " << keys.substr(0, 300)
+                  << (keys.size() > 300 ? "..." : "") << " ignored: cc.algorithm is " << algorithm
+                  << "\n";
+    }
+}
+
 json
 ScenarioRunner::Load(const std::string& file, const std::vector<std::string>& overrides)
 {
     std::ifstream in = inputfields::OpenInputFile(file, "scenario file");
     json user;
+    // A key given twice in one object is an error (the parser would keep the last one).
+    std::vector<std::set<std::string>> seen;
+    std::vector<std::string> path;
+    std::string pendingKey;
+    const json::parser_callback_t noDuplicates =
+        [&](int /* depth */, json::parse_event_t event, json& parsed) {
+            switch (event)
+            {
+            case json::parse_event_t::object_start:
+                path.push_back(pendingKey);
+                seen.emplace_back();
+                break;
+            case json::parse_event_t::object_end:
+                seen.pop_back();
+                path.pop_back();
+                break;
+            case json::parse_event_t::array_start:
+                path.push_back(pendingKey);
+                seen.emplace_back();
+                break;
+            case json::parse_event_t::array_end:
+                seen.pop_back();
+                path.pop_back();
+                break;
+            case json::parse_event_t::key: {
+                pendingKey = parsed.get<std::string>();
+                if (!seen.empty() && !seen.back().insert(pendingKey).second)
+                {
+                    std::string dotted;
+                    for (std::size_t i = 1; i < path.size(); ++i)
+                    {
+                        dotted += path[i].empty() ? "" : path[i] + ".";
+                    }
+                    throw ScenarioError(file + ": key '" + dotted + pendingKey +
+                                        "' is given twice (a JSON object's keys must be "
+                                        "unique)");
+                }
+                break;
+            }
+            default:
+                break;
+            }
+            return true;
+        };
     try
     {
-        user = json::parse(in);
+        user = json::parse(in, noDuplicates);
     }
     catch (const json::exception& e)
     {
@@ -94,6 +165,7 @@ ScenarioRunner::Load(const std::string& file, const std::vector<std::string>& ov
     {
         ScenarioSchema::ApplyOverride(s, o);
     }
+    WarnUnusedCcKeys(s, file);
     if (Str(s, "name").empty())
     {
         Set(s, "name", fs::path(file).stem().string());
@@ -236,6 +308,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     progress.Stop();
 
     json sum = output.Summarize(end, timing);
+    const std::string stall = output.WriteUnfinished(out, end);
     for (const auto& stage : m_traffic)
     {
         stage->Summarize(sum, end);
@@ -244,6 +317,10 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     out.WriteFile("summary.json", sum.dump(2) + "\n");
     Simulator::Destroy();
     out.Commit();
+    if (!stall.empty())
+    {
+        std::cerr << "rdma-run: warning: " << Str(s, "name") << ": " << stall << "\n";
+    }
     if (!quiet)
     {
         std::cerr << "[rdma] " << Str(s, "name") << ": " << driver.GetFlowsCompleted() << "/"

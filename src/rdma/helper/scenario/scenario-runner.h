@@ -38,6 +38,10 @@ class ScenarioRunner
     /// Fill the derived (null) keys of a validated scenario from the others.
     static void Resolve(nlohmann::json& scenario, const std::string& file);
 
+    /// One warning line on stderr naming the cc.<algo>.* keys of controllers that are not
+    /// cc.algorithm (ignored; not an error, since sweeps set them across algorithms).
+    static void WarnUnusedCcKeys(const nlohmann::json& scenario, const std::string& file);
+
     /// Cross-key checks (hosts in range, priorities, thresholds). Throws ScenarioError.
     static void Check(const nlohmann::json& scenario, const std::string& file);
 

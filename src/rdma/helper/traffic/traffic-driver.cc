@@ -295,6 +295,12 @@ TrafficDriver::GetFlowQp(uint64_t flowId) const
     return {m_topo.GetHosts()[f.spec.src], f.qpn};
 }
 
+const FlowSpec&
+TrafficDriver::GetFlowSpec(uint64_t flowId) const
+{
+    return m_flows.at(flowId).spec;
+}
+
 bool
 TrafficDriver::IsDone() const
 {

@@ -83,6 +83,8 @@ class TrafficDriver
     bool IsDone() const;
     /// (host node id, QP number) carrying foreground flow \p flowId.
     std::pair<uint32_t, uint32_t> GetFlowQp(uint64_t flowId) const;
+    /// The specification of foreground flow \p flowId (read-only).
+    const FlowSpec& GetFlowSpec(uint64_t flowId) const;
 
   private:
     struct Probe

@@ -147,6 +147,13 @@ RdmaChannel::GetPeer(Ptr<const RdmaNetDevice> device) const
     return m_devices[0] == device ? m_devices[1] : m_devices[0];
 }
 
+uint64_t
+RdmaChannel::GetFramesInFlight(Ptr<const RdmaNetDevice> to) const
+{
+    const uint32_t i = m_devices[0] == to ? 0 : 1;
+    return m_dirs[i] ? m_dirs[i]->fifo.size() : 0;
+}
+
 Time
 RdmaChannel::GetDelay() const
 {

@@ -60,6 +60,48 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame>
     uint32_t m_size;      ///< frame bytes
 };
 
+/**
+ * \ingroup rdma
+ * \brief A running count of frames for byte conservation (ByteLedger): frames, their
+ * bytes without INT records (which grow on the way, so a frame counts the same at every
+ * hop), the DATA payload bytes among them, and their bytes as they are (`raw`, as queues
+ * count them).
+ */
+struct FrameTally
+{
+    uint64_t frames = 0;
+    uint64_t bytes = 0;
+    uint64_t dataPayload = 0;
+    uint64_t raw = 0;
+
+    /// Count \p f, whose size as counted by its queue is \p rawBytes.
+    void Add(const RdmaFrame& f, uint32_t rawBytes)
+    {
+        const RdmaHeader& h = f.header;
+        ++frames;
+        bytes +=
+            f.GetSize() - ((h.flags & RdmaHeader::FLAG_INT) ? h.intHops * rdmawire::kIntHop : 0);
+        dataPayload += h.type == RdmaPacketType::DATA ? h.payload : 0;
+        raw += rawBytes;
+    }
+
+    void Add(const FrameTally& t)
+    {
+        frames += t.frames;
+        bytes += t.bytes;
+        dataPayload += t.dataPayload;
+        raw += t.raw;
+    }
+
+    void Sub(const FrameTally& t)
+    {
+        frames -= t.frames;
+        bytes -= t.bytes;
+        dataPayload -= t.dataPayload;
+        raw -= t.raw;
+    }
+};
+
 } // namespace ns3
 
 #endif /* RDMA_FRAME_H */

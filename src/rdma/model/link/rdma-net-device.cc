@@ -211,6 +211,7 @@ RdmaNetDevice::SelectNext()
             m_nonEmpty &= ~(1u << chosen);
         }
         m_queueBytes[chosen] -= f->GetSize();
+        m_ledger.dequeued.Add(*f, f->GetSize());
         NotifyDequeued(*f, static_cast<uint8_t>(chosen));
         return f;
     }
@@ -299,6 +300,10 @@ RdmaNetDevice::TryTransmit()
     m_busy = true;
     m_txBytes += frame;
     ++m_txFrames;
+    if (f->header.type != RdmaPacketType::PFC)
+    {
+        m_ledger.sent.Add(*f, frame);
+    }
     if (!m_macTxTrace.IsEmpty())
     {
         m_macTxTrace(f->GetPacket());
@@ -340,6 +345,14 @@ RdmaNetDevice::Receive(const Ptr<RdmaFrame>& f)
     if (!m_linkUp)
     {
         ++m_linkDownDrops;
+        if (f->header.type == RdmaPacketType::PFC)
+        {
+            ++m_ledger.pfcLostArriving;
+        }
+        else
+        {
+            m_ledger.lostArriving.Add(*f, f->GetSize());
+        }
         if (!m_linkDownDropTrace.IsEmpty())
         {
             m_linkDownDropTrace(f->GetPacket());
@@ -351,6 +364,7 @@ RdmaNetDevice::Receive(const Ptr<RdmaFrame>& f)
         HandlePfc(f->header);
         return;
     }
+    m_ledger.received.Add(*f, f->GetSize());
     if (!m_macRxTrace.IsEmpty())
     {
         m_macRxTrace(f->GetPacket());
@@ -445,6 +459,12 @@ RdmaNetDevice::GetTxBytes() const
     return m_txBytes;
 }
 
+const RdmaNetDevice::Ledger&
+RdmaNetDevice::GetLedger() const
+{
+    return m_ledger;
+}
+
 uint64_t
 RdmaNetDevice::GetTxFrames() const
 {
@@ -516,6 +536,7 @@ RdmaNetDevice::SetLinkUp(bool up)
             Ptr<RdmaFrame> f = std::move(m_queues[c].front());
             m_queues[c].pop_front();
             m_queueBytes[c] -= f->GetSize();
+            m_ledger.discardedQueued.Add(*f, f->GetSize());
             ++m_linkDownDrops;
             if (!m_linkDownDropTrace.IsEmpty())
             {
@@ -525,7 +546,18 @@ RdmaNetDevice::SetLinkUp(bool up)
         }
     }
     m_nonEmpty = 0;
-    m_pfcQueue.clear();
+    // PFC frames waiting for the wire are lost with it too (counted, and traced).
+    while (!m_pfcQueue.empty())
+    {
+        Ptr<RdmaFrame> f = std::move(m_pfcQueue.front());
+        m_pfcQueue.pop_front();
+        ++m_linkDownDrops;
+        ++m_ledger.pfcDiscarded;
+        if (!m_linkDownDropTrace.IsEmpty())
+        {
+            m_linkDownDropTrace(f->GetPacket());
+        }
+    }
 }
 
 uint64_t

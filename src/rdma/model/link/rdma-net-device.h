@@ -94,6 +94,20 @@ class RdmaNetDevice : public NetDevice
     /// Bit i set when class i is paused by the peer.
     uint8_t GetPausedMask() const;
 
+    /// Non-PFC frames through this port, for byte conservation (ByteLedger).
+    struct Ledger
+    {
+        FrameTally sent;              ///< transmitted (each transmission)
+        FrameTally received;          ///< arrived, link up
+        FrameTally dequeued;          ///< left a queue to be sent (size as queued)
+        FrameTally lostArriving;      ///< arrived while the link was down
+        FrameTally discardedQueued;   ///< discarded from the queues as the link went down
+        uint64_t pfcLostArriving = 0; ///< PFC frames that arrived while the link was down
+        uint64_t pfcDiscarded = 0;    ///< PFC frames discarded as the link went down
+    };
+
+    const Ledger& GetLedger() const;
+
     uint64_t GetTxBytes() const;  ///< frame bytes sent
     uint64_t GetTxFrames() const; ///< frames sent
 
@@ -186,6 +200,7 @@ class RdmaNetDevice : public NetDevice
 
     uint64_t m_txBytes;
     uint64_t m_txFrames;
+    Ledger m_ledger;
     Ptr<MemberEvent<RdmaNetDevice, &RdmaNetDevice::TransmitComplete>> m_txComplete;
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;

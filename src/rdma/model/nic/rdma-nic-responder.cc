@@ -21,7 +21,11 @@ RdmaNic::ReceiveData(const RdmaHeader& h)
         SendCnp(rq);
     }
     const RecvReply r = m_recovery->OnData(rq, h, m_ackInterval, now);
-    m_stats.payloadBytesDelivered += r.deliveredBytes;
+    if (r.deliveredBytes > 0)
+    {
+        m_stats.payloadBytesDelivered += r.deliveredBytes;
+        m_stats.lastDelivery = now;
+    }
     if (r.outOfOrder)
     {
         ++m_stats.outOfOrderPackets;

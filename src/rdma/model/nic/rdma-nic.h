@@ -71,6 +71,7 @@ class RdmaNic : public Object, public RdmaPortOwner
     {
         uint64_t payloadBytesSent = 0;      ///< first transmissions only
         uint64_t payloadBytesDelivered = 0; ///< accepted in order at this responder
+        Time lastDelivery;                  ///< when payloadBytesDelivered last grew
         uint64_t dataPackets = 0;           ///< incl. retransmissions
         uint64_t retransmittedPackets = 0;
         uint64_t timeouts = 0;

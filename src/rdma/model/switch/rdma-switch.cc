@@ -177,6 +177,9 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
     {
         // Unreachable (a link went down): drop, counted on the ingress port.
         ++m_stats[inPort].dropsByReason[static_cast<std::size_t>(DropReason::NO_ROUTE)];
+        m_stats[inPort].droppedByReason[static_cast<std::size_t>(DropReason::NO_ROUTE)].Add(
+            *f,
+            f->GetSize());
         if (!m_dropTrace.IsEmpty())
         {
             m_dropTrace(f->GetPacket(), inPort, inPort, DropReasonName(DropReason::NO_ROUTE));
@@ -194,6 +197,7 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
         ++s.drops;
         s.dropBytes += bytes;
         ++s.dropsByReason[static_cast<std::size_t>(why)];
+        s.droppedByReason[static_cast<std::size_t>(why)].Add(*f, bytes);
         if (!m_dropTrace.IsEmpty())
         {
             m_dropTrace(f->GetPacket(), inPort, outPort, DropReasonName(why));

@@ -45,6 +45,8 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
         std::array<uint64_t, kDropReasons> dropsByReason{};
         /// CE marks at this egress port by reason.
         std::array<uint64_t, kMarkReasons> marksByReason{};
+        /// The frames dropped here by reason, with their bytes (for ByteLedger).
+        std::array<FrameTally, kDropReasons> droppedByReason{};
     };
 
     /// PFC events sent by a port: the (node, port, class) and kind.

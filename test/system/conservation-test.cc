@@ -1,0 +1,127 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Byte conservation in every run (summary.json "conservation"): every frame a NIC sent
+ * was received by a NIC, dropped for a named reason, or is still in a switch queue or on
+ * a wire at the end; lossless and lossy, with and without links going down mid-run. The
+ * drops the ledger sees in the trace sources are the ones the switches count.
+ */
+#include "cli-util.h"
+
+#include <gtest/gtest.h>
+
+using nlohmann::json;
+using rdmatest::RunScenario;
+using rdmatest::TempDir;
+
+namespace
+{
+/// 2 leaves x 2 spines x 4 hosts; hosts 4-7 (leaf 1) send 4 QPs x 300 KB to host 0.
+json
+LeafSpine(bool lossless)
+{
+    return {
+        {"stop_time_ms", 20},
+        {"topology", {{"type", "leaf_spine"}, {"leaves", 2}, {"spines", 2}, {"hosts_per_leaf", 4}}},
+        {"switch", {{"pfc", {{"enabled", lossless}}}, {"buffer_mb", lossless ? 4 : 0.2}}},
+        {"nic", {{"rto_us", 200}}},
+        {"traffic",
+         {{"incast",
+           {{"enabled", true},
+            {"receiver", 0},
+            {"senders", {4, 5, 6, 7}},
+            {"qps_per_sender", 4},
+            {"message_bytes", 300000}}}}},
+        {"output", {{"progress", false}}},
+    };
+}
+
+/// Check the identity and that the ledger's drops are the switches' counted drops.
+void
+ExpectConserved(const json& sum)
+{
+    ASSERT_TRUE(sum.contains("conservation")) << sum.dump(2);
+    const json& c = sum["conservation"];
+    EXPECT_TRUE(c["balanced"].get<bool>()) << c.dump(2);
+    EXPECT_EQ(c["wire_order_mismatches"], 0) << c.dump(2);
+    EXPECT_TRUE(c["unaccounted_switches"].empty()) << c.dump(2);
+    for (const char* unit : {"frames", "bytes", "data_payload_bytes"})
+    {
+        const uint64_t sent = c["sent"][unit];
+        const uint64_t accounted = c["received"][unit].get<uint64_t>() +
+                                   c["dropped"][unit].get<uint64_t>() +
+                                   c["in_flight"]["switch_queues"][unit].get<uint64_t>() +
+                                   c["in_flight"]["wires"][unit].get<uint64_t>();
+        EXPECT_EQ(sent, accounted) << unit << ": " << c.dump(2);
+    }
+    // Every data byte delivered in order was received; no more than was sent first.
+    EXPECT_GE(c["received"]["data_payload_bytes"].get<uint64_t>(),
+              sum["bytes_delivered"].get<uint64_t>());
+    EXPECT_GE(c["sent"]["data_payload_bytes"].get<uint64_t>(), sum["bytes_sent"].get<uint64_t>());
+    // The drops seen frame by frame are the drops the switches and devices counted.
+    // (The devices' link_down count includes PFC frames lost arriving on a down link.)
+    for (auto it = sum["drops_by_reason"].begin(); it != sum["drops_by_reason"].end(); ++it)
+    {
+        const uint64_t pfc =
+            it.key() == "link_down" ? c["pfc_frames_lost_link_down"].get<uint64_t>() : 0;
+        EXPECT_EQ(c["dropped_by_reason"][it.key()]["frames"].get<uint64_t>() + pfc,
+                  it.value().get<uint64_t>())
+            << it.key() << ": " << c.dump(2);
+    }
+}
+} // namespace
+
+TEST(Conservation, LosslessIncastBalancesWithNothingDropped)
+{
+    TempDir dir;
+    const json sum = RunScenario(dir, "lossless", LeafSpine(true));
+    ExpectConserved(sum);
+    EXPECT_TRUE(sum["all_flows_completed"].get<bool>());
+    EXPECT_EQ(sum["conservation"]["dropped"]["frames"], 0);
+    EXPECT_EQ(sum["bytes_sent"], sum["bytes_delivered"]);
+}
+
+TEST(Conservation, LossyIncastBalancesWithItsDrops)
+{
+    TempDir dir;
+    const json sum = RunScenario(dir, "lossy", LeafSpine(false));
+    ExpectConserved(sum);
+    EXPECT_GT(sum["conservation"]["dropped"]["frames"].get<uint64_t>(), 0u)
+        << "a 0.2 MB lossy buffer under a 16-QP incast drops";
+    EXPECT_GT(sum["retransmitted_packets"].get<uint64_t>(), 0u);
+}
+
+TEST(Conservation, LinkDownAndUpMidRunBalancesLosslessAndLossy)
+{
+    for (const bool lossless : {true, false})
+    {
+        json s = LeafSpine(lossless);
+        // Leaf 0 (node 8) to spine 0 (node 10) down at 100 us, back at 600 us.
+        s["topology"]["link_events"] = {
+            {{"at_us", 100}, {"a", 8}, {"b", 10}, {"action", "down"}},
+            {{"at_us", 600}, {"a", 8}, {"b", 10}, {"action", "up"}},
+        };
+        TempDir dir;
+        const json sum = RunScenario(dir, lossless ? "lossless" : "lossy", s);
+        SCOPED_TRACE(lossless ? "lossless" : "lossy");
+        ExpectConserved(sum);
+        EXPECT_GT(sum["conservation"]["dropped_by_reason"]["link_down"]["frames"].get<uint64_t>(),
+                  0u)
+            << "frames in flight on the link as it goes down are lost";
+    }
+}
+
+TEST(Conservation, StoppedRunCountsWhatIsStillInFlight)
+{
+    json s = LeafSpine(true);
+    s["stop_time_ms"] = 0.05;
+    TempDir dir;
+    const json sum = RunScenario(dir, "stopped", s);
+    ExpectConserved(sum);
+    EXPECT_FALSE(sum["all_flows_completed"].get<bool>());
+    const json& c = sum["conservation"];
+    EXPECT_GT(c["in_flight"]["switch_queues"]["frames"].get<uint64_t>() +
+                  c["in_flight"]["wires"]["frames"].get<uint64_t>(),
+              0u)
+        << "stopped mid-incast, frames are in the fabric: " << c.dump(2);
+}
