@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 
 using nlohmann::json;
+using rdmatest::kSmall;
 using rdmatest::ReadText;
 using rdmatest::RunRdmaRun;
 using rdmatest::TempDir;
@@ -24,14 +25,6 @@ namespace fs = std::filesystem;
 
 namespace
 {
-const json kSmall = {
-    {"topology", {{"type", "star"}, {"hosts", 4}}},
-    {"traffic",
-     {{"incast",
-       {{"enabled", true}, {"qps_per_sender", 2}, {"message_bytes", 200000}, {"jitter_us", 3}}},
-      {"probe", {{"enabled", true}, {"src", 1}, {"dst", 0}}}}},
-    {"output", {{"progress", false}}},
-};
 
 /// The lowest rate_bps (4th column) in a cc.csv; fails the test if there is no row.
 double

@@ -20,6 +20,17 @@
 namespace rdmatest
 {
 
+/// A small scenario for CLI tests: an incast of 2 QPs per sender on a 4-host star, and a
+/// probe.
+inline const nlohmann::json kSmall = {
+    {"topology", {{"type", "star"}, {"hosts", 4}}},
+    {"traffic",
+     {{"incast",
+       {{"enabled", true}, {"qps_per_sender", 2}, {"message_bytes", 200000}, {"jitter_us", 3}}},
+      {"probe", {{"enabled", true}, {"src", 1}, {"dst", 0}}}}},
+    {"output", {{"progress", false}}},
+};
+
 struct CliResult
 {
     int code;

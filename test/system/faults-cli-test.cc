@@ -20,6 +20,7 @@
 
 using nlohmann::json;
 using rdmatest::CliResult;
+using rdmatest::kSmall;
 using rdmatest::ReadCsv;
 using rdmatest::ReadText;
 using rdmatest::RunRdmaRun;
@@ -29,14 +30,6 @@ namespace fs = std::filesystem;
 
 namespace
 {
-const json kSmall = {
-    {"topology", {{"type", "star"}, {"hosts", 4}}},
-    {"traffic",
-     {{"incast",
-       {{"enabled", true}, {"qps_per_sender", 2}, {"message_bytes", 200000}, {"jitter_us", 3}}},
-      {"probe", {{"enabled", true}, {"src", 1}, {"dst", 0}}}}},
-    {"output", {{"progress", false}}},
-};
 
 /// kSmall whose receiver link drops to 1 Mb/s at 20 us: a frame then takes 8 ms, so
 /// nothing more arrives before the 5 ms stop.
