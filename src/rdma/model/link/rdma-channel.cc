@@ -151,7 +151,15 @@ uint64_t
 RdmaChannel::GetFramesInFlight(Ptr<const RdmaNetDevice> to) const
 {
     const uint32_t i = m_devices[0] == to ? 0 : 1;
-    return m_dirs[i] ? m_dirs[i]->fifo.size() : 0;
+    uint64_t n = 0;
+    if (m_dirs[i])
+    {
+        for (const InFlight& f : m_dirs[i]->fifo)
+        {
+            n += f.frame->header.type != RdmaPacketType::PFC;
+        }
+    }
+    return n;
 }
 
 Time

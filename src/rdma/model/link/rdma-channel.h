@@ -52,8 +52,8 @@ class RdmaChannel : public Channel
 
     Time GetDelay() const;
 
-    /// Frames in flight to \p to (known under RdmaSimulatorImpl, whose links keep them
-    /// in a FIFO; 0 otherwise).
+    /// Non-PFC frames in flight to \p to (known under RdmaSimulatorImpl, whose links keep
+    /// them in a FIFO; 0 otherwise).
     uint64_t GetFramesInFlight(Ptr<const RdmaNetDevice> to) const;
 
     std::size_t GetNDevices() const override;
