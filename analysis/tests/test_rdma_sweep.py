@@ -237,7 +237,9 @@ def test_interrupted_sweep_resumes_without_rerunning(tmp_path, capsys,
         "grid": {"switch.ecn.kmin_kb": [10, 20, 40, 80]},
         "seeds": [1, 2], "metrics": ["slowdown_p99", "goodput_gbps"]})
     runs = tmp_path / "out" / "runs"
-    env = dict(os.environ, SLEEP="0.25", PYTHONPATH=crafted.ANALYSIS_DIR)
+    # Each point sleeps 1 s in the wrapper: the interrupt must land mid-sweep even when
+    # the machine is loaded and the simulator itself is fast.
+    env = dict(os.environ, SLEEP="1.0", PYTHONPATH=crafted.ANALYSIS_DIR)
     proc = subprocess.Popen(SWEEP + [path, "--jobs", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)
