@@ -135,26 +135,30 @@ Gb(double bytes)
 }
 } // namespace
 
+namespace
+{
 double
-SizeGuard::Estimate::MemoryBytes() const
+Total(const std::vector<SizeGuard::Part>& parts)
 {
     double b = 0;
-    for (const Part& p : memory)
+    for (const SizeGuard::Part& p : parts)
     {
         b += p.bytes;
     }
     return b;
 }
+} // namespace
+
+double
+SizeGuard::Estimate::MemoryBytes() const
+{
+    return Total(memory);
+}
 
 double
 SizeGuard::Estimate::OutputBytes() const
 {
-    double b = 0;
-    for (const Part& p : outputs)
-    {
-        b += p.bytes;
-    }
-    return b;
+    return Total(outputs);
 }
 
 const SizeGuard::Part&

@@ -173,9 +173,9 @@ RdmaNic::SetDevice(Ptr<RdmaNetDevice> device)
 }
 
 void
-RdmaNic::FrameReceived(uint32_t /* port */, RdmaNetDevice* dev, const Ptr<RdmaFrame>& f)
+RdmaNic::FrameReceived(uint32_t /* port */, RdmaNetDevice* /* dev */, const Ptr<RdmaFrame>& f)
 {
-    Receive(dev, nullptr, f->header); // the NIC reads only the header
+    Receive(f->header); // the NIC reads only the header
 }
 
 Ptr<RdmaFrame>
@@ -410,7 +410,7 @@ RdmaNic::GetMtu() const
 }
 
 void
-RdmaNic::Receive(Ptr<RdmaNetDevice> /* dev */, Ptr<Packet> /* p */, const RdmaHeader& h)
+RdmaNic::Receive(const RdmaHeader& h)
 {
     NS_ABORT_MSG_IF(h.dst != m_nodeId,
                     "RdmaNic " << m_nodeId << ": frame for node " << h.dst << " delivered here");

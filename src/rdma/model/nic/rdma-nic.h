@@ -160,7 +160,8 @@ class RdmaNic : public Object, public RdmaPortOwner
     void SendCnp(const RecvQueuePair& rq);
 
     // receive path
-    void Receive(Ptr<RdmaNetDevice> dev, Ptr<Packet> p, const RdmaHeader& h);
+    /// A frame for this NIC: dispatch by type.
+    void Receive(const RdmaHeader& h);
     // RdmaPortOwner: the port's direct calls (Receive and Pull).
     void FrameReceived(uint32_t port, RdmaNetDevice* dev, const Ptr<RdmaFrame>& f) override;
     Ptr<RdmaFrame> PullFrame(uint32_t port, uint8_t pausedMask) override;

@@ -37,11 +37,6 @@ class EventHeap
         return m_heap.empty();
     }
 
-    std::size_t Size() const
-    {
-        return m_heap.size();
-    }
-
     /// The earliest event (the heap must not be empty).
     Event Top() const
     {
@@ -202,11 +197,6 @@ class SplitEventQueue
     bool Empty() const
     {
         return m_near.Empty() && m_far.Empty();
-    }
-
-    std::size_t Size() const
-    {
-        return m_near.Size() + m_far.Size();
     }
 
     /// Add \p ev, scheduled at time stamp \p now.
