@@ -6,11 +6,12 @@
  * a wire at the end; lossless and lossy, with and without links going down mid-run. The
  * drops the ledger sees in the trace sources are the ones the switches count.
  */
-#include "cli-util.h"
+#include "conservation-util.h"
 
 #include <gtest/gtest.h>
 
 using nlohmann::json;
+using rdmatest::ExpectConserved;
 using rdmatest::RunScenario;
 using rdmatest::TempDir;
 
@@ -36,39 +37,6 @@ LeafSpine(bool lossless)
     };
 }
 
-/// Check the identity and that the ledger's drops are the switches' counted drops.
-void
-ExpectConserved(const json& sum)
-{
-    ASSERT_TRUE(sum.contains("conservation")) << sum.dump(2);
-    const json& c = sum["conservation"];
-    EXPECT_TRUE(c["balanced"].get<bool>()) << c.dump(2);
-    EXPECT_EQ(c["wire_order_mismatches"], 0) << c.dump(2);
-    EXPECT_TRUE(c["unaccounted_switches"].empty()) << c.dump(2);
-    for (const char* unit : {"frames", "bytes", "data_payload_bytes"})
-    {
-        const uint64_t sent = c["sent"][unit];
-        const uint64_t accounted = c["received"][unit].get<uint64_t>() +
-                                   c["dropped"][unit].get<uint64_t>() +
-                                   c["in_flight"]["switch_queues"][unit].get<uint64_t>() +
-                                   c["in_flight"]["wires"][unit].get<uint64_t>();
-        EXPECT_EQ(sent, accounted) << unit << ": " << c.dump(2);
-    }
-    // Every data byte delivered in order was received; no more than was sent first.
-    EXPECT_GE(c["received"]["data_payload_bytes"].get<uint64_t>(),
-              sum["bytes_delivered"].get<uint64_t>());
-    EXPECT_GE(c["sent"]["data_payload_bytes"].get<uint64_t>(), sum["bytes_sent"].get<uint64_t>());
-    // The drops seen frame by frame are the drops the switches and devices counted.
-    // (The devices' link_down count includes PFC frames lost arriving on a down link.)
-    for (auto it = sum["drops_by_reason"].begin(); it != sum["drops_by_reason"].end(); ++it)
-    {
-        const uint64_t pfc =
-            it.key() == "link_down" ? c["pfc_frames_lost_link_down"].get<uint64_t>() : 0;
-        EXPECT_EQ(c["dropped_by_reason"][it.key()]["frames"].get<uint64_t>() + pfc,
-                  it.value().get<uint64_t>())
-            << it.key() << ": " << c.dump(2);
-    }
-}
 } // namespace
 
 TEST(Conservation, LosslessIncastBalancesWithNothingDropped)

@@ -270,6 +270,15 @@ TEST(Faults, ContradictoryParametersAndLinkEventsAreRefused)
         };
         ExpectRefused(dir, RunIn(dir, s, ""), {"already down"});
     }
+    {
+        // A stream incast that ends before its last QP may start (the fuzz test found it
+        // aborting on a negative delay).
+        TempDir dir;
+        json s = kSmall;
+        s["traffic"]["incast"]["until_ms"] = 0.0001;
+        s["traffic"]["incast"]["jitter_us"] = 1000;
+        ExpectRefused(dir, RunIn(dir, s, ""), {"s.json", "traffic.incast.until_ms", "1000 us"});
+    }
 }
 
 // ------------------------------------------------------------------ no leftovers

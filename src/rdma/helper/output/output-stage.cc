@@ -54,7 +54,8 @@ OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& drive
       m_queues(nullptr),
       m_uplinks(topo, UplinkWindow(s)),
       m_ledger(topo),
-      m_stall(topo, driver)
+      m_stall(topo, driver),
+      m_pfcSafety(s, topo)
 {
     driver.SetRecordCallback(MakeCallback(&RunRecorder::OnRecord, &m_recorder));
     for (uint32_t sw : topo.GetSwitches())
@@ -62,6 +63,11 @@ OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& drive
         topo.GetSwitch(sw)->TraceConnectWithoutContext(
             "Pfc",
             MakeCallback(&RunRecorder::OnPfc, &m_recorder, sw));
+        if (Ptr<PfcWatchdog> wd = topo.GetSwitch(sw)->GetPfcWatchdog())
+        {
+            wd->TraceConnectWithoutContext("Storm",
+                                           MakeCallback(&RunRecorder::OnStorm, &m_recorder, sw));
+        }
     }
     topo.WriteLinks(out.Stream("links.csv"));
     auto queues = std::make_unique<QueueSampler>(topo,
@@ -99,6 +105,7 @@ OutputStage::Start()
         sampler->Start();
     }
     m_uplinks.Start();
+    m_pfcSafety.Start();
 }
 
 void
@@ -213,6 +220,7 @@ OutputStage::Summarize(Time end, const Timing& timing) const
     sum["probe_latency_p50_ns"] = Percentile(probes, 0.5);
     sum["probe_latency_p99_ns"] = Percentile(probes, 0.99);
     m_stall.Summarize(sum, end);
+    m_pfcSafety.Summarize(sum);
     sum["conservation"] = m_ledger.Report();
     return sum;
 }
@@ -222,6 +230,12 @@ OutputStage::WriteUnfinished(RunOutput& out, Time end) const
 {
     m_stall.WriteUnfinished(out.Stream("unfinished.csv"));
     return m_stall.StallMessage(end);
+}
+
+std::string
+OutputStage::DeadlockMessage() const
+{
+    return m_pfcSafety.DeadlockMessage();
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 
 #include "ns3/byte-ledger.h"
 #include "ns3/periodic-sampler.h"
+#include "ns3/pfc-safety-report.h"
 #include "ns3/queue-sampler.h"
 #include "ns3/rdma-topology.h"
 #include "ns3/run-output.h"
@@ -72,6 +73,8 @@ class OutputStage
      * \return the "no progress since T" line when the run stalled, else empty
      */
     std::string WriteUnfinished(RunOutput& out, Time end) const;
+    /// The "PFC deadlock at T ..." line when a deadlock was found, else empty.
+    std::string DeadlockMessage() const;
 
   private:
     const nlohmann::json& m_scenario;
@@ -83,6 +86,7 @@ class OutputStage
     UplinkMeter m_uplinks;
     ByteLedger m_ledger;
     StallReport m_stall;
+    PfcSafetyReport m_pfcSafety;
 };
 
 } // namespace ns3

@@ -42,6 +42,13 @@ RunRecorder::OnPfc(uint32_t node, uint32_t port, uint8_t prio, uint8_t event)
           << names[event] << '\n';
 }
 
+void
+RunRecorder::OnStorm(uint32_t node, uint32_t port, uint8_t prio, bool stormed)
+{
+    m_pfc << Simulator::Now().GetNanoSeconds() << ',' << node << ',' << port << ',' << +prio << ','
+          << (stormed ? "storm_detected" : "storm_restored") << '\n';
+}
+
 const std::vector<int64_t>&
 RunRecorder::GetProbeFcts() const
 {

@@ -29,6 +29,9 @@ class RunRecorder
     void OnRecord(const TrafficDriver::Record& r);
     /// A PFC frame sent by \p port of switch \p node (RdmaSwitch::PfcEvent \p event).
     void OnPfc(uint32_t node, uint32_t port, uint8_t prio, uint8_t event);
+    /// The PFC watchdog of switch \p node declared egress (\p port, \p prio) stormed
+    /// (\p stormed) or restored: a pfc.csv row "storm_detected" or "storm_restored".
+    void OnStorm(uint32_t node, uint32_t port, uint8_t prio, bool stormed);
 
     /// Completion times of the latency probes so far (ns).
     const std::vector<int64_t>& GetProbeFcts() const;

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <map>
 #include <tuple>
 
@@ -127,6 +128,12 @@ FabricStage::Check(const json& s, const std::string& file, uint32_t /* hosts */)
     }
     CheckCcParameters(s, file);
     CheckLinkEvents(s, file);
+    if (Bool(s, "switch.pfc.watchdog.enabled") && !Bool(s, "switch.pfc.enabled"))
+    {
+        std::cerr << "rdma-run: warning: " << file
+                  << ": switch.pfc.watchdog.enabled has no effect with switch.pfc.enabled "
+                     "false (nothing pauses)\n";
+    }
 }
 
 void
@@ -284,6 +291,23 @@ FabricStage::Finish(const json& s, RdmaTopology& topo, int64_t& stream)
         stream += topo.GetSwitch(sw)->GetMmu()->AssignStreams(stream);
         stream += topo.GetSwitch(sw)->GetLoadBalancer()->AssignStreams(stream);
     }
+    m_watchdogs.clear();
+    if (Bool(s, "switch.pfc.enabled") && Bool(s, "switch.pfc.watchdog.enabled"))
+    {
+        for (uint32_t sw : topo.GetSwitches())
+        {
+            Ptr<RdmaSwitch> x = topo.GetSwitch(sw);
+            Ptr<PfcWatchdog> wd = CreateObject<PfcWatchdog>();
+            wd->SetAttribute("DetectionTime",
+                             TimeValue(Us(Num(s, "switch.pfc.watchdog.detect_ms") * 1000)));
+            wd->SetAttribute("RestorationTime",
+                             TimeValue(Us(Num(s, "switch.pfc.watchdog.restore_ms") * 1000)));
+            wd->SetAttribute("PollInterval", TimeValue(Us(Num(s, "switch.pfc.watchdog.poll_us"))));
+            wd->SetAttribute("Action", StringValue(Str(s, "switch.pfc.watchdog.action")));
+            wd->Install(x, x->GetMmu()->GetLosslessMask());
+            m_watchdogs.push_back(wd);
+        }
+    }
     // Link events name existing links.
     m_linkEvents.clear();
     for (const json& e : At(s, "topology.link_events"))
@@ -304,8 +328,12 @@ FabricStage::Finish(const json& s, RdmaTopology& topo, int64_t& stream)
 }
 
 void
-FabricStage::StartLinkEvents(RdmaTopology& topo) const
+FabricStage::Start(RdmaTopology& topo) const
 {
+    for (const Ptr<PfcWatchdog>& wd : m_watchdogs)
+    {
+        wd->Start();
+    }
     for (const LinkEvent& e : m_linkEvents)
     {
         if (e.action == "rate")

@@ -22,7 +22,7 @@ namespace ns3
  *
  * Call order in a run: Configure (before the topology stage builds the fabric), Finish
  * (after RdmaTopology::Finalize: link events are checked against the built links, random
- * streams assigned), then StartLinkEvents once the simulator clock has started.
+ * streams assigned), then Start once the simulator clock has started.
  */
 class FabricStage : public ScenarioStage
 {
@@ -45,7 +45,8 @@ class FabricStage : public ScenarioStage
 
     /**
      * After the fabric is built and finalized: the NICs' in-flight cap (IRN's BDP-FC),
-     * the switches' random streams, and the link events checked against the links.
+     * the switches' random streams, their PFC watchdogs (switch.pfc.watchdog.*), and
+     * the link events checked against the links.
      * Throws ScenarioError for a link event naming no link.
      * \param scenario the resolved and checked scenario
      * \param topo the finalized topology
@@ -53,8 +54,9 @@ class FabricStage : public ScenarioStage
      */
     void Finish(const nlohmann::json& scenario, RdmaTopology& topo, int64_t& stream);
 
-    /// Schedule the link events checked by Finish (the simulator clock has started).
-    void StartLinkEvents(RdmaTopology& topo) const;
+    /// Schedule the link events checked by Finish and start the PFC watchdogs (the
+    /// simulator clock has started).
+    void Start(RdmaTopology& topo) const;
 
     /// The selected controller's parameters together: MinRate above 0, MinCwnd not above
     /// MaxCwnd (Swift's windows). Throws ScenarioError.
@@ -73,6 +75,7 @@ class FabricStage : public ScenarioStage
     };
 
     std::vector<LinkEvent> m_linkEvents;
+    std::vector<Ptr<PfcWatchdog>> m_watchdogs;
 };
 
 } // namespace ns3

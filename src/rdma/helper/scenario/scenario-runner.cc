@@ -271,7 +271,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     // (It must be empty: an event scheduled before it would run now, and the traffic
     // would start only after it.)
     Simulator::Run();
-    fabric.StartLinkEvents(topo);
+    fabric.Start(topo);
     out.WriteFile("config.json", s.dump(2) + "\n");
 
     // The traffic, source by source (their order fixes flow ids and random streams).
@@ -309,6 +309,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
 
     json sum = output.Summarize(end, timing);
     const std::string stall = output.WriteUnfinished(out, end);
+    const std::string deadlock = output.DeadlockMessage();
     for (const auto& stage : m_traffic)
     {
         stage->Summarize(sum, end);
@@ -317,9 +318,12 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     out.WriteFile("summary.json", sum.dump(2) + "\n");
     Simulator::Destroy();
     out.Commit();
-    if (!stall.empty())
+    for (const std::string& warning : {deadlock, stall})
     {
-        std::cerr << "rdma-run: warning: " << Str(s, "name") << ": " << stall << "\n";
+        if (!warning.empty())
+        {
+            std::cerr << "rdma-run: warning: " << Str(s, "name") << ": " << warning << "\n";
+        }
     }
     if (!quiet)
     {

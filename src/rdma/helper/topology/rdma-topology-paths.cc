@@ -381,20 +381,20 @@ RdmaTopology::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     uint32_t bottleneck = 0;
     for (uint32_t i = 1; i < path.size; ++i)
     {
-        if (m_links[path[i]].bitRate < m_links[path[bottleneck]].bitRate)
+        if (m_links[path[i]].builtRate < m_links[path[bottleneck]].builtRate)
         {
             bottleneck = i;
         }
     }
-    Time t = WireTime(totalWire, m_links[path[bottleneck]].bitRate);
+    Time t = WireTime(totalWire, m_links[path[bottleneck]].builtRate);
     for (uint32_t i = 0; i < path.size; ++i)
     {
         const Link& l = m_links[path[i]];
         if (i != bottleneck)
         {
-            t += WireTime(lastWire, l.bitRate);
+            t += WireTime(lastWire, l.builtRate);
         }
-        t += l.delay * 2 + WireTime(ack, l.bitRate);
+        t += l.delay * 2 + WireTime(ack, l.builtRate);
     }
     return t;
 }

@@ -159,7 +159,7 @@ RdmaTopology::AddLink(uint32_t a, uint32_t b, DataRate rate, Time delay)
     NS_ABORT_MSG_IF(a == b, "RdmaTopology: a link needs two different nodes");
     Ptr<RdmaChannel> channel = CreateObject<RdmaChannel>();
     channel->SetAttribute("Delay", TimeValue(delay));
-    Link link{a, b, 0, 0, rate.GetBitRate(), delay, true};
+    Link link{a, b, 0, 0, rate.GetBitRate(), rate.GetBitRate(), delay, true};
     for (uint32_t end = 0; end < 2; ++end)
     {
         const uint32_t id = end == 0 ? a : b;

@@ -115,7 +115,9 @@ class RdmaTopology
     /**
      * Completion time of a \p bytes message alone on the path: its wire bytes at the
      * bottleneck rate, the last packet store-and-forwarded through the other links, the
-     * propagation delays, and the ACK's way back.
+     * propagation delays, and the ACK's way back. Rates are the links' full line rates
+     * as built: a link slowed by a link event does not raise the ideal (routing may well
+     * avoid it), so the ideal is a lower bound of the actual completion time.
      */
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const;
     /// Payload bytes per packet of the NICs.
@@ -128,7 +130,8 @@ class RdmaTopology
         uint32_t b;
         uint32_t portA; ///< device index on a (switch port index if a switch)
         uint32_t portB;
-        uint64_t bitRate;
+        uint64_t bitRate;   ///< now (link events may change it)
+        uint64_t builtRate; ///< as built: the full line rate
         Time delay;
         bool up = true;
     };

@@ -168,7 +168,11 @@ TrafficDriver::PostFlow(uint64_t flowId)
     nic->PostSend(f.qpn, f.spec.bytes, flowId);
     if (f.spec.bytes == RdmaMessage::kUnbounded)
     {
-        Simulator::Schedule(f.spec.stop - Simulator::Now(), &RdmaNic::TruncateMessage, nic, f.qpn);
+        // (A stream posted after its stop time, e.g. by an incast group, ends at once.)
+        Simulator::Schedule(Max(f.spec.stop - Simulator::Now(), Time(0)),
+                            &RdmaNic::TruncateMessage,
+                            nic,
+                            f.qpn);
     }
 }
 

@@ -85,6 +85,7 @@ RdmaNetDevice::RdmaNetDevice()
       m_txEndUid(0),
       m_txEndContext(0),
       m_pausedMask(0),
+      m_pfcIgnored(0),
       m_nonEmpty(0),
       m_owner(nullptr),
       m_ownerPort(0),
@@ -184,7 +185,7 @@ RdmaNetDevice::SelectNext()
         m_pfcQueue.pop_front();
         return f;
     }
-    const uint8_t paused = m_honourPfc ? m_pausedMask : 0;
+    const uint8_t paused = m_honourPfc ? (m_pausedMask & ~m_pfcIgnored) : 0;
     // Classes with frames that may go: the strict class first, then round robin from
     // m_rrNext over the others.
     const uint32_t ready = m_nonEmpty & ~paused;
@@ -451,6 +452,49 @@ uint8_t
 RdmaNetDevice::GetPausedMask() const
 {
     return m_pausedMask;
+}
+
+void
+RdmaNetDevice::SetPfcIgnored(uint8_t priority, bool ignored)
+{
+    if (ignored)
+    {
+        m_pfcIgnored |= (1u << priority);
+        TryTransmit();
+    }
+    else
+    {
+        m_pfcIgnored &= ~(1u << priority);
+    }
+}
+
+bool
+RdmaNetDevice::IsHeldByPfc(uint8_t priority) const
+{
+    return m_honourPfc && (m_pausedMask & ~m_pfcIgnored & (1u << priority));
+}
+
+const CompactDeque<Ptr<RdmaFrame>>&
+RdmaNetDevice::GetQueue(uint8_t priority) const
+{
+    return m_queues[priority];
+}
+
+Ptr<RdmaFrame>
+RdmaNetDevice::TakeQueuedHead(uint8_t priority)
+{
+    if (m_queues[priority].empty())
+    {
+        return nullptr;
+    }
+    Ptr<RdmaFrame> f = std::move(m_queues[priority].front());
+    m_queues[priority].pop_front();
+    if (m_queues[priority].empty())
+    {
+        m_nonEmpty &= ~(1u << priority);
+    }
+    m_queueBytes[priority] -= f->GetSize();
+    return f;
 }
 
 uint64_t

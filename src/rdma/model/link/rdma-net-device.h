@@ -93,6 +93,21 @@ class RdmaNetDevice : public NetDevice
     bool IsPaused(uint8_t priority) const;
     /// Bit i set when class i is paused by the peer.
     uint8_t GetPausedMask() const;
+    /**
+     * Ignore (or honour again) the peer's pauses of one class, as a PFC watchdog does in
+     * its forward action. The pause state is still kept (IsPaused), only not obeyed.
+     */
+    void SetPfcIgnored(uint8_t priority, bool ignored);
+    /// Whether class \p priority is held back now: paused by the peer, and obeyed.
+    bool IsHeldByPfc(uint8_t priority) const;
+    /// The frames waiting in class \p priority, oldest first (for inspection).
+    const CompactDeque<Ptr<RdmaFrame>>& GetQueue(uint8_t priority) const;
+    /**
+     * Take the oldest frame out of class \p priority without sending it (a PFC watchdog
+     * discarding a stormed queue); the owner is not told (the caller accounts for it).
+     * \return the frame, or nullptr if the class is empty
+     */
+    Ptr<RdmaFrame> TakeQueuedHead(uint8_t priority);
 
     /// Non-PFC frames through this port, for byte conservation (ByteLedger).
     struct Ledger
@@ -188,7 +203,8 @@ class RdmaNetDevice : public NetDevice
     uint32_t m_txEndUid;
     uint32_t m_txEndContext;
     uint8_t m_pausedMask;
-    uint8_t m_nonEmpty; ///< bit c: m_queues[c] holds frames
+    uint8_t m_pfcIgnored; ///< bit c: pauses of class c are not obeyed (SetPfcIgnored)
+    uint8_t m_nonEmpty;   ///< bit c: m_queues[c] holds frames
     std::array<EventId, kRdmaNumPriorities> m_pauseExpiry;
 
     RxCallback m_rxCallback;

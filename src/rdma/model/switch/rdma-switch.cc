@@ -57,6 +57,7 @@ RdmaSwitch::GetTypeId()
 RdmaSwitch::RdmaSwitch()
     : m_mmu(CreateObject<SwitchMmu>()),
       m_lb(CreateObject<EcmpLoadBalancer>()),
+      m_stormDropping(0),
       m_pauseQuanta(0xffff),
       m_nodeId(0),
       m_forwarded(0)
@@ -66,6 +67,12 @@ RdmaSwitch::RdmaSwitch()
 void
 RdmaSwitch::DoDispose()
 {
+    if (m_watchdog)
+    {
+        m_watchdog->Dispose();
+    }
+    m_watchdog = nullptr;
+    m_pauseTracker = nullptr;
     m_ports.clear();
     m_mmu = nullptr;
     m_lb = nullptr;
@@ -89,6 +96,7 @@ RdmaSwitch::AddPort(Ptr<RdmaNetDevice> device)
     m_ports.push_back(device);
     m_stats.emplace_back();
     m_pausedUpstream.push_back(0);
+    m_stormDrop.push_back(0);
     m_refresh.emplace_back();
     m_mmu->SetPortCount(m_ports.size());
     device->SetOwner(this, port);
@@ -176,32 +184,22 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
     if (candidates.empty())
     {
         // Unreachable (a link went down): drop, counted on the ingress port.
-        ++m_stats[inPort].dropsByReason[static_cast<std::size_t>(DropReason::NO_ROUTE)];
-        m_stats[inPort].droppedByReason[static_cast<std::size_t>(DropReason::NO_ROUTE)].Add(
-            *f,
-            f->GetSize());
-        if (!m_dropTrace.IsEmpty())
-        {
-            m_dropTrace(f->GetPacket(), inPort, inPort, DropReasonName(DropReason::NO_ROUTE));
-        }
+        CountDrop(*f, inPort, inPort, DropReason::NO_ROUTE);
         return;
     }
     const uint32_t outPort =
         candidates.size() == 1 ? candidates[0] : m_lb->SelectPort(h, candidates);
     const uint8_t prio = h.priority;
     const uint32_t bytes = f->GetSize();
+    if (m_stormDropping != 0 && (m_stormDrop[outPort] & (1u << prio)))
+    {
+        CountDrop(*f, inPort, outPort, DropReason::PFC_WATCHDOG);
+        return;
+    }
     DropReason why;
     if (!m_mmu->Admit(inPort, outPort, prio, bytes, &why))
     {
-        PortStats& s = m_stats[outPort];
-        ++s.drops;
-        s.dropBytes += bytes;
-        ++s.dropsByReason[static_cast<std::size_t>(why)];
-        s.droppedByReason[static_cast<std::size_t>(why)].Add(*f, bytes);
-        if (!m_dropTrace.IsEmpty())
-        {
-            m_dropTrace(f->GetPacket(), inPort, outPort, DropReasonName(why));
-        }
+        CountDrop(*f, inPort, outPort, why);
         return;
     }
     ++m_forwarded;
@@ -257,6 +255,12 @@ RdmaSwitch::FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority)
         }
     }
     // The MMU still counts the frame in MarkEcn and in the INT queue length above.
+    ReleaseBuffer(inPort, outPort, priority, bytes);
+}
+
+void
+RdmaSwitch::ReleaseBuffer(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes)
+{
     m_mmu->Release(inPort, outPort, priority, bytes);
     if ((m_pausedUpstream[inPort] & (1u << priority)) && m_mmu->ShouldResume(inPort, priority))
     {
@@ -266,6 +270,85 @@ RdmaSwitch::FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority)
         m_ports[inPort]->SendPfc(priority, 0);
         m_pfcTrace(inPort, priority, PFC_RESUME);
     }
+}
+
+void
+RdmaSwitch::CountDrop(RdmaFrame& f, uint32_t inPort, uint32_t outPort, DropReason why)
+{
+    const uint32_t bytes = f.GetSize();
+    PortStats& s = m_stats[outPort];
+    // (Frames without a route are counted in the ingress's reasons only.)
+    if (why != DropReason::NO_ROUTE)
+    {
+        ++s.drops;
+        s.dropBytes += bytes;
+    }
+    ++s.dropsByReason[static_cast<std::size_t>(why)];
+    s.droppedByReason[static_cast<std::size_t>(why)].Add(f, bytes);
+    if (!m_dropTrace.IsEmpty())
+    {
+        m_dropTrace(f.GetPacket(), inPort, outPort, DropReasonName(why));
+    }
+}
+
+Ptr<PfcPauseTracker>
+RdmaSwitch::GetPauseTracker()
+{
+    if (!m_pauseTracker)
+    {
+        m_pauseTracker = Create<PfcPauseTracker>(m_ports);
+    }
+    return m_pauseTracker;
+}
+
+void
+RdmaSwitch::SetPfcWatchdog(Ptr<PfcWatchdog> watchdog)
+{
+    m_watchdog = watchdog;
+}
+
+Ptr<PfcWatchdog>
+RdmaSwitch::GetPfcWatchdog() const
+{
+    return m_watchdog;
+}
+
+void
+RdmaSwitch::SetStormDrop(uint32_t port, uint8_t priority, bool on)
+{
+    const uint8_t bit = 1u << priority;
+    if (!on)
+    {
+        if (m_stormDrop[port] & bit)
+        {
+            m_stormDrop[port] &= ~bit;
+            --m_stormDropping;
+        }
+        return;
+    }
+    if (!(m_stormDrop[port] & bit))
+    {
+        m_stormDrop[port] |= bit;
+        ++m_stormDropping;
+    }
+    while (Ptr<RdmaFrame> f = m_ports[port]->TakeQueuedHead(priority))
+    {
+        CountDrop(*f, f->meta & ~kMetaInt, port, DropReason::PFC_WATCHDOG);
+        ReleaseBuffer(f->meta & ~kMetaInt, port, priority, f->GetSize());
+    }
+}
+
+bool
+RdmaSwitch::HoldsFramesFrom(uint32_t outPort, uint8_t priority, uint32_t inPort) const
+{
+    for (const Ptr<RdmaFrame>& f : m_ports[outPort]->GetQueue(priority))
+    {
+        if ((f->meta & ~kMetaInt) == inPort)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 Time

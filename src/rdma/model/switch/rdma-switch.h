@@ -7,6 +7,8 @@
 #include "ns3/event-id.h"
 #include "ns3/load-balancer.h"
 #include "ns3/object.h"
+#include "ns3/pfc-pause-tracker.h"
+#include "ns3/pfc-watchdog.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-port-owner.h"
 #include "ns3/route-table.h"
@@ -85,6 +87,22 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
     uint64_t GetForwardedFrames() const;
     uint32_t GetNodeId() const;
 
+    /// The pauses this switch's ports have received (created, and connected, on the
+    /// first call: call it once every port is added).
+    Ptr<PfcPauseTracker> GetPauseTracker();
+    /// Give the switch a PFC watchdog (installed on it by the caller), or none.
+    void SetPfcWatchdog(Ptr<PfcWatchdog> watchdog);
+    /// The switch's PFC watchdog, or nullptr.
+    Ptr<PfcWatchdog> GetPfcWatchdog() const;
+    /**
+     * Drop (or stop dropping) every frame of class \p priority for egress \p port, as a
+     * PFC watchdog's drop action does: on, the frames queued there are discarded now, and
+     * later ones are dropped as they arrive (reason PFC_WATCHDOG).
+     */
+    void SetStormDrop(uint32_t port, uint8_t priority, bool on);
+    /// Whether egress (\p outPort, \p priority) holds a frame that came in on \p inPort.
+    bool HoldsFramesFrom(uint32_t outPort, uint8_t priority, uint32_t inPort) const;
+
     // PortLoadView, the load balancer's view of the ports
     uint64_t GetQueuedBytes(uint32_t port) const override;
     bool IsPaused(uint32_t port, uint8_t priority) const override;
@@ -100,6 +118,11 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
     static constexpr uint32_t kMetaInt = 1u << 31;
 
     void FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority) override;
+    /// Count, and trace, the drop of \p f on its way from \p inPort to \p outPort.
+    void CountDrop(RdmaFrame& f, uint32_t inPort, uint32_t outPort, DropReason why);
+    /// Give back the buffer of a frame leaving egress (\p outPort, \p priority), and
+    /// resume the ingress if it has drained.
+    void ReleaseBuffer(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes);
     void Pause(uint32_t inPort, uint8_t priority);
     void Refresh(uint32_t inPort, uint8_t priority);
     Time PauseDuration(uint32_t port) const;
@@ -112,6 +135,11 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
     /// Per ingress port: classes this switch has paused upstream.
     std::vector<uint8_t> m_pausedUpstream;
     std::vector<std::array<EventId, kRdmaNumPriorities>> m_refresh;
+    /// Per egress port: classes whose frames a PFC watchdog drops (SetStormDrop).
+    std::vector<uint8_t> m_stormDrop;
+    uint32_t m_stormDropping; ///< (port, class) pairs dropping now
+    Ptr<PfcPauseTracker> m_pauseTracker;
+    Ptr<PfcWatchdog> m_watchdog;
     uint16_t m_pauseQuanta;
     uint32_t m_nodeId;
     uint64_t m_forwarded;

@@ -169,6 +169,12 @@ SwitchMmu::IsLossless(uint8_t priority) const
     return m_pfcEnabled && (m_losslessClasses & (1u << priority));
 }
 
+uint8_t
+SwitchMmu::GetLosslessMask() const
+{
+    return m_pfcEnabled ? m_losslessClasses : 0;
+}
+
 uint64_t
 SwitchMmu::GetSharedCapacity() const
 {

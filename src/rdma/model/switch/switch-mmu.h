@@ -60,6 +60,8 @@ class SwitchMmu : public Object
 
     /// Whether class \p priority is lossless (PFC on and class enabled).
     bool IsLossless(uint8_t priority) const;
+    /// Bit c set when class c is lossless (0 with PFC off).
+    uint8_t GetLosslessMask() const;
     /**
      * Try to admit a frame of \p bytes from ingress \p inPort to egress (\p outPort,
      * \p priority).

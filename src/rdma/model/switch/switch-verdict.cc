@@ -21,6 +21,8 @@ DropReasonName(DropReason reason)
         return "link_down";
     case DropReason::NO_ROUTE:
         return "no_route";
+    case DropReason::PFC_WATCHDOG:
+        return "pfc_watchdog";
     }
     return "unknown";
 }

@@ -23,10 +23,11 @@ enum class DropReason : uint8_t
     HEADROOM_OVERFLOW,      ///< lossless class: past Xoff and the port's headroom is full
     LINK_DOWN,              ///< arriving on, or queued for, a link that is down
     NO_ROUTE,               ///< the switch has no route to the destination (links down)
+    PFC_WATCHDOG,           ///< lossless queue declared stormed by the PFC watchdog (drop)
 };
 
 /// Number of DropReason values.
-constexpr std::size_t kDropReasons = 5;
+constexpr std::size_t kDropReasons = 6;
 
 /**
  * \ingroup rdma
