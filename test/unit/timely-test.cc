@@ -73,6 +73,9 @@ class TimelyTest : public ::testing::Test
     {
         cc = CreateObject<Timely>();
         cc->SetAttribute("Variant", StringValue(variant));
+        // The rule tests feed one sample per completed segment (OncePerRttGatesSamples
+        // turns the default gate back on).
+        cc->SetAttribute("OncePerRtt", BooleanValue(false));
         clock.now = Time(0);
         CcContext ctx;
         ctx.lineRate = line;
@@ -137,7 +140,9 @@ TEST_F(TimelyTest, DefaultsMatchSpecification)
         return v.Get();
     };
     EXPECT_EQ(get("Variant"), "Original");
-    EXPECT_EQ(get("OncePerRtt"), "false");
+    StringValue once; // (the fixture turns it off for the rule tests)
+    CreateObject<Timely>()->GetAttribute("OncePerRtt", once);
+    EXPECT_EQ(once.Get(), "true");
     EXPECT_EQ(get("Segment"), "16384");
     EXPECT_EQ(get("Alpha"), "0.875");
     EXPECT_EQ(get("Beta"), "0.8");
