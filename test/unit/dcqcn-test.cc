@@ -9,6 +9,11 @@
  *  - on CNP: R_T = R_C; R_C = R_C (1 - alpha/2); alpha = (1-g) alpha + g; reset the
  *    increase timer, the byte counter and both stage counters;
  *  - alpha = (1-g) alpha every tau' without CNP;
+ *  (that is the per-cut alpha rule, AlphaPerPeriod false. The timer and cut rules below
+ *  are tested under it for both presets' timers, the fixture setting it; the per-period
+ *  rule of NVIDIA's NICs (AlphaPerPeriod true, presets nic and hpcc_sim: alpha set to
+ *  InitialAlpha at the first CNP, then at the end of every tau' up if a CNP arrived in
+ *  it, else down) has its own tests, "NicAlpha...";)
  *  - increase events come from a timer T and a byte counter B; with T_cnt, BC the counts
  *    since the last CNP and F the fast-recovery steps:
  *      fast recovery while max(T_cnt, BC) < F: R_C = (R_T + R_C)/2;
@@ -26,12 +31,16 @@
  *    R_T = R_C only if the increase timer fired since the previous cut (the first cut
  *    always does).
  *
- * Presets at 100 Gb/s (ALGORITHMS.md table):
- *            tau'   g      T       B      F  R_AI              R_HAI     min      cut int.
- *   paper    55us   1/256  55us    10 MB  5  40 Mb/s           400 Mb/s  100 Mb/s 0
- *   nic      1us    1/256  300us   off    1  5 Mb/s x 100/25   50 x 4    1 Gb/s   4 us
- *                                            = 20 Mb/s         = 200 Mb/s
- *   ClampTargetRate: paper true, nic false (dcqcn.h).
+ * Presets at 100 Gb/s (ALGORITHMS.md table; nic from NVIDIA's documented ConnectX
+ * DCQCN parameters, hpcc_sim from the HPCC simulator's fat-tree config):
+ *            tau'   g       T       B      F  R_AI              R_HAI     min      cut int.
+ *   paper    55us   1/256   55us    10 MB  5  40 Mb/s           400 Mb/s  100 Mb/s 0
+ *   nic      1us    5/1024  300us   off    1  5 Mb/s x 100/25   50 x 4    1 Gb/s   4 us
+ *                                             = 20 Mb/s         = 200 Mb/s
+ *   hpcc_sim as nic, but g 1/256
+ *   alpha rule: paper per cut (initial 1); nic per period (initial 1023/1024); hpcc_sim
+ *   per period (initial 1). CNP spacing: paper 50 us, nic 4 us, hpcc_sim 0 (every mark).
+ *   ClampTargetRate: paper true, nic and hpcc_sim false (dcqcn.h).
  *
  * Tolerances: rates are kept as doubles and returned truncated to whole bit/s, so a rate
  * computed here in double may differ by < 1 bit/s from GetRate(): EXPECT_NEAR(.., 2).
@@ -79,6 +88,8 @@ struct Spec
     Time decreaseInterval;
     bool clampTargetRate;
     Time cnpInterval;
+    bool alphaPerPeriod;
+    double initialAlpha;
 };
 
 Spec
@@ -95,14 +106,16 @@ PaperSpec()
                 100e6,
                 Time(0),
                 true,
-                MicroSeconds(50)};
+                MicroSeconds(50),
+                false,
+                1.0};
 }
 
 Spec
 NicSpec()
 {
     return Spec{"nic",
-                1.0 / 256,
+                5.0 / 1024,
                 MicroSeconds(1),
                 MicroSeconds(300),
                 0,
@@ -112,21 +125,45 @@ NicSpec()
                 1e9,
                 MicroSeconds(4),
                 false,
-                MicroSeconds(4)};
+                MicroSeconds(4),
+                true,
+                1023.0 / 1024};
+}
+
+Spec
+HpccSimSpec()
+{
+    Spec s = NicSpec();
+    s.name = "hpcc_sim";
+    s.g = 1.0 / 256;
+    s.cnpInterval = Time(0);
+    s.initialAlpha = 1.0;
+    return s;
 }
 
 Spec
 SpecFor(const std::string& name)
 {
-    return name == "paper" ? PaperSpec() : NicSpec();
+    return name == "paper" ? PaperSpec() : name == "nic" ? NicSpec() : HpccSimSpec();
 }
 
-/// The Preset attribute's value for a preset name of the table ("paper" -> "Paper").
+/// The Preset attribute's value for a preset name of the table ("hpcc_sim" -> "HpccSim").
 std::string
-PresetAttributeValue(std::string name)
+PresetAttributeValue(const std::string& name)
 {
-    name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
-    return name;
+    std::string out;
+    bool upper = true;
+    for (char c : name)
+    {
+        if (c == '_')
+        {
+            upper = true;
+            continue;
+        }
+        out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+        upper = false;
+    }
+    return out;
 }
 
 /// A preset's parameters, as Dcqcn resolves them.
@@ -143,6 +180,8 @@ struct PresetValues
     Time rateDecreaseInterval;
     bool clampTargetRate;
     Time cnpInterval;
+    bool alphaPerPeriod;
+    double initialAlpha;
 };
 
 /// The parameters Dcqcn takes at Init for \p lineRate with the preset \p name (read
@@ -170,6 +209,10 @@ ResolvePreset(const std::string& name, uint64_t lineRate, PresetValues& out)
     DataRateValue minRate;
     TimeValue rateDecreaseInterval;
     BooleanValue clampTargetRate;
+    BooleanValue alphaPerPeriod;
+    DoubleValue initialAlpha;
+    d->GetAttribute("AlphaPerPeriod", alphaPerPeriod);
+    d->GetAttribute("InitialAlpha", initialAlpha);
     d->GetAttribute("G", g);
     d->GetAttribute("AlphaInterval", alphaInterval);
     d->GetAttribute("RateIncreaseInterval", rateIncreaseInterval);
@@ -190,20 +233,32 @@ ResolvePreset(const std::string& name, uint64_t lineRate, PresetValues& out)
                        minRate.Get().GetBitRate(),
                        rateDecreaseInterval.Get(),
                        clampTargetRate.Get(),
-                       d->GetCnpInterval()};
+                       d->GetCnpInterval(),
+                       alphaPerPeriod.Get(),
+                       initialAlpha.Get()};
     return true;
 }
 
 class DcqcnTest : public ::testing::Test
 {
   protected:
-    void Make(const std::string& name)
+    /// A controller with preset \p name's parameters, under the per-cut alpha rule
+    /// (g 1/256, alpha 1 at the start) unless \p presetAlpha (the preset's own rule).
+    void Make(const std::string& name, bool presetAlpha = false)
     {
         spec = SpecFor(name);
         PresetValues p;
         ASSERT_TRUE(ResolvePreset(name, kLine, p));
+        if (!presetAlpha)
+        {
+            p.g = spec.g = 1.0 / 256;
+            p.alphaPerPeriod = false;
+            p.initialAlpha = 1.0;
+        }
         dc = CreateObject<Dcqcn>();
         dc->SetAttribute("Preset", StringValue(PresetAttributeValue(name)));
+        dc->SetAttribute("AlphaPerPeriod", BooleanValue(p.alphaPerPeriod));
+        dc->SetAttribute("InitialAlpha", DoubleValue(p.initialAlpha));
         dc->SetAttribute("G", DoubleValue(p.g));
         dc->SetAttribute("AlphaInterval", TimeValue(p.alphaInterval));
         dc->SetAttribute("RateIncreaseInterval", TimeValue(p.rateIncreaseInterval));
@@ -295,11 +350,13 @@ class DcqcnPresetTest : public DcqcnTest, public ::testing::WithParamInterface<s
 // steps are 4 x the 25G ones); unknown names are rejected.
 TEST(DcqcnPresets, MatchSpecificationTable)
 {
-    for (const Spec& s : {PaperSpec(), NicSpec()})
+    for (const Spec& s : {PaperSpec(), NicSpec(), HpccSimSpec()})
     {
         PresetValues p;
         ASSERT_TRUE(ResolvePreset(s.name, kLine, p)) << s.name;
         EXPECT_DOUBLE_EQ(p.g, s.g) << s.name;
+        EXPECT_EQ(p.alphaPerPeriod, s.alphaPerPeriod) << s.name;
+        EXPECT_DOUBLE_EQ(p.initialAlpha, s.initialAlpha) << s.name;
         EXPECT_EQ(p.alphaInterval, s.alphaInterval) << s.name;
         EXPECT_EQ(p.rateIncreaseInterval, s.timer) << s.name;
         EXPECT_EQ(p.byteCounter, s.byteCounter) << s.name;
@@ -341,17 +398,17 @@ TEST(DcqcnPresets, AppliedAtInitForTheLineRate)
 }
 
 // Rule: without any attribute set, Dcqcn is the nic preset (Preset = Nic): every
-// parameter but G (the same in both presets) reads "preset" until Init, then the nic
-// value for the line rate.
+// parameter reads "preset" until Init, then the nic value for the line rate.
 TEST(DcqcnPresets, DefaultIsNicResolvedAtInit)
 {
     Ptr<Dcqcn> d = CreateObject<Dcqcn>();
     StringValue text;
     d->GetAttribute("Preset", text);
     EXPECT_EQ(text.Get(), "Nic");
-    d->GetAttribute("G", text);
-    EXPECT_EQ(text.Get(), "0.00390625");
-    for (const char* name : {"AlphaInterval",
+    for (const char* name : {"G",
+                             "AlphaPerPeriod",
+                             "InitialAlpha",
+                             "AlphaInterval",
                              "RateIncreaseInterval",
                              "ByteCounter",
                              "FastRecoverySteps",
@@ -494,10 +551,11 @@ TEST(DcqcnPresets, AttributesReadBackResolvedAfterInit)
 }
 
 // Rule: the CNP spacing a controller wants from the receiving NIC: the preset's for
-// DCQCN (nic 4 us, paper 50 us), none (0) by default.
+// DCQCN (nic 4 us, paper 50 us, hpcc_sim 0: a CNP for every marked packet), none
+// (negative) by default.
 TEST(DcqcnPresets, CnpIntervalPerPreset)
 {
-    for (const Spec& s : {PaperSpec(), NicSpec()})
+    for (const Spec& s : {PaperSpec(), NicSpec(), HpccSimSpec()})
     {
         Ptr<Dcqcn> d = CreateObject<Dcqcn>();
         d->SetAttribute("Preset", StringValue(PresetAttributeValue(s.name)));
@@ -508,7 +566,7 @@ TEST(DcqcnPresets, CnpIntervalPerPreset)
         d->Init(ctx);
         EXPECT_EQ(d->GetCnpInterval(), s.cnpInterval) << s.name;
     }
-    EXPECT_EQ(CreateObject<NoCongestionControl>()->GetCnpInterval(), Time(0));
+    EXPECT_TRUE(CreateObject<NoCongestionControl>()->GetCnpInterval().IsNegative());
 }
 
 // Rule: a flow starts at line rate with alpha = 1 (and target = line rate).
@@ -896,9 +954,60 @@ TEST(NoCongestionControl, ReturnsLineRate)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets,
-                         DcqcnPresetTest,
-                         ::testing::Values(std::string("paper"), std::string("nic")),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                             return info.param;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Presets,
+    DcqcnPresetTest,
+    ::testing::Values(std::string("paper"), std::string("nic"), std::string("hpcc_sim")),
+    [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// Rule (per-period alpha, nic preset as it ships): alpha is set to InitialAlpha
+// (1023/1024) by the QP's first CNP however long the QP ran before: a first CNP at 50 us
+// cuts 100 Gb/s by a0/2, as one at 0 would.
+TEST_F(DcqcnTest, NicAlphaIsSetAtTheFirstCnp)
+{
+    for (const Time& first : {Time(0), MicroSeconds(50)})
+    {
+        Make("nic", true);
+        const double a0 = 1023.0 / 1024;
+        CnpAt(first);
+        EXPECT_NEAR(double(dc->GetRate()), 100e9 * (1 - a0 / 2), kRateTol);
+        EXPECT_NEAR(dc->GetAlpha(), a0, kAlphaTol);
+    }
+}
+
+// Rule (per-period alpha): at the end of every AlphaInterval (1 us) alpha rises once,
+// a = (1-g) a + g, if a CNP arrived in that period, however many did, and decays,
+// a = (1-g) a, otherwise. The first CNP (at 0) only sets alpha. CNPs at 0, 1.5 and
+// 1.7 us: [0, 1) decays, [1, 2) rises once, [2, 3) and [3, 4) decay.
+TEST_F(DcqcnTest, NicAlphaRisesOncePerPeriodWithACnpAndDecaysOtherwise)
+{
+    Make("nic", true);
+    const double g = 5.0 / 1024;
+    auto up = [g](double a) { return (1 - g) * a + g; };
+    auto down = [g](double a) { return (1 - g) * a; };
+    CnpAt(Time(0));
+    CnpAt(NanoSeconds(1500));
+    CnpAt(NanoSeconds(1700));
+    const double a0 = 1023.0 / 1024;
+    RateAt(MicroSeconds(2));
+    EXPECT_NEAR(dc->GetAlpha(), up(down(a0)), kAlphaTol);
+    RateAt(MicroSeconds(4));
+    EXPECT_NEAR(dc->GetAlpha(), down(down(up(down(a0)))), kAlphaTol);
+    // The cut deferred from 1.5 us (inside the 4 us decrease interval) happened at 4 us
+    // with the alpha of 4 us: R = R1 (1 - a4/2).
+    const double r1 = 100e9 * (1 - a0 / 2);
+    EXPECT_NEAR(double(dc->GetRate()), r1 * (1 - down(down(up(down(a0)))) / 2), 2 * kRateTol);
+}
+
+// Rule (hpcc_sim preset): the HPCC simulator's loop: alpha 1 at the first CNP, g = 1/256
+// per 1 us period, a CNP for every marked packet (no spacing at the receiver).
+TEST_F(DcqcnTest, HpccSimAlphaStartsAtOneWithGainOneIn256)
+{
+    Make("hpcc_sim", true);
+    EXPECT_EQ(dc->GetCnpInterval(), Time(0));
+    CnpAt(Time(0));
+    EXPECT_EQ(dc->GetRate(), 50000000000ULL);
+    CnpAt(NanoSeconds(500));
+    RateAt(MicroSeconds(1));
+    EXPECT_NEAR(dc->GetAlpha(), (1 - 1.0 / 256) * 1.0 + 1.0 / 256, kAlphaTol);
+}

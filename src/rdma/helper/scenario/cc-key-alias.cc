@@ -41,10 +41,18 @@ FindAlias(const std::string& path, bool attribute)
 std::string
 Lower(std::string text)
 {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
-        return static_cast<char>(std::tolower(c));
-    });
-    return text;
+    // "Nic" -> "nic", "HpccSim" -> "hpcc_sim"
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i)
+    {
+        const unsigned char c = text[i];
+        if (i > 0 && std::isupper(c))
+        {
+            out += '_';
+        }
+        out += static_cast<char>(std::tolower(c));
+    }
+    return out;
 }
 
 TypeId::AttributeInformation

@@ -45,7 +45,7 @@ struct CcAlias
 const std::vector<CcAlias>& CcAliases();
 /// The alias that is the key at \p path, or (\p attribute) that spells the Attribute there.
 const CcAlias* FindAlias(const std::string& path, bool attribute = false);
-/// \p text in lower case.
+/// \p text in lower case, words joined by underscores ("HpccSim" -> "hpcc_sim").
 std::string Lower(std::string text);
 /// The aliased Attribute's information.
 TypeId::AttributeInformation AliasedAttribute(const CcAlias& a);

@@ -93,7 +93,7 @@ FabricStage::Resolve(json& s, const std::string& file) const
         const Time cnp = cc.controller->GetCnpInterval();
         Set(s,
             "nic.cnp_interval_us",
-            cnp.IsStrictlyPositive() ? cnp.GetNanoSeconds() / 1000.0 : kDefaultCnpIntervalUs);
+            cnp.IsNegative() ? kDefaultCnpIntervalUs : cnp.GetNanoSeconds() / 1000.0);
     }
     PluginKeys::Resolve(s, PluginRegistry::LoadBalancers(), LegacyLoadBalancerKeys(), file);
     PluginKeys::Resolve(s, PluginRegistry::LossRecoveries(), LegacyLossRecoveryKeys(), file);

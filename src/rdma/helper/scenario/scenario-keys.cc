@@ -101,7 +101,7 @@ ScenarioSchema::Keys()
         {"routing.flowlet_gap_us", T::NUMBER, 10, 0, 1e6, {}, "us", "flowlet: idle gap after which a flow may change path. Shorthand for `routing.flowlet.Gap` (that key wins; both with different values is an error)."},
 
         {"cc.algorithm", T::CHOICE, "dcqcn", 0, 0, PluginRegistry::CongestionControls().Names(), "", "Congestion control of every QP (see the parameter tables below). none: line rate (PFC-only baseline)."},
-        {"cc.dcqcn.preset", T::CHOICE, AliasDefault("cc.dcqcn.preset"), 0, 0, AliasChoices("cc.dcqcn.preset"), "", "cc.dcqcn.Preset in lower case: nic (NVIDIA defaults, HPCC simulator) or paper (SIGCOMM 2015), the values of the cc.dcqcn.* parameters left at preset. A scenario that gives both keys must give the same value; config.json holds both."},
+        {"cc.dcqcn.preset", T::CHOICE, AliasDefault("cc.dcqcn.preset"), 0, 0, AliasChoices("cc.dcqcn.preset"), "", "cc.dcqcn.Preset in lower case: nic (NVIDIA ConnectX documented defaults), hpcc_sim (the HPCC simulator's DCQCN loop, to rerun the HPCC paper's curves) or paper (SIGCOMM 2015), the values of the cc.dcqcn.* parameters left at preset. A scenario that gives both keys must give the same value; config.json holds both."},
 
 
         {"traffic.incast.enabled", T::BOOL, false, 0, 0, {}, "", "Generate an incast."},

@@ -115,7 +115,7 @@ CongestionControl::GetRetransmissionTimeout() const
 Time
 CongestionControl::GetCnpInterval() const
 {
-    return Time(0);
+    return NanoSeconds(-1);
 }
 
 void

@@ -214,8 +214,9 @@ class CongestionControl : public Object
      * after Init, on the controller that CcRegistry::Resolve builds for the host line
      * rate, and uses the answer for `nic.cnp_interval_us` when the scenario does not set
      * it. The answer must depend only on the attributes and CcContext::lineRate.
-     * \return the wanted minimum time between two CNPs for one QP; zero (the default)
-     *         means no preference (the runner then uses 4 us)
+     * \return the wanted minimum time between two CNPs for one QP (zero: a CNP for every
+     *         marked packet); negative (the default) means no preference (the runner
+     *         then uses 4 us)
      */
     virtual Time GetCnpInterval() const;
     /// \return the short name used in scenarios (cc.algorithm) and outputs ("dcqcn",

@@ -24,6 +24,9 @@ namespace
 /// The parameters of a preset at one line rate.
 struct PresetParameters
 {
+    double g;
+    bool alphaPerPeriod;
+    double initialAlpha;
     Time alphaInterval;
     Time rateIncreaseInterval;
     uint64_t byteCounter;
@@ -43,7 +46,10 @@ GetPresetParameters(Dcqcn::Preset preset, uint64_t lineRate)
     if (preset == Dcqcn::PRESET_PAPER)
     {
         // Zhu et al. 2015, Table 1 (40G); R_HAI is not given there: 10 x R_AI.
-        return PresetParameters{MicroSeconds(55),
+        return PresetParameters{1.0 / 256,
+                                false,
+                                1.0,
+                                MicroSeconds(55),
                                 MicroSeconds(55),
                                 10 * 1000 * 1000,
                                 5,
@@ -54,9 +60,19 @@ GetPresetParameters(Dcqcn::Preset preset, uint64_t lineRate)
                                 true,
                                 MicroSeconds(50)};
     }
-    // NVIDIA ConnectX defaults as used by the HPCC simulator; steps scale with rate/25G.
+    // NVIDIA ConnectX documented defaults (DCQCN parameters of ConnectX-4 and later:
+    // dce_tcp_g 1019 -> g = 5/1024, dce_tcp_rtt 1 us, initial_alpha_value 1023 -> 1023/1024,
+    // rpg_time_reset 300 us, rpg_ai_rate 5 Mb/s and rpg_hai_rate 50 Mb/s at 25G,
+    // rate_reduce_monitor_period 4 us, clamp_tgt_rate 0); steps scale with rate/25G.
+    // The HPCC simulator's DCQCN (its fat-tree config: EWMA_GAIN 1/256, alpha set to 1 at
+    // the first CNP, a CNP for every marked packet, R_AI 20 and R_HAI 200 Mb/s at 100G)
+    // differs in g, the initial alpha and the CNP spacing.
     const double scale = double(lineRate) / 25e9;
-    return PresetParameters{MicroSeconds(1),
+    const bool hpccSim = preset == Dcqcn::PRESET_HPCC_SIM;
+    return PresetParameters{hpccSim ? 1.0 / 256 : 5.0 / 1024,
+                            true,
+                            hpccSim ? 1.0 : 1023.0 / 1024,
+                            MicroSeconds(1),
                             MicroSeconds(300),
                             0,
                             1,
@@ -65,15 +81,15 @@ GetPresetParameters(Dcqcn::Preset preset, uint64_t lineRate)
                             DataRate(1000000000ULL),
                             MicroSeconds(4),
                             false,
-                            MicroSeconds(4)};
+                            hpccSim ? Time(0) : MicroSeconds(4)};
 }
 } // namespace
 
 TypeId
 Dcqcn::GetTypeId()
 {
-    // Every parameter but G (1/256 in both presets) defaults to `preset`: its value comes
-    // from the Preset's table (GetPresetParameters) at Init.
+    // Every parameter defaults to `preset`: its value comes from the Preset's table
+    // (GetPresetParameters) at Init.
     static TypeId tid =
         TypeId("ns3::Dcqcn")
             .SetParent<CongestionControl>()
@@ -82,21 +98,46 @@ Dcqcn::GetTypeId()
             .AddAttribute("Preset",
                           "Where the parameters left at preset (their default) take their "
                           "values, at Init, for the line rate; a parameter given a value "
-                          "keeps it. Nic (default): NVIDIA ConnectX defaults as in the HPCC "
-                          "simulator, steps scaled by rate/25G. Paper: Zhu et al., SIGCOMM "
-                          "2015 (40G values). Each goes with a CNP spacing at the receiving "
-                          "NIC (GetCnpInterval: Nic 4 us, Paper 50 us).",
+                          "keeps it. Nic (default): NVIDIA ConnectX documented defaults, "
+                          "steps scaled by rate/25G. HpccSim: the DCQCN of the HPCC "
+                          "simulator (HPCC paper's curves). Paper: Zhu et al., SIGCOMM 2015 "
+                          "(40G values). Each goes with a CNP spacing at the receiving NIC "
+                          "(GetCnpInterval: Nic 4 us, HpccSim every marked packet, Paper "
+                          "50 us).",
                           EnumValue(Dcqcn::PRESET_NIC),
                           MakeEnumAccessor(&Dcqcn::m_preset),
-                          MakeEnumChecker(Dcqcn::PRESET_NIC, "Nic", Dcqcn::PRESET_PAPER, "Paper"))
+                          MakeEnumChecker(Dcqcn::PRESET_NIC,
+                                          "Nic",
+                                          Dcqcn::PRESET_PAPER,
+                                          "Paper",
+                                          Dcqcn::PRESET_HPCC_SIM,
+                                          "HpccSim"))
             .AddAttribute("G",
-                          "Alpha EWMA gain g (paper and NIC: 1/256).",
-                          DoubleValue(1.0 / 256),
-                          MakeDoubleAccessor(&Dcqcn::m_g),
-                          MakeDoubleChecker<double>(0, 1))
+                          "Alpha EWMA gain g. preset: Nic 5/1024 (dce_tcp_g 1019), HpccSim "
+                          "and Paper 1/256.",
+                          PresetOr<DoubleValue>(),
+                          MakePresetOrAccessor<DoubleValue>(&Dcqcn::m_g),
+                          MakePresetOrChecker<DoubleValue>(MakeDoubleChecker<double>(0, 1)))
+            .AddAttribute("AlphaPerPeriod",
+                          "true: alpha is set to InitialAlpha at the first CNP, then updated "
+                          "at the end of every AlphaInterval, up if a CNP arrived in it, "
+                          "down otherwise (NVIDIA's rule); false: alpha starts at "
+                          "InitialAlpha, rises at each cut and decays every AlphaInterval "
+                          "without one (SIGCOMM 2015). preset: Nic and HpccSim true, Paper "
+                          "false.",
+                          PresetOr<BooleanValue>(),
+                          MakePresetOrAccessor<BooleanValue>(&Dcqcn::m_alphaPerPeriod),
+                          MakePresetOrChecker<BooleanValue>(MakeBooleanChecker()))
+            .AddAttribute("InitialAlpha",
+                          "Alpha at the first CNP (per period) or at the start (per cut). "
+                          "preset: Nic 1023/1024 (initial_alpha_value 1023), HpccSim and "
+                          "Paper 1.",
+                          PresetOr<DoubleValue>(),
+                          MakePresetOrAccessor<DoubleValue>(&Dcqcn::m_initialAlpha),
+                          MakePresetOrChecker<DoubleValue>(MakeDoubleChecker<double>(0, 1)))
             .AddAttribute("AlphaInterval",
-                          "Alpha decays every interval without CNP. preset: Nic 1 us, Paper "
-                          "55 us.",
+                          "Alpha's update period. preset: Nic and HpccSim 1 us, Paper 55 "
+                          "us.",
                           PresetOr<TimeValue>(),
                           MakePresetOrAccessor<TimeValue>(&Dcqcn::m_alphaInterval),
                           MakePresetOrChecker<TimeValue>(MakeTimeChecker(NanoSeconds(1))))
@@ -117,8 +158,8 @@ Dcqcn::GetTypeId()
                           MakePresetOrAccessor<UintegerValue>(&Dcqcn::m_fastRecoverySteps),
                           MakePresetOrChecker<UintegerValue>(MakeUintegerChecker<uint32_t>()))
             .AddAttribute("RateAi",
-                          "Additive increase step R_AI. preset: Nic 5 Mb/s x rate/25G, Paper "
-                          "40 Mb/s.",
+                          "Additive increase step R_AI. preset: Nic and HpccSim 5 Mb/s x "
+                          "rate/25G, Paper 40 Mb/s.",
                           PresetOr<DataRateValue>(),
                           MakePresetOrAccessor<DataRateValue>(&Dcqcn::m_rateAi),
                           MakePresetOrChecker<DataRateValue>(MakeDataRateChecker()))
@@ -153,6 +194,8 @@ Dcqcn::Dcqcn()
       m_rc(0),
       m_rt(0),
       m_alpha(1.0),
+      m_alphaSet(false),
+      m_cnpInPeriod(false),
       m_timerCount(0),
       m_byteCount(0),
       m_bytesSinceEvent(0),
@@ -167,6 +210,9 @@ Dcqcn::Init(const CcContext& ctx)
     CongestionControl::Init(ctx);
     // A parameter still at `preset` takes the preset's value for this line rate.
     const PresetParameters p = GetPresetParameters(m_preset, ctx.lineRate);
+    m_g = m_g.value_or(p.g);
+    m_alphaPerPeriod = m_alphaPerPeriod.value_or(p.alphaPerPeriod);
+    m_initialAlpha = m_initialAlpha.value_or(p.initialAlpha);
     m_alphaInterval = m_alphaInterval.value_or(p.alphaInterval);
     m_rateIncreaseInterval = m_rateIncreaseInterval.value_or(p.rateIncreaseInterval);
     m_byteCounter = m_byteCounter.value_or(p.byteCounter);
@@ -178,7 +224,9 @@ Dcqcn::Init(const CcContext& ctx)
     m_clampTargetRate = m_clampTargetRate.value_or(p.clampTargetRate);
 
     m_rc = m_rt = double(ctx.lineRate);
-    m_alpha = 1.0;
+    m_alpha = *m_initialAlpha;
+    m_alphaSet = false;
+    m_cnpInPeriod = false;
     m_alphaStart = m_timerStart = Now();
     m_timerCount = m_byteCount = 0;
     m_bytesSinceEvent = 0;
@@ -236,11 +284,22 @@ Dcqcn::Increase()
 void
 Dcqcn::AdvanceTimersTo(Time t)
 {
-    // Alpha decay: (1-g)^n for the n whole periods that ended.
-    if (t >= m_alphaStart + *m_alphaInterval)
+    // Alpha: the n whole periods that ended. Per cut: each decays it by (1-g). Per
+    // period (from the first CNP on): the first rises if a CNP arrived in it, the others
+    // had none and decay.
+    const bool running = !*m_alphaPerPeriod || m_alphaSet;
+    if (running && t >= m_alphaStart + *m_alphaInterval)
     {
         const int64_t n = (t - m_alphaStart).GetTimeStep() / m_alphaInterval->GetTimeStep();
-        m_alpha *= std::pow(1 - m_g, double(n));
+        const double g = *m_g;
+        int64_t decays = n;
+        if (*m_alphaPerPeriod && m_cnpInPeriod)
+        {
+            m_alpha = (1 - g) * m_alpha + g;
+            m_cnpInPeriod = false;
+            --decays;
+        }
+        m_alpha *= std::pow(1 - g, double(decays));
         m_alphaStart += *m_alphaInterval * n;
     }
     // Increase timer: one Increase() per period that ended.
@@ -285,8 +344,11 @@ Dcqcn::Decrease(Time at)
     }
     m_rc = std::max(m_rc * (1 - m_alpha / 2),
                     double(std::min(m_minRate->GetBitRate(), m_ctx.lineRate)));
-    m_alpha = (1 - m_g) * m_alpha + m_g;
-    m_alphaStart = at;
+    if (!*m_alphaPerPeriod)
+    {
+        m_alpha = (1 - *m_g) * m_alpha + *m_g;
+        m_alphaStart = at;
+    }
     m_timerStart = at;
     m_timerCount = 0;
     m_byteCount = 0;
@@ -301,6 +363,20 @@ Dcqcn::OnCnp()
 {
     const Time now = Now();
     CatchUp(now);
+    if (*m_alphaPerPeriod)
+    {
+        if (!m_alphaSet)
+        {
+            // The first CNP sets alpha and starts its periods.
+            m_alphaSet = true;
+            m_alpha = *m_initialAlpha;
+            m_alphaStart = now;
+        }
+        else
+        {
+            m_cnpInPeriod = true;
+        }
+    }
     if (m_everCut && m_rateDecreaseInterval->IsStrictlyPositive() &&
         now < m_lastDecrease + *m_rateDecreaseInterval)
     {

@@ -18,9 +18,16 @@ namespace ns3
  * DCQCN reaction point (Zhu et al., SIGCOMM 2015), the sender side; the switch marks
  * ECN (SwitchMmu) and the receiver NIC sends CNPs (RdmaNic::CnpInterval).
  *
- * On a CNP: R_T = R_C, R_C *= 1 - alpha/2, alpha = (1-g) alpha + g, and the increase
- * timer, byte counter and stage counters restart. Without CNP, alpha decays every
- * AlphaInterval, and the timer (every RateIncreaseInterval) and the byte counter (every
+ * On a CNP: R_T = R_C, R_C *= 1 - alpha/2, and the increase timer, byte counter and
+ * stage counters restart. Alpha follows one of two rules (AlphaPerPeriod):
+ * - per period (NVIDIA's documented rule, presets Nic and HpccSim): alpha is set to
+ *   InitialAlpha at the QP's first CNP; from then on, at the end of every AlphaInterval,
+ *   alpha = (1-g) alpha + g if a CNP arrived during the period, else (1-g) alpha;
+ * - per cut (the SIGCOMM 2015 text, preset Paper): alpha starts at InitialAlpha when the
+ *   QP starts, each cut adds alpha = (1-g) alpha + g, and it decays by (1-g) every
+ *   AlphaInterval without a cut.
+ *
+ * Without CNP, the timer (every RateIncreaseInterval) and the byte counter (every
  * ByteCounter bytes sent) raise the rate: fast recovery (R_C = (R_T+R_C)/2) while both
  * stage counters are below F, additive increase (R_T += R_AI) once one reaches F, hyper
  * increase (R_T += i R_HAI) once both have. With RateDecreaseInterval > 0 (NIC
@@ -29,11 +36,11 @@ namespace ns3
  * clamp_tgt_rate_after_time_inc=1) a cut sets R_T = R_C only if the increase timer has
  * fired since the previous cut, so back-to-back cuts keep the rate to recover to.
  *
- * Parameters: all but G (1/256 in both presets) default to `preset` (PresetOr): Init
- * gives each the value of the Preset attribute's parameter set for the line rate (Nic:
- * NVIDIA defaults, steps scaled by rate/25G; Paper: SIGCOMM 2015); a value set
- * explicitly is kept. The preset table in dcqcn.cc is the only place these defaults are
- * written. After Init, GetAttribute reads the values in use.
+ * Parameters default to `preset` (PresetOr): Init gives each the value of the Preset
+ * attribute's parameter set for the line rate (Nic: NVIDIA ConnectX documented defaults,
+ * steps scaled by rate/25G; HpccSim: the HPCC simulator's DCQCN as its fat-tree configs
+ * run it; Paper: SIGCOMM 2015); a value set explicitly is kept. The preset table in dcqcn.cc is the
+ * only place these defaults are written. After Init, GetAttribute reads the values in use.
  *
  * All timers are lazy (see CongestionControl): state advances when the NIC asks for the
  * rate or reports an event, giving the same result as per-period events.
@@ -44,8 +51,9 @@ class Dcqcn : public CongestionControl
     /// Where the parameters left at `preset` take their values (Preset attribute).
     enum Preset
     {
-        PRESET_NIC,  ///< NVIDIA ConnectX defaults (HPCC simulator), steps scaled by rate/25G
-        PRESET_PAPER ///< Zhu et al., SIGCOMM 2015, Table 1 (40G values)
+        PRESET_NIC,      ///< NVIDIA ConnectX documented defaults, steps scaled by rate/25G
+        PRESET_PAPER,    ///< Zhu et al., SIGCOMM 2015, Table 1 (40G values)
+        PRESET_HPCC_SIM, ///< the HPCC simulator's DCQCN loop (its fat-tree configs)
     };
 
     static TypeId GetTypeId();
@@ -63,7 +71,7 @@ class Dcqcn : public CongestionControl
     std::string GetName() const override;
     /**
      * The CNP spacing at the receiving NIC that goes with the preset (Nic 4 us, Paper
-     * 50 us).
+     * 50 us, HpccSim 0: every marked packet, as that simulator marks every ACK of one).
      * \return the preset's minimum time between two CNPs for one QP
      */
     Time GetCnpInterval() const override;
@@ -82,7 +90,9 @@ class Dcqcn : public CongestionControl
     // Attributes. The optional ones are the user's values, nullopt for `preset` until
     // Init resolves them; from Init on every one has a value.
     Preset m_preset;
-    double m_g;
+    std::optional<double> m_g;
+    std::optional<bool> m_alphaPerPeriod;
+    std::optional<double> m_initialAlpha;
     std::optional<Time> m_alphaInterval;
     std::optional<Time> m_rateIncreaseInterval;
     std::optional<uint64_t> m_byteCounter;
@@ -97,6 +107,8 @@ class Dcqcn : public CongestionControl
     double m_rc; ///< current rate (bit/s)
     double m_rt; ///< target rate (bit/s)
     double m_alpha;
+    bool m_alphaSet;       ///< per-period rule: the first CNP has set alpha
+    bool m_cnpInPeriod;    ///< per-period rule: a CNP arrived in the running period
     Time m_alphaStart;     ///< start of the running alpha period
     Time m_timerStart;     ///< start of the running increase-timer period
     uint32_t m_timerCount; ///< T_cnt: timer events since the last cut
