@@ -38,6 +38,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .throughput import METRICS as THROUGHPUT_METRICS
+from .throughput import throughput_metrics
+
 NS_PER_US = 1_000.0
 NS_PER_S = 1_000_000_000
 
@@ -853,6 +856,7 @@ DERIVED_METRICS = {
     "collective_phase_mean_us": "mean phase duration",
     "collective_phase_max_us": "longest phase duration",
 }
+DERIVED_METRICS.update(THROUGHPUT_METRICS)
 for _group, _what in (("", "foreground"), ("small_", "foreground <= 1 BDP"),
                       ("large_", "foreground > 1 BDP"), ("probe_", "probe")):
     for _stat in STAT_NAMES:
@@ -862,6 +866,7 @@ for _group, _what in (("", "foreground"), ("small_", "foreground <= 1 BDP"),
 # Summary keys documented for summary.json (present in every run).
 SUMMARY_METRICS = [
     "sim_time_s", "wall_s", "cpu_s", "events", "events_per_s",
+    "mean_queue_bytes", "last_delivery_ns", "flows_unfinished",
     "packets_forwarded", "peak_rss_mb", "flows_total", "flows_completed",
     "all_flows_completed", "bytes_sent", "bytes_delivered", "goodput_gbps",
     "data_packets", "retransmitted_packets", "timeouts", "nacks",
@@ -922,6 +927,7 @@ def run_metrics(run):
         out["fct_avg_us"] = float(np.nanmean(fct_us))
         out["fct_p99_us"] = percentile(fct_us, 99)
 
+    out.update(throughput_metrics(run, fg, bdp))
     out["goodput_utilization"] = goodput_utilization(run, fg)
     util = port_utilization(run)
     if util:

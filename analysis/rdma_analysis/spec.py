@@ -17,15 +17,15 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
+
+from .runner_check import (  # noqa: F401  (re-exported)
+    check_run, parse_keys_json, path_keys, scenario_keys,
+    strip_runner_prefix)
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(os.path.dirname(PACKAGE_DIR))  # above analysis/
 DEFAULT_RUNNER = os.path.join(REPO_ROOT, "build", "bin", "rdma-run")
-
-# Stop time used to check a scenario and its overrides without running it.
-CHECK_STOP_TIME_MS = "1e-6"
 
 # Inside the output folder of a sweep or a tune: one folder per run (named
 # by its point id), the simulator's output of each run.
@@ -384,41 +384,6 @@ def point_id(base_text, overrides):
 # Checking scenario keys and values with the simulator itself
 # ---------------------------------------------------------------------------
 
-_KEYS_CACHE = {}
-
-
-def scenario_keys(runner):
-    """``{key: unit}`` of every scenario key and congestion-control
-    parameter ``rdma-run --list-keys --json`` lists (unit ``""`` where it
-    has none), or None if the runner is missing, fails or prints no such
-    list."""
-    if runner in _KEYS_CACHE:
-        return _KEYS_CACHE[runner]
-    keys = None
-    if os.path.isfile(runner) and os.access(runner, os.X_OK):
-        try:
-            proc = subprocess.run([runner, "--list-keys", "--json"],
-                                  capture_output=True, text=True,
-                                  timeout=60)
-        except (OSError, subprocess.TimeoutExpired):
-            proc = None
-        if proc is not None and proc.returncode == 0:
-            keys = parse_keys_json(proc.stdout)
-    _KEYS_CACHE[runner] = keys
-    return keys
-
-
-def parse_keys_json(text):
-    """``{path: unit}`` of the entries of a ``--list-keys --json``
-    document (see ScenarioSchema::KeysJson), or None if *text* is not
-    one."""
-    try:
-        entries = json.loads(text)["keys"]
-        return {e["path"]: e.get("unit") or "" for e in entries}
-    except (ValueError, TypeError, KeyError):
-        return None
-
-
 def check_keys_exist(spec, runner, keys_with_where):
     """Raise on a scenario key the simulator does not know.
 
@@ -438,11 +403,11 @@ def check_keys_exist(spec, runner, keys_with_where):
 def check_values_with_runner(spec, runner, base, fixed, candidates):
     """Let rdma-run check the base scenario and every candidate value.
 
-    *candidates* is ``{key: [values]}``.  Runs ``max(len(values))``
-    zero-length simulations (stop time 1 ps) into a temporary folder; the
-    i-th sets every key to its i-th value (cycling).  A rejection raises
-    :class:`SpecError` with the simulator's message.  Skipped when the
-    runner does not exist.
+    *candidates* is ``{key: [values]}``.  Runs ``max(len(values))`` checks
+    (``rdma-run BASE --check``: nothing runs, nothing is written, whatever
+    the traffic type); the i-th sets every key to its i-th value (cycling).
+    A rejection raises :class:`SpecError` with the simulator's message.
+    Skipped when the runner does not exist.
     """
     if not os.path.isfile(runner):
         return
@@ -453,29 +418,9 @@ def check_values_with_runner(spec, runner, base, fixed, candidates):
             overrides[key] = values[i % len(values)]
         msg = check_run(runner, base, overrides)
         if msg is not None:
-            msg = re.sub(r"^rdma-run: error: (--set: )?", "", msg)
+            msg = strip_runner_prefix(msg)
             raise SpecError(f"{spec.name}: rdma-run rejects this spec: "
                             f"{msg}")
-
-
-def check_run(runner, scenario, overrides=None):
-    """None if rdma-run accepts the scenario file *scenario* with the
-    ``--set`` *overrides* (checked with a zero-length run, stop time
-    :data:`CHECK_STOP_TIME_MS`, into a temporary folder), else the last
-    line of its error output."""
-    overrides = dict(overrides or {}, stop_time_ms=CHECK_STOP_TIME_MS)
-    tmp = tempfile.mkdtemp(prefix="rdma-check-")
-    try:
-        proc = subprocess.run(
-            run_command(runner, scenario, os.path.join(tmp, "run"),
-                        overrides),
-            capture_output=True, text=True, timeout=300)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    if proc.returncode == 0:
-        return None
-    lines = (proc.stderr or proc.stdout).strip().splitlines()
-    return lines[-1] if lines else f"exit code {proc.returncode}"
 
 
 # ---------------------------------------------------------------------------
@@ -532,8 +477,26 @@ class Experiment:
                     f"both '{seen[key]}' and '{where}'")
             seen[key] = where
         self.runner = runner_path(runner)
+        self.resolve_paths(path_keys(self.runner))
         if check_runner:
             self.check_with_runner()
+
+    def spec_path(self, keys, key, value):
+        """*value* of scenario key *key*, made absolute (relative to the spec
+        file) when *key* is in *keys* (keys whose value is a file) and the
+        value a relative path; else unchanged."""
+        if key in keys and isinstance(value, str) and value and \
+                not os.path.isabs(value):
+            return self.spec.resolve(value)
+        return value
+
+    def resolve_paths(self, keys):
+        """Paths in the spec are relative to the spec file: make the values
+        of the file keys *keys* absolute (``set`` here; a subclass adds its
+        swept values), so every run, emitted command and written scenario
+        finds them from anywhere."""
+        self.fixed = {k: self.spec_path(keys, k, v)
+                      for k, v in self.fixed.items()}
 
     def check_with_runner(self):
         """Unknown scenario keys and rejected values are spec errors (see

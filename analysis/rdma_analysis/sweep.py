@@ -183,6 +183,17 @@ class Sweep(rs.Experiment):
                              'options like ["--qos=low"]')
         return dict(obj)
 
+    def resolve_paths(self, keys):
+        """File values in ``set``, ``grid`` and ``random`` choices are
+        relative to the spec file (see
+        :meth:`rdma_analysis.spec.Experiment.resolve_paths`)."""
+        super().resolve_paths(keys)
+        self.grid = {k: [self.spec_path(keys, k, v) for v in values]
+                     for k, values in self.grid.items()}
+        for p in self.random_params:
+            if p.kind == "choice":
+                p.values = [self.spec_path(keys, p.key, v) for v in p.values]
+
     def swept(self):
         """The grid's keys and the random parameters (see
         :meth:`rdma_analysis.spec.Experiment.swept`)."""

@@ -141,6 +141,15 @@ class Tune(rs.Experiment):
             where="sampler.startup_trials")
         self.finish(runner, check_runner)
 
+    def resolve_paths(self, keys):
+        """File values in ``set`` and in ``params`` choices are relative to
+        the spec file (see
+        :meth:`rdma_analysis.spec.Experiment.resolve_paths`)."""
+        super().resolve_paths(keys)
+        for p in self.params:
+            if p.kind == "choice":
+                p.values = [self.spec_path(keys, p.key, v) for v in p.values]
+
     def swept(self):
         """The tuned parameters (see
         :meth:`rdma_analysis.spec.Experiment.swept`)."""
