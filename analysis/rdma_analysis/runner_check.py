@@ -41,12 +41,21 @@ def _key_entries(runner):
         except (OSError, subprocess.TimeoutExpired):
             proc = None
         if proc is not None and proc.returncode == 0:
-            entries = parse_keys_json(proc.stdout)
+            entries = parse_key_entries(proc.stdout)
     _KEYS_CACHE[runner] = entries
     return entries
 
 
 def parse_keys_json(text):
+    """``{path: unit}`` of the entries of a ``--list-keys --json`` document
+    (unit ``""`` where it has none), or None if *text* is not one."""
+    entries = parse_key_entries(text)
+    if entries is None:
+        return None
+    return {e["path"]: e.get("unit") or "" for e in entries}
+
+
+def parse_key_entries(text):
     """The list of key entries of a ``--list-keys --json`` document (see
     ScenarioSchema::KeysJson), or None if *text* is not one."""
     try:
