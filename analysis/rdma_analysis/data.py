@@ -946,8 +946,10 @@ def run_metrics(run):
         out["collective_time_us"] = float(
             (coll["end_ns"].max() - coll["start_ns"].min()) / NS_PER_US)
         d = coll["duration_ns"].to_numpy(dtype=float) / NS_PER_US
-        out["collective_phase_mean_us"] = float(np.nanmean(d))
-        out["collective_phase_max_us"] = float(np.nanmax(d))
+        d = d[np.isfinite(d)]
+        if len(d):
+            out["collective_phase_mean_us"] = float(d.mean())
+            out["collective_phase_max_us"] = float(d.max())
     return out
 
 

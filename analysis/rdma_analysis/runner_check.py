@@ -122,3 +122,37 @@ def check_run(runner, scenario, overrides=None):
 def strip_runner_prefix(msg):
     """The runner's message without ``rdma-run: error: [--set: ]``."""
     return re.sub(r"^rdma-run: error: (--set: )?", "", msg)
+
+
+def get_dotted(scenario, key):
+    """``scenario['a']['b']`` for ``'a.b'`` (None if absent)."""
+    node = scenario
+    for part in key.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def set_dotted(scenario, key, value):
+    """``set_dotted(s, 'a.b.c', v)``: s['a']['b']['c'] = v."""
+    node = scenario
+    parts = key.split(".")
+    for part in parts[:-1]:
+        if not isinstance(node.get(part), dict):
+            node[part] = {}
+        node = node[part]
+    node[parts[-1]] = value
+
+
+def absolute_paths(scenario, base_dir, keys):
+    """*scenario* (a dict, changed in place and returned) with the value of
+    every file key in *keys* that is a relative path made absolute against
+    *base_dir* (the folder of the scenario file it came from), so the
+    scenario can be written and run from any folder."""
+    for key in keys:
+        value = get_dotted(scenario, key)
+        if isinstance(value, str) and value and not os.path.isabs(value):
+            set_dotted(scenario, key, os.path.normpath(
+                os.path.join(base_dir, value)))
+    return scenario
