@@ -6,9 +6,11 @@ sampled flows drawn only while each flow runs.
 """
 
 import numpy as np
+import pandas as pd
 
 from . import names as nm
 from . import style
+from . import throughput as tp
 from .data import (NS_PER_US, PFC_KEY, STAT_NAMES, STAT_TITLES, cc_state,
                    fct_window, measured_flows, pause_frame_count,
                    pause_intervals, port_kinds, port_queue, port_queue_stats,
@@ -330,12 +332,17 @@ def sampled_qp_spans(run):
     sampled time and 0 bytes."""
     if run.cc is None or run.cc.empty:
         return {}
-    fct = run.fct
-    ends = fct["start_ns"] + fct["fct_ns"].fillna(float(run.end_ns))
+    fct = run.fct[["src", "qp", "size_bytes", "start_ns", "fct_ns"]] \
+        if "qp" in run.fct.columns else run.fct.iloc[:0]
+    rest = tp.unfinished(run, ["src", "qp", "size_bytes", "start_ns"])
+    if len(rest):  # still running at the end: until the end
+        fct = pd.concat([fct, rest.assign(fct_ns=np.nan)],
+                        ignore_index=True)
+    ends = fct["start_ns"] + fct["fct_ns"].fillna(
+        float(run.end_ns) - fct["start_ns"])
     spans = {}
     for node, qp in dict.fromkeys(zip(run.cc["node"], run.cc["qp"])):
-        mask = (fct["src"] == node) & (fct["qp"] == qp) \
-            if "qp" in fct.columns else fct["src"] < 0
+        mask = (fct["src"] == node) & (fct["qp"] == qp)
         mine = fct[mask]
         if len(mine):
             spans[(int(node), int(qp))] = (

@@ -50,11 +50,12 @@ METRICS = {
 }
 
 
-def unfinished(run):
-    """Rows of ``unfinished.csv`` (``kind, size_bytes, start_ns,
-    acked_bytes``), or an empty frame when the run has none."""
+def unfinished(run, columns=("kind", "size_bytes", "start_ns",
+                              "acked_bytes")):
+    """*columns* of ``unfinished.csv`` (messages still running at the
+    end), or an empty frame when the run has none."""
     path = os.path.join(run.directory, UNFINISHED_FILE)
-    columns = ["kind", "size_bytes", "start_ns", "acked_bytes"]
+    columns = list(columns)
     if not os.path.isfile(path):
         return pd.DataFrame(columns=columns)
     try:
