@@ -850,7 +850,7 @@ DERIVED_METRICS = {
     "queue_p99_bytes": "p99 over all samples of ports that ever queued",
     "pfc_paused_time_us": "sum of PFC pause intervals over all "
                           "(port, priority)",
-    "uplink_imbalance": "max over leaves of busiest uplink bytes / mean "
+    "uplink_max_over_mean": "max over leaves of busiest uplink bytes / mean "
                         "uplink bytes",
     "collective_time_us": "last collective end - first collective start",
     "collective_phase_mean_us": "mean phase duration",
@@ -940,7 +940,7 @@ def run_metrics(run):
         pause_intervals(run.pfc, run.end_ns)["duration_ns"].sum()) / NS_PER_US
     imbalance = uplink_imbalance(uplink_loads(run))
     if not imbalance.empty and imbalance["max_over_mean"].notna().any():
-        out["uplink_imbalance"] = float(imbalance["max_over_mean"].max())
+        out["uplink_max_over_mean"] = float(imbalance["max_over_mean"].max())
     coll = run.collectives
     if coll is not None and not coll.empty:
         out["collective_time_us"] = float(
