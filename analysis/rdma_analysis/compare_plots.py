@@ -112,32 +112,20 @@ def _repeat_index(sty):
 
 def plot_cdfs(groups, styles, path):
     """Foreground FCT slowdown CDF of each label, its runs pooled."""
-    fig, ax = plt.subplots(figsize=(6.5, 4))
-    drawn = False
-    for (label, runs), sty in zip(groups, styles):
-        parts = []
+    from .run_figures import cdf_axes
+    cdfs, extra = {}, {}
+    for label, runs in groups:
+        parts = [np.zeros(0)]
         for run in runs:
             flows, _ = measured_flows(run)
             parts.append(flows.loc[flows["kind"] != PROBE_KIND, "slowdown"]
                          .to_numpy(dtype=float))
-        x = np.sort(np.concatenate(parts)) if parts else np.zeros(0)
-        x = x[x > 0]
-        if len(x) == 0:
-            continue
-        y = np.arange(1, len(x) + 1) / len(x)
-        ax.step(np.concatenate(([x[0]], x)), np.concatenate(([0.0], y)),
-                where="post", color=sty["color"], linestyle=sty["linestyle"],
-                label=f"{label} (n={len(x)}, {len(runs)} run(s))")
-        drawn = True
-    ax.set_xscale("log")
-    if drawn:
-        style.readable_log(ax.xaxis)
-        ax.legend(loc="lower right", fontsize="small")
-    else:
-        ax.set_xlim(1, 10)
-        style.no_data(ax)
-    ax.set_ylim(0, 1.02)
-    ax.set_xlabel("FCT slowdown (FCT / ideal FCT, log scale)")
+        x = np.sort(np.concatenate(parts))
+        cdfs[label] = (x, np.arange(1, len(x) + 1) / max(len(x), 1))
+        extra[label] = f", {len(runs)} run(s)"
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    cdf_axes(ax, cdfs, "FCT slowdown (FCT / ideal FCT, log scale)", styles,
+             extra)
     ax.set_ylabel("CDF (fraction of foreground messages)")
     ax.set_title("FCT slowdown CDF (runs of a label pooled)")
     ax.grid(True, which="both", alpha=0.3)
@@ -217,10 +205,7 @@ def plot_queues(groups, styles, path):
                 linestyle=sty["linestyle"],
                 label=f"{label} ({nm.port_label(run, *ports[0])})")
         drawn = True
-    if drawn:
-        ax.legend(fontsize="small")
-    else:
-        style.no_data(ax)
+    style.legend_or_empty(ax, drawn)
     ax.set_ylim(bottom=0)
     style.plain_axis(ax.yaxis)
     ax.set_ylabel(f"Queue length ({bunit})")
@@ -262,10 +247,7 @@ def plot_throughput(groups, styles, path):
                 linestyle=sty["linestyle"],
                 label=f"{label} ({nm.port_label(run, *key)})")
         drawn = True
-    if drawn:
-        ax.legend(fontsize="small")
-    else:
-        style.no_data(ax, "no ports.csv in these runs")
+    style.legend_or_empty(ax, drawn, "no ports.csv in these runs")
     ax.set_ylim(bottom=0)
     ax.set_ylabel("Throughput (Gb/s, wire bytes)")
     ax.set_title("Busiest switch port: send rate (first run of each label)",

@@ -155,17 +155,22 @@ def plot_queue_distribution(run, path, max_ports=32):
     style.save(fig, path)
 
 
-def _cdf_axes(ax, cdfs, xlabel):
+def cdf_axes(ax, cdfs, xlabel, styles=None, extra=None):
+    """Step CDFs ``{name: (sorted x, y)}`` on a log x axis, each starting
+    at 0; *styles*: one ``{color, linestyle}`` per curve (default: series
+    colours); *extra*: text added to each legend entry after n."""
     drawn = False
     for i, (kind, (x, y)) in enumerate(cdfs.items()):
         positive = x > 0  # a log axis cannot show values <= 0
         x, y = x[positive], y[positive]
         if len(x) == 0:
             continue
+        sty = styles[i] if styles else {"color": style.series_color(i)}
         # Start each curve at 0 so the first step is visible.
         ax.step(np.concatenate(([x[0]], x)), np.concatenate(([0.0], y)),
-                where="post", color=style.series_color(i),
-                label=f"{kind} (n={len(x)})")
+                where="post", color=sty["color"],
+                linestyle=sty.get("linestyle", "-"),
+                label=f"{kind} (n={len(x)}{(extra or {}).get(kind, '')})")
         drawn = True
     ax.set_xscale("log")
     if drawn:
@@ -185,7 +190,7 @@ def plot_fct_slowdown_cdf(run, path):
     inside the warm-up/cool-down window)."""
     flows, _ = measured_flows(run)
     fig, ax = plt.subplots(figsize=(6, 4))
-    _cdf_axes(ax, slowdown_cdf(flows),
+    cdf_axes(ax, slowdown_cdf(flows),
               "FCT slowdown (FCT / ideal FCT, log scale)")
     ax.set_title(f"{run.scenario}: FCT slowdown CDF")
     style.save(fig, path)
@@ -196,7 +201,7 @@ def plot_fct_cdf(run, path):
     flows, _ = measured_flows(run)
     flows = flows.assign(fct_us=flows["fct_ns"] / NS_PER_US)
     fig, ax = plt.subplots(figsize=(6, 4))
-    _cdf_axes(ax, value_cdf(flows, "fct_us"), "FCT (us, log scale)")
+    cdf_axes(ax, value_cdf(flows, "fct_us"), "FCT (us, log scale)")
     ax.set_title(f"{run.scenario}: FCT CDF")
     style.save(fig, path)
 

@@ -126,12 +126,8 @@ def strip_runner_prefix(msg):
 
 def get_dotted(scenario, key):
     """``scenario['a']['b']`` for ``'a.b'`` (None if absent)."""
-    node = scenario
-    for part in key.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
+    from .data import config_value
+    return config_value(scenario, key)
 
 
 def set_dotted(scenario, key, value):

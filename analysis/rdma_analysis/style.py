@@ -168,6 +168,14 @@ def no_data(ax, text="no data"):
             va="center", fontsize=12, color="0.4")
 
 
+def legend_or_empty(ax, drawn, text="no data"):
+    """A legend when something was drawn, else the no-data mark."""
+    if drawn:
+        ax.legend(fontsize="small")
+    else:
+        no_data(ax, text)
+
+
 def save(fig, path):
     """Lay out, write a PNG and close *fig*."""
     try:
