@@ -25,6 +25,7 @@ from .data import (PROBE_KIND, STAT_TITLES, fct_window, measured_flows,
                    queue_sample_period_ns, queue_samples, size_buckets,
                    top_ports)
 
+import matplotlib.patches as mpatches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 HATCHES = [None, "//", "..", "xx"]
@@ -98,9 +99,11 @@ def plot_buckets(frame, labels, styles, edges, path):
         ax.grid(True, axis="y", which="both", alpha=0.3)
         if not groups:
             style.no_data(ax)
-    axes[0][-1].bar([], [], fill=False, hatch="xxx", edgecolor="0.3",
-                    label=f"too few messages ({st.LOW_N_MARK})")
-    axes[0][-1].legend(fontsize="small", loc="upper left",
+    handles, names = axes[0][-1].get_legend_handles_labels()
+    handles.append(mpatches.Patch(facecolor="white", edgecolor="0.3",
+                                  hatch="xxx"))
+    names.append(f"too few messages ({st.LOW_N_MARK})")
+    axes[0][-1].legend(handles, names, fontsize="small", loc="upper left",
                        bbox_to_anchor=(1.02, 1.0))
     style.save(fig, path)
     return shown
