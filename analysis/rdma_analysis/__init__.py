@@ -13,20 +13,31 @@ The modules, usable on their own (e.g. in a notebook:
 ``from rdma_analysis import data``):
 
 ``data``
-    Load one run and turn it into numbers (no drawing).
+    Load one run and turn it into numbers (no drawing): gathers the names
+    of ``runs`` (loading, FCT statistics), ``queues`` (queues, PFC),
+    ``links`` (throughput counters, CC state, port map), ``metrics`` (one
+    dict of metrics per run) and ``throughput`` (delivered throughput in
+    the measurement window).
+``stats``
+    Uncertainty: mean and 95% CI over seeds, the percentile sample rule.
+``names``
+    Readable node and port names (``leaf1->spine0``).
 ``style``
-    Figure style shared by every figure: colours per algorithm, units.
-``plot``
-    Report of one run (figures and Markdown).
-``compare``
-    Several runs overlaid.
-``spec``
+    The figure rules, written once: colours, time in ms, window shading,
+    KB/MB axes, readable ticks.
+``plot``, ``run_figures``
+    Report of one run (Markdown; the figures).
+``compare``, ``compare_plots``
+    Labels of one or more runs each, with their intervals.
+``spec``, ``runner_check``
     What sweeps and tuning share: spec checking and setup, parameters,
-    running one point with ``rdma-run``.
-``sweep``
-    Grid / random parameter sweeps x seeds.
-``tune``
-    Optuna (TPE) tuning.
+    running one point; asking ``rdma-run`` (``--check``, key list, file
+    keys).
+``sweep``, ``sweep_plots``, ``sweep_emit``
+    Grid / random parameter sweeps x seeds; seed-aggregated tables and
+    figures; Slurm / GNU parallel scripts.
+``tune``, ``tune_report``
+    Optuna (TPE) tuning; its outputs.
 
 Importing the package imports none of them (``data`` needs no matplotlib).
 """

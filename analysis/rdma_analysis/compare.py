@@ -1,46 +1,48 @@
-"""Overlay several runs (e.g. one incast under each congestion control).
+"""Compare groups of runs: one label = one or more runs (e.g. one run per
+seed), every statistic a mean over the label's runs with its 95% interval.
 
 Usage::
 
-    python3 -m rdma_analysis compare DIR DIR... [--labels A B ...]
-        [--out OUTDIR] [--top N] [--buckets 1K,8K,...]
+    python3 -m rdma_analysis compare ITEM... [--labels A B ...]
+        [--out OUTDIR] [--buckets 1K,8K,...]
 
-(``./rdma compare ...``) writes into OUTDIR (default ``out/compare``):
+(``./rdma compare ...``).  Each ITEM is one label's runs:
 
-* ``compare.md``: the comparison report, linking every figure;
-* ``summary.csv`` / ``summary.md``: one row per run, its label, folder,
-  algorithm and every metric (CSV) or the key ones (Markdown);
-* ``slowdown_by_bucket.csv``: FCT slowdown statistics per run and size
-  bucket (long format);
-* ``slowdown_by_bucket.png``: p50 / p99 / p99.9 slowdown per size bucket,
-  one bar per run;
-* ``fct_slowdown_cdf.png``: foreground slowdown CDFs overlaid;
-* ``queue_over_time.png``: each run's most loaded switch port over time;
-* ``throughput_over_time.png``: each run's busiest switch port's send rate
-  over time (runs with ports.csv).
+* ``LABEL=DIR[,DIR...]``, where each DIR may be a glob
+  (``dcqcn='out/q1/dcqcn-s*'``);
+* or ``DIR`` / a quoted glob, labelled by ``--labels`` (one label per ITEM)
+  or by the folder name.
 
-Colours come from the algorithm (:mod:`rdma_analysis.style`); several
-runs of the same algorithm differ by line style / hatch.  Labels default to
-the folder names.  Bad input: one line on stderr, exit code 2, nothing written.
+Writes into OUTDIR (default ``out/compare``):
+
+* ``compare.md``: the report, linking every figure;
+* ``summary.csv``: one row per run (label, run folder, algorithm, every
+  metric);
+* ``summary_groups.csv``: per label and metric the mean, sd, 95% CI
+  half-width and n (runs);
+* ``summary.md``: the key metrics per label, ``mean +/- 95% CI (n=runs)``;
+* ``slowdown_by_bucket.csv``: slowdown statistics per run and size bucket,
+  with n (messages);
+* figures (see :mod:`rdma_analysis.compare_plots`).
+
+Bad input (an ITEM matching no run folder, an unreadable run): one line on
+stderr, exit code 2, nothing written.
 """
 
 import argparse
+import glob
 import math
 import os
 import sys
 
-import numpy as np
 import pandas as pd
 
+from . import compare_plots as cp
+from . import stats as st
 from . import style
-from .data import (PROBE_KIND, STAT_TITLES,
-                       RunDataError, bdp_bytes, fct_table, load_run,
-                       measured_flows, port_kinds, port_queue,
-                       port_throughput, port_totals, run_metrics,
-                       size_buckets, top_ports)
-from .plot import parse_buckets, time_unit
-
-import matplotlib.pyplot as plt  # noqa: E402
+from .data import (RunDataError, bdp_bytes, fct_table, load_run,
+                   measured_flows, run_metrics)
+from .plot import parse_buckets
 
 DEFAULT_OUT = os.path.join("out", "compare")
 REPORT_FILE = "compare.md"
@@ -52,25 +54,34 @@ CDF_PLOT = "fct_slowdown_cdf.png"
 QUEUE_PLOT = "queue_over_time.png"
 TPUT_PLOT = "throughput_over_time.png"
 
-HATCHES = [None, "//", "..", "xx"]
+QUEUE_CDF_PLOT = "queue_cdf.png"
+GROUPS_CSV = "summary_groups.csv"
 
-# Markdown summary: (title, metric, scale) - value shown is metric * scale.
+# Markdown summary: (title, metric, scale) - value shown is metric * scale;
+# the percentile a metric is (for the sample rule), else None.
 SUMMARY_COLUMNS = [
-    ("flows done", "flows_completed", 1),
-    ("sim time (ms)", "sim_time_s", 1e3),
-    ("goodput (Gb/s)", "goodput_gbps", 1),
+    ("window goodput (Gb/s)", "window_goodput_gbps", 1),
+    ("offered (Gb/s)", "window_offered_gbps", 1),
+    ("long-flow rate (Gb/s)", "long_flow_rate_gbps", 1),
     ("slowdown p50", "slowdown_p50", 1),
     ("slowdown p99", "slowdown_p99", 1),
-    ("slowdown p99.9", "slowdown_p999", 1),
     ("<=BDP p99", "small_slowdown_p99", 1),
     (">BDP p99", "large_slowdown_p99", 1),
     ("probe p99", "probe_slowdown_p99", 1),
     ("max queue (KB)", "max_queue_bytes", 1e-3),
     ("PFC pauses", "pfc_pause_frames", 1),
     ("drops", "drops", 1),
-    ("CNPs", "cnps", 1),
-    ("ECN marks", "ecn_marked_packets", 1),
 ]
+# Percentile metrics and the count metric that is their n.
+PERCENTILE_N = {"slowdown_p50": (50.0, "flows_measured"),
+                "slowdown_p99": (99.0, "flows_measured"),
+                "small_slowdown_p99": (99.0, "small_flows"),
+                "large_slowdown_p99": (99.0, "large_flows"),
+                "probe_slowdown_p99": (99.0, "probe_flows")}
+
+
+class CompareError(Exception):
+    """Bad command-line input (message names the item)."""
 
 
 def default_labels(dirs):
@@ -89,212 +100,152 @@ def split_labels(items):
     return [label for label in labels if label]
 
 
-def summary_frame(runs, labels):
-    """One row per run: ``label, dir, algorithm`` and every metric."""
+def expand(pattern):
+    """Run folders of one DIR or glob, sorted; [] if none."""
+    if glob.has_magic(pattern):
+        return sorted(p for p in glob.glob(pattern) if os.path.isdir(p))
+    return [pattern]
+
+
+def parse_groups(items, labels=None):
+    """``[(label, [dirs])]`` from the command line's ITEMs (see the module
+    documentation).  Raises :class:`CompareError`."""
+    labels = split_labels(labels) if labels else None
+    plain = [i for i in items if not _has_label(i)]
+    if labels is not None and len(labels) != len(items):
+        raise CompareError(f"{len(labels)} label(s) for {len(items)} run "
+                           "folder(s) or groups")
+    defaults = iter(default_labels(plain)) if plain else iter(())
+    groups = []
+    for k, item in enumerate(items):
+        if _has_label(item):
+            label, spec = item.split("=", 1)
+            parts = [p for p in spec.split(",") if p]
+        else:
+            label, parts = None, [item]
+        dirs = []
+        for part in parts:
+            found = expand(part)
+            if not found:
+                raise CompareError(f"'{item}': '{part}' matches no run "
+                                   "folder")
+            dirs += found
+        if labels is not None:
+            label = labels[k]
+        elif label is None:
+            label = next(defaults)
+            if glob.has_magic(item):
+                label = item
+        groups.append((label, dirs))
+    names = [g[0] for g in groups]
+    if len(set(names)) != len(names):
+        raise CompareError(f"labels must differ: {', '.join(names)}")
+    return groups
+
+
+def _has_label(item):
+    head = item.split("=", 1)[0]
+    return "=" in item and head and "/" not in head and not \
+        os.path.exists(item)
+
+
+def summary_frame(groups):
+    """One row per run: ``label, run, dir, algorithm`` and every
+    metric."""
     rows = []
-    for run, label in zip(runs, labels):
-        row = {"label": label, "dir": os.path.abspath(run.directory),
-               "algorithm": run.algorithm}
-        row.update(run_metrics(run))
-        rows.append(row)
+    for label, runs in groups:
+        for run in runs:
+            row = {"label": label,
+                   "run": os.path.basename(os.path.normpath(run.directory)),
+                   "dir": os.path.abspath(run.directory),
+                   "algorithm": run.algorithm}
+            row.update(run_metrics(run))
+            rows.append(row)
     frame = pd.DataFrame(rows)
-    first = ["label", "dir", "algorithm"]
+    first = ["label", "run", "dir", "algorithm"]
     return frame[first + [c for c in frame.columns if c not in first]]
 
 
-def bucket_frame(runs, labels, edges=None):
-    """Long table: ``label, group, lo_bytes, hi_bytes, flows, avg ...``
-    for the size buckets and BDP split of every run, buckets ordered by
-    size."""
+def group_frame(summary):
+    """Per label and numeric metric: ``label, metric, n, mean, sd,
+    ci95``."""
+    rows = []
+    numeric = [c for c in summary.columns if c not in
+               ("label", "run", "dir", "algorithm")
+               and pd.api.types.is_numeric_dtype(summary[c])]
+    for label in dict.fromkeys(summary["label"]):
+        part = summary[summary["label"] == label]
+        for metric in numeric:
+            mean, sd, half, n = st.mean_ci(part[metric])
+            rows.append((label, metric, n, mean, sd, half))
+    return pd.DataFrame(rows, columns=["label", "metric", "n", "mean", "sd",
+                                       "ci95"])
+
+
+def bucket_frame(groups, edges=None):
+    """Long table: ``label, run, group, lo_bytes, hi_bytes, flows, avg
+    ...`` for the size buckets and BDP split of every run."""
     parts = []
-    for run, label in zip(runs, labels):
-        flows, _ = measured_flows(run)
-        table = fct_table(flows, edges, bdp_bytes(run))
-        table = table[~table["group"].str.startswith("kind=")]
-        table.insert(0, "label", label)
-        parts.append(table)
+    for label, runs in groups:
+        for run in runs:
+            flows, _ = measured_flows(run)
+            table = fct_table(flows, edges, bdp_bytes(run))
+            table = table[~table["group"].str.startswith("kind=")]
+            table.insert(0, "run", os.path.basename(
+                os.path.normpath(run.directory)))
+            table.insert(0, "label", label)
+            parts.append(table)
     return pd.concat(parts, ignore_index=True)
 
 
-def _group_order(frame, edges):
-    order = [label for _, _, label in size_buckets(edges)]
-    order += ["<=1 BDP", ">1 BDP", "all foreground"]
-    present = set(frame.loc[frame["flows"] > 0, "group"])
-    return [g for g in order if g in present]
-
-
-def plot_buckets(frame, labels, styles, edges, path,
-                 stats=("p50", "p99", "p999")):
-    """One panel per statistic; groups on x, one bar per run."""
-    groups = _group_order(frame, edges)
-    fig, axes = plt.subplots(1, len(stats), figsize=(
-        min(16, 3 + len(stats) * max(3.0, 0.5 * len(groups) * len(labels))),
-        4.2), squeeze=False)
-    width = 0.8 / max(1, len(labels))
-    for ax, stat in zip(axes[0], stats):
-        pos = np.arange(len(groups))
-        for i, (label, st) in enumerate(zip(labels, styles)):
-            mine = frame[frame["label"] == label].set_index("group")
-            y = [float(mine.loc[g, stat]) if g in mine.index else math.nan
-                 for g in groups]
-            ax.bar(pos + (i - (len(labels) - 1) / 2) * width, y, width,
-                   color=st["color"], label=label, edgecolor="white",
-                   hatch=HATCHES[_repeat_index(st) % len(HATCHES)])
-        ax.set_xticks(pos)
-        ax.set_xticklabels(groups, rotation=30, ha="right",
-                           fontsize="small")
-        ax.set_yscale("log")
-        style.readable_log(ax.yaxis)
-        ax.axhline(1.0, color="0.3", linewidth=0.8)
-        ax.set_title(f"{STAT_TITLES[stat]} FCT slowdown")
-        ax.set_xlabel("Flow size (bytes, K = 1024)")
-        ax.set_ylabel("FCT slowdown (log scale)")
-        ax.grid(True, axis="y", which="both", alpha=0.3)
-        if not groups:
-            style.no_data(ax)
-    axes[0][-1].legend(fontsize="small", loc="upper left",
-                       bbox_to_anchor=(1.02, 1.0))
-    style.save(fig, path)
-
-
-def _repeat_index(st):
-    """Index of a run style's line style (0 for the first run of an
-    algorithm)."""
-    return style.LINE_STYLES.index(st["linestyle"])
-
-
-def plot_cdfs(runs, labels, styles, path):
-    """Foreground FCT slowdown CDF of each run."""
-    fig, ax = plt.subplots(figsize=(6.5, 4))
-    drawn = False
-    for run, label, st in zip(runs, labels, styles):
-        flows, _ = measured_flows(run)
-        x = np.sort(flows.loc[flows["kind"] != PROBE_KIND, "slowdown"]
-                    .to_numpy(dtype=float))
-        x = x[x > 0]
-        if len(x) == 0:
-            continue
-        y = np.arange(1, len(x) + 1) / len(x)
-        ax.step(np.concatenate(([x[0]], x)), np.concatenate(([0.0], y)),
-                where="post", color=st["color"], linestyle=st["linestyle"],
-                label=f"{label} (n={len(x)})")
-        drawn = True
-    ax.set_xscale("log")
-    if drawn:
-        style.readable_log(ax.xaxis)
-        ax.legend(loc="lower right", fontsize="small")
-    else:
-        ax.set_xlim(1, 10)
-        style.no_data(ax)
-    ax.set_ylim(0, 1.02)
-    ax.set_xlabel("FCT slowdown (FCT / ideal FCT, log scale)")
-    ax.set_ylabel("CDF (fraction of foreground messages)")
-    ax.set_title("FCT slowdown CDF")
-    ax.grid(True, which="both", alpha=0.3)
-    style.save(fig, path)
-
-
-def plot_queues(runs, labels, styles, path):
-    """Queue of each run's most loaded switch port over time."""
-    end = max(run.end_ns for run in runs)
-    div, unit = time_unit(end)
-    fig, ax = plt.subplots(figsize=(7, 4))
-    drawn = False
-    for run, label, st in zip(runs, labels, styles):
-        ports = top_ports(run.queue, 1)
-        if not ports:
-            continue
-        times, values = port_queue(run.queue, *ports[0])
-        # From (0, 0) to the run's end (the last sample's value holds).
-        t = np.concatenate(([0.0], times))
-        y = np.concatenate(([0.0], values))
-        if run.end_ns > t[-1]:
-            t, y = np.append(t, run.end_ns), np.append(y, y[-1])
-        ax.plot(t / div, y / 1e3, drawstyle="steps-post", color=st["color"],
-                linestyle=st["linestyle"],
-                label=f"{label} (node {ports[0][0]} port {ports[0][1]})")
-        drawn = True
-    if drawn:
-        ax.legend(fontsize="small")
-    else:
-        style.no_data(ax)
-    ax.set_xlim(0, end / div or 1)
-    ax.set_ylim(bottom=0)
-    ax.set_xlabel(f"Time ({unit})")
-    ax.set_ylabel("Queue length (KB)")
-    ax.set_title("Most loaded switch port: queue over time")
-    ax.grid(True, alpha=0.3)
-    style.save(fig, path)
-
-
-def busiest_switch_port(run):
-    """``(node, port)`` of the switch port that sent most, or None."""
-    totals = port_totals(run.ports)
-    kinds = port_kinds(run)
-    switch = {k: v for k, v in totals.items()
-              if kinds.get(k, "switch") != "host"} or totals
-    if not switch:
-        return None
-    return sorted(switch.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-
-
-def plot_throughput(runs, labels, styles, path):
-    """Send rate of each run's busiest switch port over time."""
-    end = max(run.end_ns for run in runs)
-    div, unit = time_unit(end)
-    fig, ax = plt.subplots(figsize=(7, 4))
-    drawn = False
-    for run, label, st in zip(runs, labels, styles):
-        key = busiest_switch_port(run) if run.ports is not None else None
-        rates = port_throughput(run.ports) if key else None
-        if key is None or rates is None or rates.empty:
-            continue
-        times = rates.index.to_numpy(dtype=float)
-        starts = np.concatenate(([0.0], times[:-1]))
-        y = rates[key].to_numpy(dtype=float)
-        ax.step(np.concatenate((starts, times[-1:])) / div,
-                np.concatenate((y, y[-1:])), where="post", color=st["color"],
-                linestyle=st["linestyle"],
-                label=f"{label} (node {key[0]} port {key[1]})")
-        drawn = True
-    if drawn:
-        ax.legend(fontsize="small")
-    else:
-        style.no_data(ax, "no ports.csv in these runs")
-    ax.set_xlim(0, end / div or 1)
-    ax.set_ylim(bottom=0)
-    ax.set_xlabel(f"Time ({unit})")
-    ax.set_ylabel("Throughput (Gb/s, wire bytes)")
-    ax.set_title("Busiest switch port: send rate over time")
-    ax.grid(True, alpha=0.3)
-    style.save(fig, path)
+def _cell(part, metric, scale):
+    if metric not in part:
+        return "n/a"
+    mean, _, half, n = st.mean_ci(part[metric] * scale)
+    text = st.format_mean_ci(mean, half, n, style.format_number)
+    if metric in PERCENTILE_N and text != "n/a":
+        p, count = PERCENTILE_N[metric]
+        n_msgs = part[count].min() if count in part else math.nan
+        if n_msgs == n_msgs:
+            text += f" [n≥{int(n_msgs)}"
+            text += f"{st.LOW_N_MARK}]" if not st.enough(p, n_msgs) \
+                else "]"
+    return text
 
 
 def summary_markdown(summary):
-    """The key columns of :func:`summary_frame` as a Markdown table."""
-    header = ["run", "algorithm"] + [t for t, _, _ in SUMMARY_COLUMNS]
+    """Key metrics per label: ``mean +/- 95% CI (n=runs)``; percentiles
+    add ``[n>=messages per run]``, marked when too few."""
+    header = ["label", "algorithm", "runs"] + \
+        [t for t, _, _ in SUMMARY_COLUMNS]
     rows = []
-    for _, r in summary.iterrows():
-        cells = [r["label"], r["algorithm"]]
-        for _, metric, scale in SUMMARY_COLUMNS:
-            value = r.get(metric)
-            if value is None or (isinstance(value, float) and
-                                 math.isnan(value)):
-                cells.append("n/a")
-            else:
-                cells.append(style.format_number(float(value) * scale))
-        rows.append(cells)
+    for label in dict.fromkeys(summary["label"]):
+        part = summary[summary["label"] == label]
+        rows.append([label, ", ".join(dict.fromkeys(part["algorithm"])),
+                     len(part)] + [_cell(part, m, k) for _, m, k in
+                                   SUMMARY_COLUMNS])
     return style.markdown_table(header, rows)
 
 
-def compare(dirs, labels, out_dir, edges=None):
-    """Load the runs, write every output into *out_dir*; return the paths.
+def ecn_blind_note(summary):
+    """A sentence for labels whose algorithm ignores ECN marks."""
+    from .plot import ECN_BLIND
+    blind = sorted({a for a in summary["algorithm"]
+                    if str(a).lower() in ECN_BLIND})
+    if not blind:
+        return ""
+    return (f"{', '.join(blind)} ignore ECN: switches still mark packets "
+            "(and receivers still send CNPs) when ECN is on, so their "
+            "`ecn_marked_packets` and `cnps` in summary.csv count marks "
+            "nobody acts on.")
 
-    Raises :class:`RunDataError` before writing anything if a run cannot
-    be loaded.
-    """
-    runs = [load_run(d) for d in dirs]
-    styles = style.run_styles([run.algorithm for run in runs])
+
+def compare(items, out_dir, edges=None, labels=None):
+    """Load the runs of *items* (``[(label, [dirs])]``), write every output
+    into *out_dir*; return the paths.  Raises :class:`RunDataError` before
+    writing anything if a run cannot be loaded."""
+    groups = [(label, [load_run(d) for d in dirs]) for label, dirs in items]
+    styles = style.run_styles([runs[0].algorithm for _, runs in groups])
     os.makedirs(out_dir, exist_ok=True)
     written = []
 
@@ -303,31 +254,44 @@ def compare(dirs, labels, out_dir, edges=None):
         written.append(p)
         return p
 
-    summary = summary_frame(runs, labels)
+    summary = summary_frame(groups)
     summary.to_csv(path(SUMMARY_CSV), index=False)
+    group_frame(summary).to_csv(path(GROUPS_CSV), index=False)
     table_md = summary_markdown(summary)
     with open(path(SUMMARY_MD), "w", encoding="utf-8") as handle:
         handle.write(table_md + "\n")
-    buckets = bucket_frame(runs, labels, edges)
+    buckets = bucket_frame(groups, edges)
     buckets.to_csv(path(BUCKETS_CSV), index=False)
-    plot_buckets(buckets, labels, styles, edges, path(BUCKET_PLOT))
-    plot_cdfs(runs, labels, styles, path(CDF_PLOT))
-    plot_queues(runs, labels, styles, path(QUEUE_PLOT))
-    plot_throughput(runs, labels, styles, path(TPUT_PLOT))
+    label_list = [label for label, _ in groups]
+    cp.plot_buckets(buckets, label_list, styles, edges, path(BUCKET_PLOT))
+    cp.plot_cdfs(groups, styles, path(CDF_PLOT))
+    cp.plot_queue_cdfs(groups, styles, path(QUEUE_CDF_PLOT))
+    cp.plot_queues(groups, styles, path(QUEUE_PLOT))
+    cp.plot_throughput(groups, styles, path(TPUT_PLOT))
 
-    md = ["# Comparison", "", "| run | algorithm | folder |", "|---|---|---|"]
-    md += [f"| {label} | {run.algorithm} | `{os.path.abspath(run.directory)}`"
-           " |" for run, label in zip(runs, labels)]
-    md += ["", "## Summary", "", table_md, "",
-           f"All metrics: [{SUMMARY_CSV}]({SUMMARY_CSV}). Slowdown = FCT / "
-           "ideal FCT of foreground messages (all kinds but `probe`) inside "
-           "each run's warm-up/cool-down window; percentiles are "
-           "nearest-rank.", "",
+    md = ["# Comparison", "", "| label | algorithm | runs |", "|---|---|---|"]
+    md += [f"| {label} | {runs[0].algorithm} | "
+           + ", ".join(f"`{os.path.abspath(r.directory)}`" for r in runs)
+           + " |" for label, runs in groups]
+    md += ["", "## Summary", "",
+           "Each cell: mean over the label's runs \u00b1 the half-width of "
+           "the 95% confidence interval (Student t; none with one run), "
+           "n = runs. Percentiles add [n\u2265k]: the fewest messages a run "
+           "had for it. " + st.LOW_N_NOTE + " Two labels whose intervals "
+           "overlap are not shown different by these runs.", "",
+           table_md, "",
+           "`window_goodput_gbps` (payload delivered between warm-up end "
+           "and cool-down start / that time) answers \"did I lose "
+           "throughput\" for open-loop traffic; compare it with "
+           "`window_offered_gbps`. " + ecn_blind_note(summary), "",
+           f"Every run and metric: [{SUMMARY_CSV}]({SUMMARY_CSV}); mean, "
+           f"sd, CI, n per label: [{GROUPS_CSV}]({GROUPS_CSV}).", "",
            "## FCT slowdown by flow size", "",
            f"![FCT slowdown by flow size]({BUCKET_PLOT})", "",
            f"Per run and bucket: [{BUCKETS_CSV}]({BUCKETS_CSV}).", "",
            f"![FCT slowdown CDF]({CDF_PLOT})", "",
-           "## Queue and throughput over time", "",
+           "## Queues and throughput", "",
+           f"![Queue distribution per run]({QUEUE_CDF_PLOT})",
            f"![Queue over time]({QUEUE_PLOT})",
            f"![Throughput over time]({TPUT_PLOT})", ""]
     report = os.path.join(out_dir, REPORT_FILE)
@@ -340,33 +304,25 @@ def main(argv=None):
     """Command-line entry point; returns the process exit code."""
     parser = argparse.ArgumentParser(
         prog="rdma compare",
-        description="Overlay several runs: slowdown by size bucket, CDFs, "
-                    "queue and throughput over time, one summary table "
-                    "(Markdown and CSV).")
-    parser.add_argument("dirs", nargs="+", metavar="DIR",
-                        help="run output folders")
+        description="Compare labels, each one or more runs (e.g. seeds): "
+                    "mean and 95% CI per label, slowdown by size bucket, "
+                    "CDFs, queues, throughput.")
+    parser.add_argument("items", nargs="+", metavar="ITEM",
+                        help="LABEL=DIR[,DIR...] (DIR may be a quoted glob),"
+                             " or DIR / glob")
     parser.add_argument("--labels", nargs="+", metavar="LABEL",
-                        help="one label per run (space- or comma-separated; "
-                             "default: the folder names)")
+                        help="one label per ITEM (space- or comma-"
+                             "separated; default: LABEL= or folder names)")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="OUTDIR",
                         help=f"output folder (default: {DEFAULT_OUT})")
     parser.add_argument("--buckets", type=parse_buckets, metavar="SIZES",
                         help="flow-size bucket upper bounds, e.g. "
                              "1K,8K,64K,512K,4M (the default; K = 1024)")
     args = parser.parse_args(argv)
-    labels = split_labels(args.labels) if args.labels else \
-        default_labels(args.dirs)
-    if len(labels) != len(args.dirs):
-        print(f"rdma compare: error: {len(labels)} label(s) for "
-              f"{len(args.dirs)} run folder(s)", file=sys.stderr)
-        return 2
-    if len(set(labels)) != len(labels):
-        print(f"rdma compare: error: labels must differ: "
-              f"{', '.join(labels)}", file=sys.stderr)
-        return 2
     try:
-        paths = compare(args.dirs, labels, args.out, args.buckets)
-    except RunDataError as exc:
+        items = parse_groups(args.items, args.labels)
+        paths = compare(items, args.out, args.buckets)
+    except (CompareError, RunDataError) as exc:
         print(f"rdma compare: error: {exc}", file=sys.stderr)
         return 2
     for p in paths:

@@ -11,21 +11,19 @@ code 2 before writing anything.
 import argparse
 import hashlib
 import json
-import math
 import os
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
+
+from .params import PARAM_KEYS, Param, parse_param  # noqa: F401
+from .points import (  # noqa: F401  (re-exported)
+    clean_partials, is_done, point_metrics, run_command, run_point)
+from .runner_check import (  # noqa: F401  (re-exported)
+    check_run, parse_keys_json, path_keys, scenario_keys,
+    strip_runner_prefix)
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(os.path.dirname(PACKAGE_DIR))  # above analysis/
 DEFAULT_RUNNER = os.path.join(REPO_ROOT, "build", "bin", "rdma-run")
-
-# Stop time used to check a scenario and its overrides without running it.
-CHECK_STOP_TIME_MS = "1e-6"
 
 # Inside the output folder of a sweep or a tune: one folder per run (named
 # by its point id), the simulator's output of each run.
@@ -249,105 +247,6 @@ def check_scenario_value(spec, where, value):
                          "or list")
 
 
-# ---------------------------------------------------------------------------
-# Parameters (sweep "random" and tune "params")
-# ---------------------------------------------------------------------------
-
-PARAM_KEYS = {"min", "max", "log", "int", "unit", "values"}
-
-
-class Param:
-    """A parameter range: numeric ``[min, max]`` (optionally log-scaled,
-    integer, with a unit appended to the value) or a list of ``values``."""
-
-    def __init__(self, key, kind, low=None, high=None, log=False,
-                 unit="", values=None):
-        self.key = key
-        self.kind = kind            # "float", "int" or "choice"
-        self.low = low
-        self.high = high
-        self.log = log
-        self.unit = unit
-        self.values = values
-
-    def __repr__(self):  # pragma: no cover
-        return f"Param({self.key!r}, {self.kind})"
-
-    def value(self, x):
-        """The value passed to rdma-run for a raw draw *x*."""
-        if self.kind == "choice":
-            return x
-        if self.kind == "int":
-            x = int(round(x))
-        else:
-            x = float(f"{x:.6g}")
-        return f"{format_value(x)}{self.unit}" if self.unit else x
-
-    def candidates(self):
-        """Values that exercise the range (to check with rdma-run)."""
-        if self.kind == "choice":
-            return list(self.values)
-        return [self.value(self.low), self.value(self.high)]
-
-    def sample(self, rng):
-        """One random value drawn with the ``random.Random`` *rng*."""
-        if self.kind == "choice":
-            return self.values[rng.randrange(len(self.values))]
-        if self.log:
-            x = math.exp(rng.uniform(math.log(self.low),
-                                     math.log(self.high)))
-        else:
-            x = rng.uniform(self.low, self.high)
-        return self.value(min(max(x, self.low), self.high))
-
-
-def parse_param(spec, where, key, obj):
-    """A :class:`Param` from its spec object (checked strictly)."""
-    if not isinstance(obj, dict):
-        raise spec.error(where, obj, 'expected an object like {"min": 1, '
-                         '"max": 10} or {"values": [...]}')
-    spec.check_known(obj, PARAM_KEYS, prefix=f"{where}.")
-    if "values" in obj:
-        extra = sorted(set(obj) - {"values"})
-        if extra:
-            raise spec.error(f"{where}.{extra[0]}", obj[extra[0]],
-                             "not allowed together with 'values'")
-        values = obj["values"]
-        if not isinstance(values, list) or not values:
-            raise spec.error(f"{where}.values", values,
-                             "expected a non-empty list")
-        for v in values:
-            check_scenario_value(spec, f"{where}.values", v)
-        return Param(key, "choice", values=values)
-    for bound in ("min", "max"):
-        if bound not in obj:
-            raise spec.missing(f"{where}.{bound}")
-        v = obj[bound]
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise spec.error(f"{where}.{bound}", v, "expected a number")
-    low, high = float(obj["min"]), float(obj["max"])
-    if not low < high:
-        raise spec.error(f"{where}.max", obj["max"],
-                         f"must be greater than min {describe(obj['min'])}")
-    log = obj.get("log", False)
-    as_int = obj.get("int", False)
-    for flag, v in (("log", log), ("int", as_int)):
-        if not isinstance(v, bool):
-            raise spec.error(f"{where}.{flag}", v, "expected true or false")
-    if log and low <= 0:
-        raise spec.error(f"{where}.min", obj["min"],
-                         "must be > 0 for a log range")
-    unit = obj.get("unit", "")
-    if not isinstance(unit, str) or (unit and not re.fullmatch(
-            r"[A-Za-z/%]+", unit)):
-        raise spec.error(f"{where}.unit", unit, 'expected letters, e.g. '
-                         '"Mbps", "us"')
-    if as_int and (low != int(low) or high != int(high)):
-        raise spec.error(where, obj, "min and max must be integers when "
-                         "int is true")
-    return Param(key, "int" if as_int else "float", low, high, log, unit)
-
-
 def format_value(v):
     """Text of a scenario value for ``--set KEY=VALUE``."""
     if isinstance(v, bool):
@@ -384,41 +283,6 @@ def point_id(base_text, overrides):
 # Checking scenario keys and values with the simulator itself
 # ---------------------------------------------------------------------------
 
-_KEYS_CACHE = {}
-
-
-def scenario_keys(runner):
-    """``{key: unit}`` of every scenario key and congestion-control
-    parameter ``rdma-run --list-keys --json`` lists (unit ``""`` where it
-    has none), or None if the runner is missing, fails or prints no such
-    list."""
-    if runner in _KEYS_CACHE:
-        return _KEYS_CACHE[runner]
-    keys = None
-    if os.path.isfile(runner) and os.access(runner, os.X_OK):
-        try:
-            proc = subprocess.run([runner, "--list-keys", "--json"],
-                                  capture_output=True, text=True,
-                                  timeout=60)
-        except (OSError, subprocess.TimeoutExpired):
-            proc = None
-        if proc is not None and proc.returncode == 0:
-            keys = parse_keys_json(proc.stdout)
-    _KEYS_CACHE[runner] = keys
-    return keys
-
-
-def parse_keys_json(text):
-    """``{path: unit}`` of the entries of a ``--list-keys --json``
-    document (see ScenarioSchema::KeysJson), or None if *text* is not
-    one."""
-    try:
-        entries = json.loads(text)["keys"]
-        return {e["path"]: e.get("unit") or "" for e in entries}
-    except (ValueError, TypeError, KeyError):
-        return None
-
-
 def check_keys_exist(spec, runner, keys_with_where):
     """Raise on a scenario key the simulator does not know.
 
@@ -438,11 +302,11 @@ def check_keys_exist(spec, runner, keys_with_where):
 def check_values_with_runner(spec, runner, base, fixed, candidates):
     """Let rdma-run check the base scenario and every candidate value.
 
-    *candidates* is ``{key: [values]}``.  Runs ``max(len(values))``
-    zero-length simulations (stop time 1 ps) into a temporary folder; the
-    i-th sets every key to its i-th value (cycling).  A rejection raises
-    :class:`SpecError` with the simulator's message.  Skipped when the
-    runner does not exist.
+    *candidates* is ``{key: [values]}``.  Runs ``max(len(values))`` checks
+    (``rdma-run BASE --check``: nothing runs, nothing is written, whatever
+    the traffic type); the i-th sets every key to its i-th value (cycling).
+    A rejection raises :class:`SpecError` with the simulator's message.
+    Skipped when the runner does not exist.
     """
     if not os.path.isfile(runner):
         return
@@ -453,29 +317,9 @@ def check_values_with_runner(spec, runner, base, fixed, candidates):
             overrides[key] = values[i % len(values)]
         msg = check_run(runner, base, overrides)
         if msg is not None:
-            msg = re.sub(r"^rdma-run: error: (--set: )?", "", msg)
+            msg = strip_runner_prefix(msg)
             raise SpecError(f"{spec.name}: rdma-run rejects this spec: "
                             f"{msg}")
-
-
-def check_run(runner, scenario, overrides=None):
-    """None if rdma-run accepts the scenario file *scenario* with the
-    ``--set`` *overrides* (checked with a zero-length run, stop time
-    :data:`CHECK_STOP_TIME_MS`, into a temporary folder), else the last
-    line of its error output."""
-    overrides = dict(overrides or {}, stop_time_ms=CHECK_STOP_TIME_MS)
-    tmp = tempfile.mkdtemp(prefix="rdma-check-")
-    try:
-        proc = subprocess.run(
-            run_command(runner, scenario, os.path.join(tmp, "run"),
-                        overrides),
-            capture_output=True, text=True, timeout=300)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    if proc.returncode == 0:
-        return None
-    lines = (proc.stderr or proc.stdout).strip().splitlines()
-    return lines[-1] if lines else f"exit code {proc.returncode}"
 
 
 # ---------------------------------------------------------------------------
@@ -532,8 +376,26 @@ class Experiment:
                     f"both '{seen[key]}' and '{where}'")
             seen[key] = where
         self.runner = runner_path(runner)
+        self.resolve_paths(path_keys(self.runner))
         if check_runner:
             self.check_with_runner()
+
+    def spec_path(self, keys, key, value):
+        """*value* of scenario key *key*, made absolute (relative to the spec
+        file) when *key* is in *keys* (keys whose value is a file) and the
+        value a relative path; else unchanged."""
+        if key in keys and isinstance(value, str) and value and \
+                not os.path.isabs(value):
+            return self.spec.resolve(value)
+        return value
+
+    def resolve_paths(self, keys):
+        """Paths in the spec are relative to the spec file: make the values
+        of the file keys *keys* absolute (``set`` here; a subclass adds its
+        swept values), so every run, emitted command and written scenario
+        finds them from anywhere."""
+        self.fixed = {k: self.spec_path(keys, k, v)
+                      for k, v in self.fixed.items()}
 
     def check_with_runner(self):
         """Unknown scenario keys and rejected values are spec errors (see
@@ -568,105 +430,6 @@ class Experiment:
                 scenario.get("cc", {}).get("algorithm") or "dcqcn"
         except (ValueError, AttributeError):
             return "?"
-
-
-# ---------------------------------------------------------------------------
-# Running one point
-# ---------------------------------------------------------------------------
-
-def is_done(run_dir):
-    """A point is finished iff its folder has summary.json (the simulator
-    writes its output folder in one rename)."""
-    return os.path.isfile(os.path.join(run_dir, "summary.json"))
-
-
-def clean_partials(folder, min_age_s=60):
-    """Remove ``NAME.partial-PID`` staging folders left behind by killed
-    simulator runs: the PID no longer exists here and the folder has not
-    changed for *min_age_s* seconds (on a shared file system the PID may
-    belong to another machine, whose run keeps writing)."""
-    if not os.path.isdir(folder):
-        return
-    now = time.time()
-    for name in os.listdir(folder):
-        m = re.fullmatch(r".+\.partial-(\d+)", name)
-        if not m:
-            continue
-        path = os.path.join(folder, name)
-        try:
-            os.kill(int(m.group(1)), 0)
-            continue  # alive
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            continue  # alive, someone else's
-        try:
-            if now - os.path.getmtime(path) >= min_age_s:
-                shutil.rmtree(path, ignore_errors=True)
-        except OSError:
-            pass
-
-
-def run_command(runner, base, run_dir, overrides):
-    """The rdma-run command line of one point."""
-    return [runner, base, "--out", run_dir, "--quiet"] + set_args(overrides)
-
-
-def run_point(cmd, run_dir, log_path, with_metrics=True):
-    """Run one point (unless already done) and compute its metrics.
-
-    Output of the simulator goes to *log_path* (removed when empty).
-    Returns ``{'status': 'ok'|'failed', 'rc', 'seconds', 'ran',
-    'metrics', 'error'}``.  Runs in a worker process.
-    """
-    result = {"status": "ok", "rc": 0, "seconds": 0.0, "ran": False,
-              "metrics": None, "error": ""}
-    if not is_done(run_dir):
-        if cmd is None:
-            result.update(status="missing", error="not run")
-            return result
-        if os.path.isdir(run_dir):  # never a finished run: see is_done
-            shutil.rmtree(run_dir, ignore_errors=True)
-        os.makedirs(os.path.dirname(log_path), exist_ok=True)
-        start = time.monotonic()
-        try:
-            with open(log_path, "w", encoding="utf-8") as log:
-                proc = subprocess.run(cmd, stdout=log,
-                                      stderr=subprocess.STDOUT,
-                                      stdin=subprocess.DEVNULL)
-        except OSError as exc:  # e.g. the binary is being rebuilt
-            result.update(status="failed", rc=-1, ran=True,
-                          error=f"cannot run {cmd[0]}: {exc}")
-            return result
-        result.update(ran=True, rc=proc.returncode,
-                      seconds=time.monotonic() - start)
-        if os.path.getsize(log_path) == 0:
-            os.remove(log_path)
-        if proc.returncode != 0 or not is_done(run_dir):
-            last = ""
-            if os.path.exists(log_path):
-                with open(log_path, encoding="utf-8",
-                          errors="replace") as log:
-                    lines = log.read().strip().splitlines()
-                last = lines[-1] if lines else ""
-            result.update(status="failed",
-                          error=last or f"exit code {proc.returncode}")
-            return result
-    if with_metrics:
-        result["metrics"] = point_metrics(run_dir)
-        if result["metrics"] is None:
-            result.update(status="failed", error="unreadable output")
-    return result
-
-
-def point_metrics(run_dir):
-    """:func:`rdma_analysis.data.run_metrics` of a finished point (None if its
-    files cannot be read)."""
-    from .data import RunDataError, load_run, run_metrics
-    try:
-        return run_metrics(load_run(run_dir))
-    except RunDataError:
-        return None
 
 
 def fmt_duration(seconds):

@@ -1,10 +1,24 @@
-"""Shared figure style: one colour per congestion-control algorithm, units.
+"""Shared figure style: the rules every figure of ``plot``, ``compare``,
+``sweep`` and ``tune`` follows, written once.
 
-Every figure of ``plot``, ``compare``, ``sweep`` and ``tune`` takes its
-colours from :func:`algorithm_color`, so a given algorithm has the same
-colour in every figure of every report.
+* **Colour** per congestion-control algorithm (:func:`algorithm_color`), the
+  same in every figure of every report; several runs of one algorithm differ
+  by line style (:func:`run_styles`).
+* **Time** is always in milliseconds (:data:`TIME_UNIT`), in every figure
+  and every run, so figures of different runs line up.
+* **Measurement window**: time axes shade the warm-up and cool-down
+  (:func:`shade_window`) and end at the last activity (:func:`time_axis`).
+* **Bytes** on an axis are KB or MB (1 KB = 1000 bytes), chosen from the
+  largest value (:func:`bytes_unit`), never a bare count with an offset.
+* **Ticks** stay readable: log axes get 1-2-5 labels only over a narrow
+  range (:func:`readable_log`), long category labels are rotated
+  (:func:`category_ticks`).
+* **Categories** (e.g. ``cc.algorithm``) are drawn as strips of points with
+  a mean and 95% interval, never joined by lines (see
+  :mod:`rdma_analysis.sweep_plots`).
 """
 
+import math
 import zlib
 
 import matplotlib
@@ -73,19 +87,93 @@ def series_color(i):
     return SERIES_COLORS[i % len(SERIES_COLORS)]
 
 
-def readable_log(axis):
-    """Plain-number labels at 1, 2, 5 x 10^k on a log axis (a narrow range
-    otherwise shows one label or none)."""
-    axis.set_major_locator(mticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+def readable_log(axis, lo=None, hi=None):
+    """Plain-number labels on a log axis: at 1, 2, 5 x 10^k when the range
+    [lo, hi] (default: the data limits) spans at most two decades (else a
+    narrow range shows one label or none), at 10^k only when it spans more
+    (else the labels overlap)."""
+    if lo is None or hi is None:
+        lo, hi = axis.get_data_interval()
+    span = math.log10(hi / lo) if lo and hi and lo > 0 and hi > lo else 0
+    subs = (1.0, 2.0, 5.0) if span <= 2 else (1.0,)
+    axis.set_major_locator(mticker.LogLocator(base=10, subs=subs))
     axis.set_major_formatter(mticker.FuncFormatter(
         lambda v, _: f"{v:g}"))
     axis.set_minor_formatter(mticker.NullFormatter())
+
+
+# --- time axes -----------------------------------------------------------
+
+TIME_UNIT = "ms"
+NS_PER_TIME_UNIT = 1e6
+TIME_LABEL = f"Time ({TIME_UNIT})"
+WINDOW_SHADE = {"color": "0.5", "alpha": 0.15, "linewidth": 0}
+
+
+def time_axis(ax, end_ns):
+    """Label the x axis in :data:`TIME_UNIT` and show [0, end_ns]; returns
+    the divisor from ns."""
+    ax.set_xlim(0, end_ns / NS_PER_TIME_UNIT if end_ns > 0 else 1)
+    ax.set_xlabel(TIME_LABEL)
+    return NS_PER_TIME_UNIT
+
+
+def shade_window(ax, warmup_ns, cooldown_ns, end_ns, label=True):
+    """Shade [0, warm-up end] and [cool-down start, end_ns] (outside the
+    measurement window) on a time axis in :data:`TIME_UNIT`."""
+    div = NS_PER_TIME_UNIT
+    spans = []
+    if warmup_ns:
+        spans.append((0.0, warmup_ns))
+    if cooldown_ns is not None and cooldown_ns < end_ns:
+        spans.append((cooldown_ns, end_ns))
+    for i, (a, b) in enumerate(spans):
+        ax.axvspan(a / div, b / div, **WINDOW_SHADE,
+                   label="outside measurement window" if label and i == 0
+                   else None)
+    return bool(spans)
+
+
+# --- byte axes -----------------------------------------------------------
+
+def bytes_unit(max_bytes):
+    """``(divisor, unit)`` for a byte axis: KB up to 1 MB, else MB
+    (decimal: 1 KB = 1000 bytes)."""
+    return (1e6, "MB") if max_bytes >= 1e6 else (1e3, "KB")
+
+
+def plain_axis(axis):
+    """No offset or scientific notation on a linear axis."""
+    formatter = mticker.ScalarFormatter(useOffset=False)
+    formatter.set_scientific(False)
+    axis.set_major_formatter(formatter)
+
+
+def category_ticks(ax, labels, axis="x"):
+    """Category tick labels, rotated when they would overlap."""
+    rotate = max((len(str(t)) for t in labels), default=0) * len(labels) > 40
+    setter = ax.set_xticks if axis == "x" else ax.set_yticks
+    setter(range(len(labels)))
+    if axis == "x":
+        ax.set_xticklabels(labels, rotation=30 if rotate else 0,
+                           ha="right" if rotate else "center",
+                           fontsize="small")
+    else:
+        ax.set_yticklabels(labels, fontsize="small")
 
 
 def no_data(ax, text="no data"):
     """Mark an empty axes so an empty figure is clearly intentional."""
     ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center",
             va="center", fontsize=12, color="0.4")
+
+
+def legend_or_empty(ax, drawn, text="no data"):
+    """A legend when something was drawn, else the no-data mark."""
+    if drawn:
+        ax.legend(fontsize="small")
+    else:
+        no_data(ax, text)
 
 
 def save(fig, path):

@@ -47,26 +47,24 @@ Exit codes: 0 all points done, 1 some failed, 2 bad spec or options
 
 import argparse
 import itertools
-import math
 import os
 import random
 import re
-import shlex
 import signal
 import sys
 import time
 from concurrent.futures import (FIRST_COMPLETED, ProcessPoolExecutor,
                                 as_completed, wait)
 
-import numpy as np
 import pandas as pd
 
 from . import spec as rs
-from . import style
 from .data import metric_value
-
-import matplotlib.pyplot as plt  # noqa: E402  (style sets the backend)
-import matplotlib.ticker as mticker  # noqa: E402
+from .sweep_emit import (  # noqa: F401  (re-exported)
+    COMMANDS_FILE, PARALLEL_FILE, SLURM_FILE, emit)
+from .sweep_plots import (  # noqa: F401  (re-exported)
+    aggregate, metric_label, numeric_view, param_label, plot_heatmap,
+    plot_metric, summary_markdown)
 
 SPEC_KEYS = {"description", "base", "out", "set", "grid", "random", "seeds",
              "metrics", "jobs", "slurm"}
@@ -76,13 +74,13 @@ SLURM_KEYS = {"partition", "account", "time", "cpus_per_task", "mem",
 
 DEFAULT_METRICS = ["slowdown_p99", "small_slowdown_p99",
                    "large_slowdown_p99", "probe_slowdown_p99",
-                   "goodput_gbps", "max_queue_bytes", "pfc_pause_frames"]
+                   "window_goodput_gbps", "max_queue_bytes",
+                   "pfc_pause_frames"]
 
 SWEEP_CSV = "sweep.csv"
+SUMMARY_CSV = "sweep_summary.csv"
+SUMMARY_MD = "sweep_summary.md"
 PLOTS_DIR = "plots"
-COMMANDS_FILE = "commands.txt"
-SLURM_FILE = "slurm.sh"
-PARALLEL_FILE = "parallel.sh"
 
 EXIT_INTERRUPTED = 130
 
@@ -182,6 +180,17 @@ class Sweep(rs.Experiment):
             raise spec.error("slurm.extra", extra, 'expected a list of sbatch '
                              'options like ["--qos=low"]')
         return dict(obj)
+
+    def resolve_paths(self, keys):
+        """File values in ``set``, ``grid`` and ``random`` choices are
+        relative to the spec file (see
+        :meth:`rdma_analysis.spec.Experiment.resolve_paths`)."""
+        super().resolve_paths(keys)
+        self.grid = {k: [self.spec_path(keys, k, v) for v in values]
+                     for k, values in self.grid.items()}
+        for p in self.random_params:
+            if p.kind == "choice":
+                p.values = [self.spec_path(keys, p.key, v) for v in p.values]
 
     def swept(self):
         """The grid's keys and the random parameters (see
@@ -362,166 +371,29 @@ def sweep_table(sweep, results):
                         + ["run_dir", "error"])
 
 
-_NUM_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
-                       r"\s*([A-Za-z/%]*)\s*$")
-
-
-def numeric_view(values):
-    """``(floats, unit)`` if every value is a number, or a number with the
-    same unit suffix ("40Mbps"); else ``(None, None)``."""
-    vals = list(values)
-    if vals and all(isinstance(v, (int, float, np.integer, np.floating))
-                    and not isinstance(v, (bool, np.bool_)) for v in vals):
-        return np.asarray(vals, dtype=float), ""
-    if vals and all(isinstance(v, str) for v in vals):
-        parts = [_NUM_UNIT.match(v) for v in vals]
-        if all(parts) and len({m.group(2) for m in parts}) == 1:
-            return (np.asarray([float(m.group(1)) for m in parts]),
-                    parts[0].group(2))
-    return None, None
-
-
-def metric_label(name):
-    """Axis label with the unit read from the metric's name."""
-    for suffix, unit in (("_gbps", "Gb/s"), ("_us", "us"), ("_ns", "ns"),
-                         ("_bytes", "bytes"), ("_s", "s"), ("_mb", "MB")):
-        if name.endswith(suffix):
-            return f"{name} ({unit})"
-    return name
-
-
-def param_label(key, unit, units):
-    unit = unit or (units or {}).get(key, "")
-    return f"{key} ({unit})" if unit else key
-
-
-def _log_scale(x):
-    x = np.asarray(x, dtype=float)
-    x = x[np.isfinite(x)]
-    return len(x) > 1 and x.min() > 0 and x.max() / x.min() >= 100
-
-
-def _log_axis(axis, set_scale, values):
-    """Log scale without cluttered minor labels; ticks at the values when
-    they span less than a decade."""
-    set_scale("log")
-    axis.set_minor_formatter(mticker.NullFormatter())
-    v = np.unique(np.asarray(values, dtype=float))
-    v = v[np.isfinite(v) & (v > 0)]
-    if len(v) and v.max() / v.min() < 10:
-        ticks = v if len(v) <= 6 else np.geomspace(v.min(), v.max(), 5)
-        axis.set_ticks(ticks)
-        axis.set_ticklabels([style.format_number(t) for t in ticks])
-
-
-def plot_metric(table, metric, params, path, log_params=(), units=None,
-                algorithm="?"):
-    """*metric* against each parameter: every point (dots) and the mean of
-    the points sharing a value (line)."""
-    ok = table[table["status"] == "ok"]
-    fig, axes = plt.subplots(1, len(params), squeeze=False,
-                             figsize=(max(5.0, 4.2 * len(params)), 3.8))
-    color = style.algorithm_color(algorithm)
-    for ax, key in zip(axes[0], params):
-        y = ok[metric].to_numpy(dtype=float) if metric in ok else \
-            np.zeros(0)
-        x, unit = numeric_view(ok[key]) if len(ok) else (None, None)
-        colors = [color] * len(ok)
-        if "cc.algorithm" in ok and key != "cc.algorithm":
-            colors = [style.algorithm_color(a) for a in ok["cc.algorithm"]]
-        if x is None:  # categories
-            cats = list(dict.fromkeys(rs.format_value(v) for v in ok[key]))
-            x = np.asarray([cats.index(rs.format_value(v))
-                            for v in ok[key]], dtype=float)
-            ax.set_xticks(range(len(cats)))
-            ax.set_xticklabels(cats, fontsize="small")
-            ax.set_xlim(-0.5, len(cats) - 0.5)
-            if key == "cc.algorithm":
-                colors = [style.algorithm_color(c) for c in ok[key]]
-        ax.scatter(x, y, s=18, alpha=0.6, c=colors, edgecolors="none")
-        finite = np.isfinite(y)
-        if finite.any():
-            # One mean line per algorithm when the algorithm is swept (in its
-            # colour), else one overall; only where values repeat.
-            if "cc.algorithm" in ok and key != "cc.algorithm":
-                algos = ok["cc.algorithm"].astype(str).to_numpy()
-                groups = [(a, algos == a, style.algorithm_color(a))
-                          for a in dict.fromkeys(algos)]
-            else:
-                groups = [("mean", np.ones(len(x), dtype=bool), "0.2")]
-            for name, mask, line_color in groups:
-                sel = finite & mask
-                ux = np.unique(x[sel])
-                if len(ux) and len(ux) < sel.sum():
-                    means = [np.mean(y[sel & (x == v)]) for v in ux]
-                    ax.plot(ux, means, color=line_color, linewidth=1.2,
-                            label=f"{name} (mean)" if name != "mean"
-                            else "mean")
-                elif name != "mean":
-                    ax.scatter([], [], s=18, color=line_color, label=name)
-            if ax.get_legend_handles_labels()[0]:
-                ax.legend(fontsize="small")
-        else:
-            style.no_data(ax)
-        if key in log_params or _log_scale(x):
-            _log_axis(ax.xaxis, ax.set_xscale, x)
-        if finite.any() and _log_scale(y[finite]) and y[finite].min() > 0:
-            _log_axis(ax.yaxis, ax.set_yscale, y[finite])
-        ax.set_xlabel(param_label(key, unit, units))
-        ax.set_ylabel(metric_label(metric))
-        ax.grid(True, which="both", alpha=0.3)
-    fig.suptitle(f"{metric_label(metric)} vs parameters "
-                 f"({len(ok)} points)")
-    style.save(fig, path)
-
-
-def plot_heatmap(table, metric, kx, ky, path, units=None):
-    """Mean of *metric* over the other parameters for each (kx, ky)."""
-    ok = table[table["status"] == "ok"]
-    xs = list(dict.fromkeys(ok[kx]))
-    ys = list(dict.fromkeys(ok[ky]))
-    xv, xunit = numeric_view(xs)
-    yv, yunit = numeric_view(ys)
-    if xv is not None:
-        xs = [xs[i] for i in np.argsort(xv)]
-    if yv is not None:
-        ys = [ys[i] for i in np.argsort(yv)]
-    grid = np.full((len(ys), len(xs)), np.nan)
-    for i, yvalue in enumerate(ys):
-        for j, xvalue in enumerate(xs):
-            mask = (ok[kx] == xvalue) & (ok[ky] == yvalue)
-            vals = ok.loc[mask, metric].to_numpy(dtype=float)
-            vals = vals[np.isfinite(vals)]
-            if len(vals):
-                grid[i, j] = vals.mean()
-    fig, ax = plt.subplots(figsize=(1.1 * len(xs) + 3, 0.6 * len(ys) + 2.5))
-    image = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
-    for i in range(len(ys)):
-        for j in range(len(xs)):
-            if np.isfinite(grid[i, j]):
-                r, g, b, _ = image.cmap(image.norm(grid[i, j]))
-                dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
-                ax.text(j, i, style.format_number(grid[i, j]), ha="center",
-                        va="center", fontsize="small",
-                        color="white" if dark else "black")
-    ax.set_xticks(range(len(xs)))
-    ax.set_xticklabels([rs.format_value(v) for v in xs], fontsize="small")
-    ax.set_yticks(range(len(ys)))
-    ax.set_yticklabels([rs.format_value(v) for v in ys], fontsize="small")
-    ax.set_xlabel(param_label(kx, xunit, units))
-    ax.set_ylabel(param_label(ky, yunit, units))
-    fig.colorbar(image, ax=ax, label=metric_label(metric))
-    ax.set_title(f"{metric} (mean over the other parameters)")
-    style.save(fig, path)
-
-
 def write_outputs(sweep, results, plots=True):
-    """Write sweep.csv and the plots; return the written paths."""
+    """Write sweep.csv, the seed-aggregated sweep_summary.csv/.md and the
+    plots; return the written paths (sweep.csv first)."""
     table = sweep_table(sweep, results)
     os.makedirs(sweep.out, exist_ok=True)
     csv_path = os.path.join(sweep.out, SWEEP_CSV)
     table.to_csv(csv_path, index=False)
     written = [csv_path]
+    metrics = [m.replace("summary.", "", 1) for m in sweep.metrics]
+    settings = [k for k in sweep.param_keys() if k != "seed"]
+    summary = aggregate(table, settings, metrics)
+    if len(summary):
+        path = os.path.join(sweep.out, SUMMARY_CSV)
+        summary.to_csv(path, index=False)
+        written.append(path)
+        path = os.path.join(sweep.out, SUMMARY_MD)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(f"# Sweep {sweep.spec.stem}: mean over seeds "
+                         f"{sweep.seeds or '(base seed)'} with 95% "
+                         "confidence interval (n = runs)\n\n"
+                         + summary_markdown(summary, settings, metrics)
+                         + "\n")
+        written.append(path)
     if not plots or not (table["status"] == "ok").any():
         return written
     plot_dir = os.path.join(sweep.out, PLOTS_DIR)
@@ -541,7 +413,7 @@ def write_outputs(sweep, results, plots=True):
         written.append(path)
         if len(numeric_grid) >= 2 and not sweep.random_params:
             path = os.path.join(plot_dir, f"heatmap_{_safe(metric)}.png")
-            plot_heatmap(table, metric, numeric_grid[0], numeric_grid[1],
+            plot_heatmap(summary, metric, numeric_grid[0], numeric_grid[1],
                          path, units)
             written.append(path)
     return written
@@ -549,85 +421,6 @@ def write_outputs(sweep, results, plots=True):
 
 def _safe(name):
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
-
-
-# ---------------------------------------------------------------------------
-# Slurm and GNU parallel
-# ---------------------------------------------------------------------------
-
-def emit(sweep, stream=None):
-    """Write commands.txt, slurm.sh and parallel.sh into the output folder;
-    return their paths."""
-    stream = stream or sys.stdout
-    points = sweep.points()
-    os.makedirs(os.path.join(sweep.out, rs.RUNS_DIR), exist_ok=True)
-    os.makedirs(os.path.join(sweep.out, rs.LOGS_DIR), exist_ok=True)
-    commands = os.path.join(sweep.out, COMMANDS_FILE)
-    with open(commands, "w", encoding="utf-8") as handle:
-        for p in points:
-            # Idempotent: a finished point is skipped.
-            done = shlex.quote(os.path.join(p.run_dir, "summary.json"))
-            handle.write(f"test -f {done} || "
-                         f"{shlex.join(sweep.command(p))}\n")
-    n = len(points)
-    s = sweep.slurm
-    per_task = s.get("points_per_task", 1)
-    tasks = math.ceil(n / per_task)
-    array = f"1-{tasks}" + (f"%{s['max_parallel']}"
-                            if "max_parallel" in s else "")
-    q = shlex.quote
-    lines = ["#!/bin/bash",
-             f"# Slurm job array for the sweep {sweep.spec.path}",
-             f"# {n} points, {per_task} per array task. Submit with:",
-             f"#   sbatch {q(os.path.join(sweep.out, SLURM_FILE))}",
-             "# then build sweep.csv and the plots with:",
-             f"#   ./rdma sweep {q(sweep.spec.path)} --out {q(sweep.out)} "
-             "--collect",
-             f"#SBATCH --job-name=rdma-sweep-{_safe(sweep.spec.stem)}",
-             f"#SBATCH --array={array}",
-             f"#SBATCH --cpus-per-task={s.get('cpus_per_task', 1)}",
-             f"#SBATCH --output={os.path.join(sweep.out, rs.LOGS_DIR)}"
-             "/slurm-%A_%a.log"]
-    for key, opt in (("partition", "partition"), ("account", "account"),
-                     ("time", "time"), ("mem", "mem")):
-        if key in s:
-            lines.append(f"#SBATCH --{opt}={s[key]}")
-    lines += [f"#SBATCH {e}" for e in s.get("extra", [])]
-    lines += ["set -euo pipefail",
-              f"COMMANDS={q(commands)}",
-              f"PER_TASK={per_task}",
-              "first=$(( (SLURM_ARRAY_TASK_ID - 1) * PER_TASK + 1 ))",
-              "last=$(( first + PER_TASK - 1 ))",
-              "status=0",
-              "while IFS= read -r cmd; do",
-              "  bash -c \"$cmd\" || status=1",
-              "done < <(sed -n \"${first},${last}p\" \"$COMMANDS\")",
-              "exit $status", ""]
-    slurm = os.path.join(sweep.out, SLURM_FILE)
-    with open(slurm, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(lines))
-    os.chmod(slurm, 0o755)
-    joblog = os.path.join(sweep.out, rs.LOGS_DIR, "parallel.joblog")
-    parallel_cmd = (f"parallel --jobs {sweep.jobs or rs.default_jobs()} "
-                    f"--joblog {q(joblog)} --bar < {q(commands)}")
-    par = os.path.join(sweep.out, PARALLEL_FILE)
-    with open(par, "w", encoding="utf-8") as handle:
-        handle.write("\n".join([
-            "#!/bin/bash",
-            f"# GNU parallel over the {n} points of {sweep.spec.path}.",
-            "# Several machines sharing this folder: add",
-            "#   --sshloginfile nodes.txt --workdir $PWD",
-            "# Afterwards build sweep.csv and the plots with:",
-            f"#   ./rdma sweep {q(sweep.spec.path)} --out {q(sweep.out)} "
-            "--collect",
-            "set -euo pipefail", parallel_cmd, ""]))
-    os.chmod(par, 0o755)
-    print(f"{n} point commands: {commands}\n"
-          f"Slurm:        sbatch {slurm}\n"
-          f"GNU parallel: {parallel_cmd}\n"
-          f"Afterwards:   ./rdma sweep {sweep.spec.path} --out {sweep.out} "
-          "--collect", file=stream)
-    return [commands, slurm, par]
 
 
 # ---------------------------------------------------------------------------

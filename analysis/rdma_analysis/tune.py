@@ -50,8 +50,6 @@ spec or options (nothing written), 130 interrupted.
 """
 
 import argparse
-import copy
-import json
 import math
 import os
 import sys
@@ -60,13 +58,14 @@ import time
 import warnings
 
 import numpy as np
-import pandas as pd
 
 from . import spec as rs
 from . import style
 from .data import metric_value
-
-import matplotlib.pyplot as plt  # noqa: E402  (style sets the backend)
+from .tune_report import (  # noqa: F401  (re-exported)
+    BEST_FILE, HISTORY_PLOT, IMPORTANCE_PLOT, REPORT_FILE, TRIALS_CSV,
+    best_row, best_scenario, param_importance, plot_history, plot_importance,
+    set_dotted, trials_frame, write_outputs)
 
 SPEC_KEYS = {"description", "base", "out", "set", "params", "objective",
              "seeds", "trials", "jobs", "storage", "study", "sampler"}
@@ -75,11 +74,6 @@ CONSTRAINT_KEYS = {"metric", "min", "max"}
 SAMPLER_KEYS = {"seed", "startup_trials"}
 
 STUDY_DB = "study.db"
-BEST_FILE = "best.json"
-REPORT_FILE = "tune.md"
-TRIALS_CSV = "trials.csv"
-HISTORY_PLOT = "optimization_history.png"
-IMPORTANCE_PLOT = "param_importance.png"
 
 EXIT_INTERRUPTED = 130
 
@@ -140,6 +134,15 @@ class Tune(rs.Experiment):
             "startup_trials", default=10, minimum=0, obj=sampler,
             where="sampler.startup_trials")
         self.finish(runner, check_runner)
+
+    def resolve_paths(self, keys):
+        """File values in ``set`` and in ``params`` choices are relative to
+        the spec file (see
+        :meth:`rdma_analysis.spec.Experiment.resolve_paths`)."""
+        super().resolve_paths(keys)
+        for p in self.params:
+            if p.kind == "choice":
+                p.values = [self.spec_path(keys, p.key, v) for v in p.values]
 
     def swept(self):
         """The tuned parameters (see
@@ -245,9 +248,11 @@ def _run_lock(run_dir):
         return _RUN_LOCKS.setdefault(run_dir, threading.Lock())
 
 
-def evaluate(tune, values):
-    """Run (or reuse) the runs of one set of parameter *values* and return
-    ``(objective, {metric: mean over seeds}, [run dirs])``; raises
+def evaluate(tune, values, per_seed_out=None):
+    """Run (or reuse) the runs of one set of parameter *values* (``{}``:
+    the base scenario with the spec's ``set``) and return ``(objective,
+    {metric: mean over seeds}, [run dirs])``; with *per_seed_out* (a dict)
+    also fill it with ``{metric: [value per seed]}``.  Raises
     :class:`TrialFailed`."""
     names = [tune.metric] + [c.metric for c in tune.constraints]
     per_seed = []
@@ -273,6 +278,8 @@ def evaluate(tune, values):
             raise TrialFailed(f"metric {n} is not available for these runs "
                               f"({', '.join(dirs)})")
         means[n] = float(np.mean(vals))
+        if per_seed_out is not None:
+            per_seed_out[n] = vals
     return means[tune.metric], means, dirs
 
 
@@ -317,12 +324,14 @@ def run_study(tune, optuna, trials, jobs, stream=None):
     def objective(trial):
         values = {p.key: suggest(trial, p) for p in tune.params}
         trial.set_user_attr("values", values)
+        per_seed = {}
         try:
-            value, means, dirs = evaluate(tune, values)
+            value, means, dirs = evaluate(tune, values, per_seed)
         except TrialFailed as exc:
             trial.set_user_attr("error", str(exc))
             raise
         trial.set_user_attr("metrics", means)
+        trial.set_user_attr("per_seed", per_seed)
         trial.set_user_attr("runs", [os.path.relpath(d, tune.out)
                                      for d in dirs])
         trial.set_user_attr("constraints", [
@@ -365,240 +374,6 @@ def run_study(tune, optuna, trials, jobs, stream=None):
 
 def _constraints(frozen):
     return frozen.user_attrs.get("constraints", [])
-
-
-# ---------------------------------------------------------------------------
-# Results
-# ---------------------------------------------------------------------------
-
-def trials_frame(tune, study):
-    """One row per trial: number, state, value, feasible, parameters,
-    metrics, runs, error."""
-    rows = []
-    for t in study.get_trials(deepcopy=False):
-        cons = t.user_attrs.get("constraints")
-        row = {"trial": t.number, "state": t.state.name,
-               "value": t.value if t.value is not None else math.nan,
-               "feasible": bool(cons is not None and
-                                all(v <= 0 for v in cons))
-               if t.state.name == "COMPLETE" else False}
-        values = t.user_attrs.get("values", {})
-        for p in tune.params:
-            row[p.key] = values.get(p.key, t.params.get(p.key))
-        for name, value in t.user_attrs.get("metrics", {}).items():
-            if name != tune.metric:
-                row[name] = value
-        row["runs"] = " ".join(t.user_attrs.get("runs", []))
-        row["error"] = t.user_attrs.get("error", "")
-        rows.append(row)
-    columns = ["trial", "state", "value", "feasible"] + \
-        [p.key for p in tune.params] + \
-        list(dict.fromkeys(c.metric for c in tune.constraints
-                           if c.metric != tune.metric)) + ["runs", "error"]
-    return pd.DataFrame(rows, columns=columns)
-
-
-def best_row(tune, frame):
-    """The best feasible completed trial's row, or None."""
-    ok = frame[(frame["state"] == "COMPLETE") & frame["feasible"]]
-    if ok.empty:
-        return None
-    ascending = tune.direction == "minimize"
-    return ok.sort_values(["value", "trial"],
-                          ascending=[ascending, True]).iloc[0]
-
-
-def set_dotted(scenario, key, value):
-    """``set_dotted(s, 'a.b.c', v)``: s['a']['b']['c'] = v."""
-    node = scenario
-    parts = key.split(".")
-    for part in parts[:-1]:
-        if not isinstance(node.get(part), dict):
-            node[part] = {}
-        node = node[part]
-    node[parts[-1]] = value
-
-
-def best_scenario(tune, values):
-    """The base scenario with the fixed overrides and *values* applied, as
-    it should be written into the output folder: a relative
-    ``traffic.flows_csv`` is rewritten to stay valid there."""
-    scenario = copy.deepcopy(json.loads(tune.base_text))
-    for key, value in {**tune.fixed, **values}.items():
-        set_dotted(scenario, key, value)
-    flows = scenario.get("traffic", {}).get("flows_csv") \
-        if isinstance(scenario.get("traffic"), dict) else None
-    if isinstance(flows, str) and flows and not os.path.isabs(flows):
-        target = os.path.join(os.path.dirname(tune.base), flows)
-        scenario["traffic"]["flows_csv"] = os.path.relpath(target, tune.out)
-    base_name = scenario.get("name") or \
-        os.path.splitext(os.path.basename(tune.base))[0]
-    scenario["name"] = f"{base_name}-tuned"
-    return scenario
-
-
-def param_importance(frame, keys):
-    """Share of the objective's variance each parameter explains on its
-    own (correlation ratio eta^2, normalized to sum to 1).
-
-    Completed trials only.  A numeric parameter's trials are split by rank
-    into min(5, distinct values) groups (one group per distinct value when
-    there are at most 5); eta^2 = sum over groups of n_g (mean_g - mean)^2
-    / sum over trials of (y - mean)^2.  Returns ``{key: share}`` (all 0
-    when the objective does not vary or there are < 2 trials).
-    """
-    done = frame[frame["state"] == "COMPLETE"]
-    y = done["value"].to_numpy(dtype=float)
-    if len(y) < 2 or np.var(y) == 0:
-        return {k: 0.0 for k in keys}
-    total = float(((y - y.mean()) ** 2).sum())
-    raw = {}
-    for key in keys:
-        col = done[key].to_list()
-        groups = _groups(col)
-        between = sum(len(g) * (y[g].mean() - y.mean()) ** 2 for g in groups)
-        raw[key] = between / total
-    s = sum(raw.values())
-    return {k: (v / s if s > 0 else 0.0) for k, v in raw.items()}
-
-
-def _groups(values, max_groups=5):
-    """Index groups of *values*: by distinct value (at most *max_groups*),
-    else by rank into *max_groups* nearly equal groups."""
-    from .sweep import numeric_view
-    x, _ = numeric_view(values)
-    keys = [rs.format_value(v) for v in values]
-    distinct = list(dict.fromkeys(keys))
-    if x is None or len(distinct) <= max_groups:
-        return [np.asarray([i for i, k in enumerate(keys) if k == d])
-                for d in distinct]
-    order = np.argsort(x, kind="stable")
-    return [g for g in np.array_split(order, max_groups) if len(g)]
-
-
-def plot_history(tune, frame, path):
-    """Objective of every completed trial and the best feasible so far."""
-    done = frame[frame["state"] == "COMPLETE"]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    color = style.algorithm_color(tune.algorithm())
-    feas = done[done["feasible"]]
-    infeas = done[~done["feasible"]]
-    ax.scatter(feas["trial"], feas["value"], s=22, color=color,
-               label="trial (constraints met)")
-    if len(infeas):
-        ax.scatter(infeas["trial"], infeas["value"], s=22, marker="x",
-                   color="0.5", label="trial (constraints not met)")
-    if len(feas):
-        ordered = feas.sort_values("trial")
-        best = ordered["value"].cummin() if tune.direction == "minimize" \
-            else ordered["value"].cummax()
-        ax.step(ordered["trial"], best, where="post", color="0.15",
-                label="best so far")
-    if len(done) == 0:
-        style.no_data(ax, "no completed trial")
-    else:
-        ax.legend(fontsize="small")
-        v = done["value"].to_numpy(dtype=float)
-        v = v[np.isfinite(v)]
-        if len(v) and v.min() > 0 and v.max() / v.min() >= 20:
-            ax.set_yscale("log")
-    ax.set_xlabel("Trial number")
-    ax.set_ylabel(f"{tune.metric} ({tune.direction})")
-    ax.set_title(f"Optimization history: {tune.study_name}")
-    ax.grid(True, alpha=0.3)
-    style.save(fig, path)
-
-
-def plot_importance(tune, importance, path):
-    """Horizontal bars of :func:`param_importance`."""
-    keys = sorted(importance, key=lambda k: importance[k])
-    fig, ax = plt.subplots(figsize=(7, 1.5 + 0.45 * len(keys)))
-    ax.barh(range(len(keys)), [importance[k] for k in keys],
-            color=style.algorithm_color(tune.algorithm()))
-    ax.set_yticks(range(len(keys)))
-    ax.set_yticklabels(keys, fontsize="small")
-    ax.set_xlim(0, 1)
-    ax.set_xlabel(f"Share of {tune.metric} variance explained (eta^2, "
-                  "normalized)")
-    ax.set_title("Parameter importance")
-    ax.grid(True, axis="x", alpha=0.3)
-    style.save(fig, path)
-
-
-def write_outputs(tune, study):
-    """trials.csv, plots, and (when a trial met the constraints) best.json
-    and tune.md.  Returns ``(paths, best row or None)``."""
-    os.makedirs(tune.out, exist_ok=True)
-    frame = trials_frame(tune, study)
-    paths = []
-    csv_path = os.path.join(tune.out, TRIALS_CSV)
-    frame.to_csv(csv_path, index=False)
-    paths.append(csv_path)
-    plot_history(tune, frame, os.path.join(tune.out, HISTORY_PLOT))
-    paths.append(os.path.join(tune.out, HISTORY_PLOT))
-    keys = [p.key for p in tune.params]
-    importance = param_importance(frame, keys)
-    plot_importance(tune, importance, os.path.join(tune.out,
-                                                   IMPORTANCE_PLOT))
-    paths.append(os.path.join(tune.out, IMPORTANCE_PLOT))
-    best = best_row(tune, frame)
-    md = [f"# Tuning: {tune.study_name}", "",
-          f"Spec `{tune.spec.path}`, base scenario `{tune.base}`, storage "
-          f"`{tune.storage}`.", "",
-          f"Objective: {tune.direction} the mean of `{tune.metric}` over "
-          f"seeds {tune.seeds or '(the base scenario seed)'}"
-          + (f", subject to {', '.join(c.text() for c in tune.constraints)}"
-             if tune.constraints else "") + ".", "",
-          f"Trials: {len(frame)} ({(frame['state'] == 'COMPLETE').sum()} "
-          f"complete, {int(frame['feasible'].sum())} meeting the "
-          f"constraints, {(frame['state'] == 'FAIL').sum()} failed).", ""]
-    if best is not None:
-        values = {p.key: _typed(best[p.key]) for p in tune.params}
-        scenario = best_scenario(tune, values)
-        best_path = os.path.join(tune.out, BEST_FILE)
-        with open(best_path, "w", encoding="utf-8") as handle:
-            json.dump(scenario, handle, indent=2)
-            handle.write("\n")
-        paths.insert(0, best_path)
-        problem = rs.check_run(tune.runner, best_path)
-        if problem:
-            raise rs.SpecError(f"{best_path}: rdma-run rejects the written "
-                               f"scenario: {problem}")
-        rows = [[k, rs.format_value(v)] for k, v in values.items()]
-        rows += [[c.text(), style.format_number(best[c.metric]
-                                                 if c.metric != tune.metric
-                                                 else best["value"])]
-                 for c in tune.constraints]
-        md += ["## Best trial", "",
-               f"Trial {int(best['trial'])}: `{tune.metric}` = "
-               f"{style.format_number(best['value'])}.", "",
-               style.markdown_table(["parameter / constraint", "value"],
-                                    rows), "",
-               f"Scenario: [{BEST_FILE}]({BEST_FILE}); run it with "
-               f"`./rdma run {best_path} --out out/tuned`.", ""]
-    else:
-        md += ["**No completed trial meets the constraints**; no "
-               f"{BEST_FILE} written.", ""]
-    md += ["## Parameter importance", "",
-           style.markdown_table(["parameter", "share"],
-                                [[k, f"{v:.2f}"] for k, v in
-                                 sorted(importance.items(),
-                                        key=lambda kv: -kv[1])]), "",
-           f"![Optimization history]({HISTORY_PLOT})",
-           f"![Parameter importance]({IMPORTANCE_PLOT})", "",
-           f"All trials: [{TRIALS_CSV}]({TRIALS_CSV}).", ""]
-    report = os.path.join(tune.out, REPORT_FILE)
-    with open(report, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(md))
-    paths.append(report)
-    return paths, best
-
-
-def _typed(value):
-    """A value read back from the trials frame, as a JSON scalar."""
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
 
 
 # ---------------------------------------------------------------------------
@@ -655,9 +430,10 @@ def main(argv=None):
     if interrupted:
         return EXIT_INTERRUPTED
     try:
-        paths, best = write_outputs(tune, study)
-    except rs.SpecError as exc:
-        print(f"rdma tune: error: {exc}", file=sys.stderr)
+        paths, best = write_outputs(tune, study, evaluate)
+    except (rs.SpecError, TrialFailed) as exc:
+        print(f"rdma tune: error: {exc} (see "
+              f"{os.path.join(tune.out, REPORT_FILE)})", file=sys.stderr)
         return 1
     if best is None:
         print("tune: no completed trial meets the constraints (failed "

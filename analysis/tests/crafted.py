@@ -203,12 +203,14 @@ def config(algorithm="dcqcn", hosts=4, rate=100, sample_us=0.1,
             "output": {"queue_sample_us": sample_us}}
 
 
-def full_run(run_dir, algorithm="dcqcn"):
-    """Every file, every optional section (leaf-spine so uplinks show)."""
+def full_run(run_dir, algorithm="dcqcn", summary=None):
+    """Every file, every optional section (leaf-spine so uplinks show);
+    *summary* adds or changes summary keys."""
     return write_run(
         run_dir,
         summary={"sim_time_s": 1e-4, "warmup_end_ns": 1000,
-                 "cooldown_start_ns": 90000, "bdp_bytes": 10000},
+                 "cooldown_start_ns": 90000, "bdp_bytes": 10000,
+                 **(summary or {})},
         config=config(algorithm, topo="leaf_spine"), queue=QUEUE_ROWS,
         pfc=PFC_ROWS, cc=CC_ROWS, ports=LEAF_PORTS_ROWS, links=LINKS_ROWS,
         collectives=COLLECTIVE_ROWS)

@@ -31,8 +31,9 @@ def test_there_are_sweep_and_tune_examples():
 @pytest.mark.parametrize("path", EXAMPLES, ids=os.path.basename)
 def test_example_spec_parses(path):
     spec = _load(path, check=False)
-    assert spec.base == os.path.join(crafted.REPO_ROOT, "scenarios",
-                                     "demo.json")
+    assert os.path.dirname(spec.base) == os.path.join(crafted.REPO_ROOT,
+                                                      "scenarios")
+    assert os.path.isfile(spec.base)
     assert spec.out.startswith(os.path.join(crafted.REPO_ROOT, "out") +
                                os.sep)
 
@@ -53,3 +54,19 @@ def test_docs_list_every_derived_metric():
             assert f"`{m.group(1)}slowdown_p999`" in doc, name
         else:
             assert f"`{name}`" in doc, name
+
+
+def test_examples_measure_throughput_in_the_window():
+    # Open-loop-safe throughput: no example judges throughput by the
+    # whole-run goodput_gbps / goodput_utilization.
+    for path in EXAMPLES:
+        with open(path) as handle:
+            text = handle.read()
+        assert "window_goodput_gbps" in text, path
+        assert '"goodput_gbps"' not in text and "goodput_utilization" \
+            not in text, path
+
+
+def test_readme_links_the_analysis_docs():
+    with open(os.path.join(crafted.REPO_ROOT, "README.md")) as handle:
+        assert "(docs/analysis.md)" in handle.read()

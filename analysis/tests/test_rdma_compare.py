@@ -39,9 +39,10 @@ def test_compare_writes_every_file_and_the_summary(tmp_path, capsys,
     rc, stdout, err = run_main(capsys, *two_runs, "--labels", "DCQCN,PFC",
                                "--out", out)
     assert rc == 0, err
-    expected = ["compare.md", "summary.csv", "summary.md",
-                "slowdown_by_bucket.csv", "slowdown_by_bucket.png",
-                "fct_slowdown_cdf.png", "queue_over_time.png",
+    expected = ["compare.md", "summary.csv", "summary_groups.csv",
+                "summary.md", "slowdown_by_bucket.csv",
+                "slowdown_by_bucket.png", "fct_slowdown_cdf.png",
+                "queue_cdf.png", "queue_over_time.png",
                 "throughput_over_time.png"]
     assert stdout.splitlines() == [str(out / n) for n in expected]
     for name in expected:
@@ -61,8 +62,8 @@ def test_compare_writes_every_file_and_the_summary(tmp_path, capsys,
     assert summary.loc["PFC", "cnps"] == 0
     with open(out / "summary.md") as handle:
         table = handle.read()
-    assert table.splitlines()[0].startswith("| run | algorithm |")
-    assert "| PFC | none |" in table
+    assert table.splitlines()[0].startswith("| label | algorithm | runs |")
+    assert "| PFC | none | 1 |" in table
     buckets = pd.read_csv(out / "slowdown_by_bucket.csv")
     pfc_small = buckets[(buckets["label"] == "PFC")
                         & (buckets["group"] == "<=1K")].iloc[0]
@@ -83,7 +84,7 @@ def test_compare_label_count_mismatch_exits_2(tmp_path, capsys, two_runs):
     rc, stdout, err = run_main(capsys, *two_runs, "--labels", "only-one",
                                "--out", out)
     assert rc == 2
-    assert "1 label(s) for 2 run folder(s)" in err
+    assert "1 label(s) for 2 run folder(s) or groups" in err
     assert stdout == "" and not out.exists()
 
 
@@ -114,3 +115,43 @@ def test_run_styles_vary_line_style_within_an_algorithm():
     styles = rdma_style.run_styles(["dcqcn", "none", "dcqcn"])
     assert [s["color"] for s in styles] == ["#1f77b4", "#7f7f7f", "#1f77b4"]
     assert [s["linestyle"] for s in styles] == ["-", "-", "--"]
+
+
+def test_groups_of_runs_per_label_mean_and_ci(tmp_path, capsys):
+    # Three "seeds" of one setting: crafted runs whose only difference is
+    # the summary's drops (1, 2, 6); a second label with one run.
+    for seed, drops in ((1, 1), (2, 2), (3, 6)):
+        crafted.full_run(tmp_path / f"a-s{seed}", algorithm="dcqcn",
+                         summary={"drops": drops})
+    crafted.full_run(tmp_path / "b-s1", algorithm="none",
+                     summary={"drops": 10})
+    out = tmp_path / "cmp"
+    rc, _, err = run_main(capsys, f"A={tmp_path}/a-s*",
+                          f"B={tmp_path / 'b-s1'}", "--out", out)
+    assert rc == 0, err
+    per_run = pd.read_csv(out / "summary.csv")
+    assert list(per_run["label"]) == ["A", "A", "A", "B"]
+    assert list(per_run["run"]) == ["a-s1", "a-s2", "a-s3", "b-s1"]
+    groups = pd.read_csv(out / "summary_groups.csv").set_index(
+        ["label", "metric"])
+    row = groups.loc[("A", "drops")]
+    # drops 1, 2, 6: mean 3, sample sd sqrt(((−2)^2+(−1)^2+3^2)/2) =
+    # sqrt(7); 95% half-width t(0.975, 2) = 4.303 x sqrt(7)/sqrt(3).
+    assert row["n"] == 3 and row["mean"] == pytest.approx(3.0)
+    assert row["sd"] == pytest.approx(7 ** 0.5)
+    assert row["ci95"] == pytest.approx(4.303 * 7 ** 0.5 / 3 ** 0.5)
+    # One run: no interval.
+    assert groups.loc[("B", "drops"), "n"] == 1
+    assert pd.isna(groups.loc[("B", "drops"), "ci95"])
+    with open(out / "summary.md") as handle:
+        table = handle.read()
+    assert "| A | dcqcn | 3 |" in table and "| B | none | 1 |" in table
+    buckets = pd.read_csv(out / "slowdown_by_bucket.csv")
+    assert set(buckets["run"]) == {"a-s1", "a-s2", "a-s3", "b-s1"}
+
+
+def test_a_group_matching_nothing_exits_2(tmp_path, capsys):
+    out = tmp_path / "cmp"
+    rc, stdout, err = run_main(capsys, f"A={tmp_path}/none-*", "--out", out)
+    assert rc == 2 and "matches no run folder" in err and "A=" in err
+    assert stdout == "" and not out.exists()

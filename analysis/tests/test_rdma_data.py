@@ -272,7 +272,7 @@ def test_run_metrics_known_answers(tmp_path):
     assert (m["probe_slowdown_avg"], m["probe_slowdown_p99"]) == (5.0, 9.0)
     assert m["fct_avg_us"] == pytest.approx(3.6875)   # fct = 1000 x slowdown
     assert m["fct_p99_us"] == pytest.approx(10.0)
-    assert m["uplink_imbalance"] == 1.5
+    assert m["uplink_max_over_mean"] == 1.5
     assert m["collective_time_us"] == 60.0
     assert m["collective_phase_mean_us"] == 20.0
     assert m["collective_phase_max_us"] == 30.0

@@ -240,8 +240,12 @@ def test_cli_every_optional_section(tmp_path, run_cli):
     assert list(table["group"]) == ["<=1K", "1K-8K", ">64K", "<=1 BDP",
                                     ">1 BDP", "all foreground", "kind=flow",
                                     "kind=probe"]
-    assert "| <=1K | 5 | 4 | 3 | 10 | 10 | 10 |" in report
-    assert "2 left out by the window" in report
+    # n = 5: the p50 needs n >= 2 (kept plain), p95/p99/p99.9 need 20, 100,
+    # 1000 samples (marked as from too few samples).
+    assert "| <=1K | 5 | 4 | 3 | 10\u2020 | 10\u2020 | 10\u2020 |" in report
+    # 8 foreground messages and 3 probes inside the window, counted apart.
+    assert "8 foreground messages and 3 probes measured, 2 completed " \
+        "messages left out by the window" in report
 
 
 def test_cli_missing_folder_exits_2(tmp_path, run_cli):

@@ -141,6 +141,31 @@ def test_check_run_gives_the_runners_message(tmp_path):
         "rdma-run: error: --set: key 'switch.ecn.pmax' has invalid value 2")
 
 
+@crafted.needs_runner
+def test_check_run_works_for_cdf_traffic_and_names_bad_time_values():
+    # CDF arrivals: a zero-length run would be rejected; --check is not.
+    cdf = os.path.join(crafted.REPO_ROOT, "scenarios",
+                       "cdf-websearch-leaf-spine.json")
+    assert rs.check_run(crafted.RUNNER, cdf) is None
+    # A malformed time is rejected with the key and value (ns-3's parser
+    # used to abort the runner on it).
+    msg = rs.check_run(crafted.RUNNER, cdf,
+                       {"cc.dcqcn.RateIncreaseInterval": "bogus"})
+    assert msg.startswith("rdma-run: error: --set: key "
+                          "'cc.dcqcn.RateIncreaseInterval' has invalid value "
+                          "\"bogus\"")
+
+
+def test_check_run_reports_a_crash_with_the_values_it_was_given(tmp_path):
+    fake = tmp_path / "crashing-runner.sh"
+    fake.write_text("#!/bin/sh\necho 'aborted. msg=\"boom\"' >&2\n"
+                    "kill -ABRT $$\n")
+    fake.chmod(0o755)
+    msg = rs.check_run(str(fake), "s.json", {"cc.x.T": "bad"})
+    assert "crashed" in msg and "s.json" in msg and "cc.x.T=bad" in msg
+    assert 'msg="boom"' in msg
+
+
 # --- the entry point ---------------------------------------------------------
 
 def test_entry_point_lists_the_commands(capsys):

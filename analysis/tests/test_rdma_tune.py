@@ -9,6 +9,7 @@ import pytest
 
 import crafted
 from rdma_analysis import tune as rdma_tune
+from rdma_analysis import tune_report  # noqa: F401
 
 try:
     import optuna  # noqa: F401
@@ -164,11 +165,25 @@ def test_constraint_violation_sign():
     assert ceiling.violation(0) == 0 and ceiling.violation(3) == 3
 
 
-def test_best_scenario_keeps_flows_csv_valid(tmp_path):
+PATH_VALUES = {"traffic.flows_csv": "flows.csv",
+               "traffic.cdf.file": "workloads/w.cdf",
+               "topology.file": "../topo/t.txt",
+               "traffic.incast_groups_csv": "groups.csv",
+               "traffic.trace.csv": "trace.csv",
+               "traffic.hpcc_flow_file": "flow.txt"}
+
+
+def test_best_scenario_makes_every_file_key_absolute(tmp_path):
+    # Every file key of the base scenario, relative to the base's folder,
+    # must still name the same (existing) file from the output folder.
     scen_dir = tmp_path / "scen"
-    os.makedirs(scen_dir)
-    base = crafted.write_json(scen_dir / "base.json", {
-        "name": "b", "traffic": {"flows_csv": "flows.csv"}})
+    base = {"name": "b"}
+    for key, rel in PATH_VALUES.items():
+        target = scen_dir / rel
+        os.makedirs(target.parent, exist_ok=True)
+        target.write_text("x\n")
+        rdma_tune.set_dotted(base, key, rel)
+    crafted.write_json(scen_dir / "base.json", base)
     path = write_spec(tmp_path, {
         "base": "scen/base.json", "out": "results/t",
         "params": {"switch.ecn.kmin_kb": {"min": 1, "max": 2}},
@@ -178,10 +193,23 @@ def test_best_scenario_keeps_flows_csv_valid(tmp_path):
                                               "cc.dcqcn.RateAi": "40Mbps"})
     assert scenario["switch"] == {"ecn": {"kmin_kb": 1.5}}
     assert scenario["cc"] == {"dcqcn": {"RateAi": "40Mbps"}}
-    # from results/t the flow list is at ../../scen/flows.csv
-    assert scenario["traffic"]["flows_csv"] == os.path.join(
-        "..", "..", "scen", "flows.csv")
+    for key, rel in PATH_VALUES.items():
+        value = tune_report.rc.get_dotted(scenario, key)
+        assert os.path.isabs(value), key
+        assert os.path.samefile(value, scen_dir / rel), key
     assert scenario["name"] == "b-tuned"
     assert tune.storage == "sqlite:///" + str(tmp_path / "results" / "t" /
                                               "study.db")
-    assert base  # written
+
+
+def test_spec_path_values_are_relative_to_the_spec_file(tmp_path):
+    # A file key in the spec's "set" is relative to the spec file.
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "w.cdf").write_text("x\n")
+    path = write_spec(tmp_path / "specs", {
+        "base": crafted.TINY, "out": "o",
+        "set": {"traffic.cdf.file": "../w.cdf"},
+        "params": {"cc.algorithm": {"values": ["dcqcn", "none"]}},
+        "objective": {"metric": "slowdown_p99"}})
+    tune = rdma_tune.Tune(path, check_runner=False)
+    assert tune.fixed["traffic.cdf.file"] == str(tmp_path / "w.cdf")

@@ -225,6 +225,10 @@ TEST(Cli, CongestionControlParameters)
     s["cc"]["dcqcn"] = {{"Gain", 0.5}};
     ExpectInputError(s, "", {"bad.json", "cc.dcqcn.Gain", "unknown key"});
     ExpectInputError(kSmall, "--set cc.dcqcn.MinRate=-1Gbps", {"--set", "cc.dcqcn.MinRate"});
+    // ns-3's Time parser aborts on a malformed time: it must be an input error instead.
+    ExpectInputError(kSmall,
+                     "--set cc.dcqcn.RateIncreaseInterval=bogus",
+                     {"--set", "cc.dcqcn.RateIncreaseInterval", "bogus", "Time"});
 
     // A valid parameter reaches the controller: with a preset value overridden, the
     // resolved config shows the user's value and the preset's for the others.

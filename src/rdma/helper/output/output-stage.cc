@@ -85,10 +85,28 @@ OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& drive
         std::min<uint64_t>(Int(s, "output.cc_sample_qps"), driver.GetFlowsTotal());
     if (Num(s, "output.cc_sample_us") > 0 && ccQps > 0)
     {
-        std::vector<std::pair<uint32_t, uint32_t>> qps;
+        std::vector<uint64_t> ids;
         for (uint64_t i = 0; i < ccQps; ++i)
         {
-            qps.push_back(driver.GetFlowQp(i * driver.GetFlowsTotal() / ccQps));
+            ids.push_back(i * driver.GetFlowsTotal() / ccQps);
+        }
+        if (Str(s, "output.cc_sample_flows") == "largest")
+        {
+            // The largest flows (ties by id): their CC state is what a figure shows.
+            std::vector<uint64_t> all(driver.GetFlowsTotal());
+            for (uint64_t i = 0; i < all.size(); ++i)
+            {
+                all[i] = i;
+            }
+            std::stable_sort(all.begin(), all.end(), [&driver](uint64_t a, uint64_t b) {
+                return driver.GetFlowSpec(a).bytes > driver.GetFlowSpec(b).bytes;
+            });
+            ids.assign(all.begin(), all.begin() + ccQps);
+        }
+        std::vector<std::pair<uint32_t, uint32_t>> qps;
+        for (uint64_t id : ids)
+        {
+            qps.push_back(driver.GetFlowQp(id));
         }
         m_samplers.push_back(std::make_unique<CcSampler>(topo,
                                                          qps,

@@ -10,6 +10,7 @@
 #include "ns3/scenario-error.h"
 
 #include <algorithm>
+#include <regex>
 #include <sstream>
 
 namespace ns3
@@ -214,6 +215,14 @@ PluginRegistry::ToAttributeString(const TypeId::AttributeInformation& info,
     {
         error = needsUnit ? "expected a string with a unit, e.g. \"55us\" or \"40Mbps\""
                           : "expected a string, number or boolean";
+        return "";
+    }
+    // ns-3's Time parser aborts the process on text it cannot read: check the form first.
+    static const std::regex kTime(
+        R"(^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*(y|d|h|min|s|ms|us|ns|ps|fs)?\s*$)");
+    if (type.find("TimeValue") != std::string::npos && !std::regex_match(text, kTime))
+    {
+        error = "not a valid Time (a number and a unit: y d h min s ms us ns ps fs)";
         return "";
     }
     Ptr<AttributeValue> v = info.checker->Create();

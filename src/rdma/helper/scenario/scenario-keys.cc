@@ -171,7 +171,8 @@ ScenarioSchema::Keys()
         {"output.queue_sample_us", T::NUMBER, 10, 0.001, 1e9, {}, "us", "Sampling period of queue.csv."},
         {"output.port_sample_us", T::NUMBER, 10, 0, 1e9, {}, "us", "Sampling period of ports.csv (cumulative bytes sent per port); 0 = off."},
         {"output.cc_sample_us", T::NUMBER, 10, 0, 1e9, {}, "us", "Sampling period of cc.csv (rate, window, acked bytes of sampled QPs); 0 = off."},
-        {"output.cc_sample_qps", T::INT, 4, 0, 1e6, {}, "QPs", "Number of flows whose QP state is sampled (spread evenly over the flow ids)."},
+        {"output.cc_sample_qps", T::INT, 4, 0, 1e6, {}, "QPs", "Number of flows whose QP state is sampled (see output.cc_sample_flows)."},
+        {"output.cc_sample_flows", T::CHOICE, "largest", 0, 0, {"largest", "spread"}, "", "Which flows cc.csv samples: largest (the output.cc_sample_qps largest, ties by flow id) or spread (evenly over the flow ids)."},
         {"output.progress", T::BOOL, true, 0, 0, {}, "", "Print progress (simulated time, percent, events/s) to stderr."},
     };
     // clang-format on
