@@ -101,7 +101,12 @@ TEST(PfcDeadlock, TheRingDeadlocksWithoutAWatchdogAndTheCycleIsNamed)
     ExpectRingCycle(sum["pfc_deadlocks"][0]);
     // Found after the queues stopped, and no earlier than the detection window.
     EXPECT_GE(sum["pfc_deadlocks"][0]["time_ns"].get<int64_t>(),
-              sum["last_delivery_ns"].get<int64_t>());
+              sum["last_delivery_ns"].get<int64_t>()); // Its config.json (cc none: a controller
+                                                       // without parameters) runs again, the same.
+    const CliResult again =
+        RunRdmaRun((dir / "out/config.json") + " --quiet --out " + (dir / "again"));
+    ASSERT_EQ(again.code, 0) << again.output;
+    EXPECT_EQ(ReadText(dir / "again/pfc.csv"), ReadText(dir / "out/pfc.csv"));
 }
 
 TEST(PfcDeadlock, TheWatchdogInDropModeBreaksItAndEveryByteArrives)

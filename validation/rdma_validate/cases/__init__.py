@@ -1,5 +1,5 @@
 """The validation cases, one module each; ALL lists them in report order."""
 
-from . import dcqcn, fabric
+from . import dcqcn, fabric, irn, load_balancing, rtt_probe, timely
 
-ALL = [fabric.CASE, dcqcn.CASE]
+ALL = [fabric.CASE, dcqcn.CASE, timely.CASE, irn.CASE, load_balancing.CASE, rtt_probe.CASE]

@@ -370,6 +370,10 @@ ScenarioSchema::RecordCcParameters(json& scenario,
                                    const json& parameters)
 {
     json& section = scenario["cc"][algorithm];
+    if (!section.is_object())
+    {
+        section = json::object(); // an algorithm without parameters ("none") too
+    }
     for (auto it = parameters.begin(); it != parameters.end(); ++it)
     {
         section[it.key()] = it.value();

@@ -10,7 +10,6 @@
 #include "ns3/scenario-keys-util.h"
 
 #include <set>
-#include <sstream>
 
 namespace ns3
 {
@@ -26,18 +25,6 @@ IncastStage::Resolve(json& s, const std::string& /* file */) const
         Set(s, "traffic.incast.priority", Int(s, "nic.data_priority"));
     }
 }
-
-namespace
-{
-/// \p v as a user wrote it: 1000, not 1000.000000.
-std::string
-Plain(double v)
-{
-    std::ostringstream os;
-    os << v;
-    return os.str();
-}
-} // namespace
 
 void
 IncastStage::Check(const json& s, const std::string& file, uint32_t hosts) const
@@ -73,14 +60,6 @@ IncastStage::Check(const json& s, const std::string& file, uint32_t hosts) const
     if (until > 0 && until > Num(s, "stop_time_ms"))
     {
         fail("traffic.incast.until_ms", "must not exceed stop_time_ms");
-    }
-    const double lastStartUs =
-        Num(s, "traffic.incast.start_us") + Num(s, "traffic.incast.jitter_us");
-    if (until > 0 && until * 1000 <= lastStartUs)
-    {
-        fail("traffic.incast.until_ms",
-             "must be after the last QP start (start_us + jitter_us = " + Plain(lastStartUs) +
-                 " us)");
     }
 }
 
