@@ -108,12 +108,12 @@ PfcWatchdog::Poll()
             {
                 if (pauses->SinceLastPause(port, c) >= m_restore)
                 {
-                    Restore(port, c);
+                    SetStormed(port, c, false);
                 }
             }
             else if (dev->GetQueueBytes(c) > 0 && pauses->PausedFor(port, c) >= m_detect)
             {
-                Storm(port, c);
+                SetStormed(port, c, true);
             }
         }
     }
@@ -121,38 +121,20 @@ PfcWatchdog::Poll()
 }
 
 void
-PfcWatchdog::Storm(uint32_t port, uint8_t priority)
+PfcWatchdog::SetStormed(uint32_t port, uint8_t priority, bool stormed)
 {
     NS_LOG_INFO("switch " << m_switch->GetNodeId() << " port " << port << " class " << +priority
-                          << ": PFC storm detected");
-    m_stormed[port] |= (1u << priority);
-    ++m_detected;
-    m_stormTrace(port, priority, true);
+                          << (stormed ? ": PFC storm detected" : ": PFC storm restored"));
+    m_stormed[port] ^= (1u << priority);
+    ++(stormed ? m_detected : m_restored);
+    m_stormTrace(port, priority, stormed);
     if (m_action == DROP)
     {
-        m_switch->SetStormDrop(port, priority, true);
+        m_switch->SetStormDrop(port, priority, stormed);
     }
     else
     {
-        m_switch->GetPort(port)->SetPfcIgnored(priority, true);
-    }
-}
-
-void
-PfcWatchdog::Restore(uint32_t port, uint8_t priority)
-{
-    NS_LOG_INFO("switch " << m_switch->GetNodeId() << " port " << port << " class " << +priority
-                          << ": PFC storm restored");
-    m_stormed[port] &= ~(1u << priority);
-    ++m_restored;
-    m_stormTrace(port, priority, false);
-    if (m_action == DROP)
-    {
-        m_switch->SetStormDrop(port, priority, false);
-    }
-    else
-    {
-        m_switch->GetPort(port)->SetPfcIgnored(priority, false);
+        m_switch->GetPort(port)->SetPfcIgnored(priority, stormed);
     }
 }
 

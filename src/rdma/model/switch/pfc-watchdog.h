@@ -70,8 +70,9 @@ class PfcWatchdog : public Object
 
   private:
     void Poll();
-    void Storm(uint32_t port, uint8_t priority);
-    void Restore(uint32_t port, uint8_t priority);
+    /// Declare (\p stormed) or restore egress (\p port, \p priority): apply or undo the
+    /// action, count it, trace it.
+    void SetStormed(uint32_t port, uint8_t priority, bool stormed);
 
     Time m_detect;
     Time m_restore;
