@@ -173,6 +173,9 @@ ScenarioSchema::Keys()
         {"output.cc_sample_us", T::NUMBER, 10, 0, 1e9, {}, "us", "Sampling period of cc.csv (rate, window, acked bytes of sampled QPs); 0 = off."},
         {"output.cc_sample_qps", T::INT, 4, 0, 1e6, {}, "QPs", "Number of flows whose QP state is sampled (spread evenly over the flow ids)."},
         {"output.progress", T::BOOL, true, 0, 0, {}, "", "Print progress (simulated time, percent, events/s) to stderr."},
+        {"output.pcap.enabled", T::BOOL, false, 0, 0, {}, "", "Packet captures: every port of output.pcap.nodes in DIR/pcap/rdma-NODE-PORT.pcap (Ethernet link type; frames sent and received, PFC frames included, as RoCEv2 bytes: Ethernet, IPv4 with ECN, UDP 4791, BTH, AETH; see docs/pcap.md). Off: nothing is rendered, the run costs the same."},
+        {"output.pcap.nodes", T::INT_ARRAY, json::array(), 0, 1e7, {}, "node", "Nodes whose ports are captured (node ids as in links.csv: hosts first, then switches); empty = every node."},
+        {"output.pcap.max_packets", T::INT, 100000, 0, 1e12, {}, "frames", "Most frames written per capture file; then the file is closed and its port renders nothing more. 0 = no limit."},
     };
     // clang-format on
     return keys;
