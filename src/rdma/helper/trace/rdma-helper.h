@@ -25,8 +25,9 @@ class RdmaNetDevice;
  * frames included, with nanosecond time stamps, as the bytes of a real RoCEv2 link
  * (rocewire::Render: Ethernet, IPv4 with the ECN codepoint, UDP to port 4791, BTH,
  * AETH, PFC as MAC control), so Wireshark and tshark decode them. Frames are rendered
- * only for ports being captured: a run without captures builds no Packet. SetPcapMaxPackets caps every file; a file
- * that reached its cap is closed and its port stops rendering frames.
+ * only for ports being captured: a run without captures builds no Packet.
+ * SetPcapMaxPackets caps every file; a file that reached its cap is closed and its port
+ * stops rendering frames.
  *
  * An ASCII trace has one line per frame sent ("t") or received ("r", PFC frames not
  * included): time in seconds, the device's context path and the frame's header
