@@ -1,18 +1,21 @@
 """Packet captures decoded by Wireshark's tshark agree with the run's own records.
 
-`rdma-run scenarios/demo.json` (7 senders x 16 QPs into host 0, DCQCN, PFC, probe) with
-`output.pcap.enabled` on hosts 0 and 1; tshark (Debian package `tshark`) decodes the
+`rdma-run scenarios/demo.json` (7 senders x 16 QPs into host 0, PFC, ECN marking, a
+latency probe from host 1) without congestion control, so that the switch marks and
+pauses, with `output.pcap.enabled` on hosts 0 and 1; tshark (Debian package `tshark`) decodes the
 captures with its standard dissectors (Ethernet, IPv4, UDP 4791 as RoCEv2, InfiniBand
 BTH/AETH, MAC control PFC), and the test checks what they say against fct.csv, pfc.csv,
 links.csv and summary.json:
 
 - PSNs: per QP of host 1, the data PSNs sent are consecutive from 0, except when they go
-  back (a retransmission), and the QPs' message sizes are those of fct.csv;
+  back (a retransmission), and each QP's packets are its messages' sizes in fct.csv;
 - ECN: the CE-marked data frames host 0 received are the switch's ECN marks
   (summary.json ecn_marked_packets: every flow goes to host 0 through one switch);
 - PFC: the PFC frames host 1 received, per class, are the pause, refresh and resume rows
   of pfc.csv for the switch port facing host 1, each arriving after the row's time;
-- the frames are RoCEv2 (UDP 4791, host addresses 10.0.0.N) and the cap holds.
+- the frames are RoCEv2 (UDP 4791, host addresses 10.0.0.N) and the cap holds;
+- capturing changes nothing: fct.csv, queue.csv and pfc.csv are byte-identical to those
+  of the same run without captures (with and without a cap reached).
 
 Skipped (exit 77 under ctest) when tshark is not installed.
 Run: RDMA_RUN=build/bin/rdma-run /usr/bin/python3 -m pytest test/pcap_tshark_test.py
@@ -44,7 +47,7 @@ FIELDS = [
 
 def run(out, *sets):
     args = [RUNNER, str(ROOT / "scenarios" / "demo.json"), "--quiet", "--out", str(out)]
-    for s in sets:
+    for s in ("cc.algorithm=none",) + sets:
         args += ["--set", s]
     return subprocess.run(args, capture_output=True, text=True, timeout=600)
 
@@ -112,10 +115,14 @@ def test_psns_are_consecutive_per_qp_except_retransmissions(capture):
         for prev, nxt in zip(seq, seq[1:]):
             assert nxt == prev + 1 or nxt <= prev, f"QP {qp}: PSN {prev} then {nxt} (a gap)"
         assert sorted(set(seq)) == list(range(max(seq) + 1)), f"QP {qp}: PSNs missing"
-    flows = [r for r in capture["fct"] if r["src"] == "1" and r["kind"] != "probe"]
-    assert len(psns) == len(flows), "one QP in the capture per flow of host 1 in fct.csv"
-    assert Counter(max(s) + 1 for s in psns.values()) == Counter(
-        math.ceil(int(r["size_bytes"]) / mtu) for r in flows), "packets per QP = size / MTU"
+    # fct.csv: one row per message; a QP's messages (the latency probe's) share its PSNs.
+    packets = Counter()
+    for r in capture["fct"]:
+        if r["src"] == "1":
+            packets[r["qp"]] += math.ceil(int(r["size_bytes"]) / mtu)
+    assert len(psns) == len(packets), "one QP in the capture per QP of host 1 in fct.csv"
+    assert Counter(max(s) + 1 for s in psns.values()) == Counter(packets.values()), \
+        "packets per QP = its messages' sizes / MTU"
 
 
 def test_ce_marks_received_equal_the_switch_marks(capture):
@@ -153,6 +160,17 @@ def test_pfc_frames_received_equal_pfc_csv_rows_of_the_facing_port(capture):
         assert 0 <= t_got - t_want <= 5e-6, "a PFC frame arrives within 5 us of being sent"
 
 
+def test_capturing_changes_no_result(capture):
+    tmp = Path(tempfile.mkdtemp(prefix="rdma-pcap-off-"))
+    try:
+        res = run(tmp / "off")
+        assert res.returncode == 0, res.stderr
+        for name in ("fct.csv", "queue.csv", "pfc.csv"):
+            assert (capture["out"] / name).read_bytes() == (tmp / "off" / name).read_bytes(), name
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def test_max_packets_caps_each_file_and_no_capture_writes_none():
     tmp = Path(tempfile.mkdtemp(prefix="rdma-pcap-cap-"))
     try:
@@ -166,10 +184,13 @@ def test_max_packets_caps_each_file_and_no_capture_writes_none():
         res = run(tmp / "off")
         assert res.returncode == 0, res.stderr
         assert not (tmp / "off" / "pcap").exists()
+        for name in ("fct.csv", "queue.csv", "pfc.csv"):
+            assert (tmp / "cap" / name).read_bytes() == (tmp / "off" / name).read_bytes(), name
         res = run(tmp / "bad", "output.pcap.enabled=true", "output.pcap.nodes=[0,99]")
         assert res.returncode == 2
-        assert "output.pcap.nodes" in res.stderr and "[0,99]" in res.stderr, res.stderr
-        assert len(res.stderr.strip().splitlines()) == 1, res.stderr
+        errors = [line for line in res.stderr.splitlines() if line.startswith("rdma-run: error:")]
+        assert len(errors) == 1, res.stderr
+        assert "demo.json: key 'output.pcap.nodes' has invalid value [0,99]" in errors[0]
         assert not (tmp / "bad").exists()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -35,7 +35,7 @@ CapturedNodes(const json& s, const RdmaTopology& topo)
 } // namespace
 
 void
-PcapStage::Check(const json& s, const RdmaTopology& topo)
+PcapStage::Check(const json& s, const RdmaTopology& topo, const std::string& file)
 {
     std::set<uint32_t> exist(topo.GetHosts().begin(), topo.GetHosts().end());
     exist.insert(topo.GetSwitches().begin(), topo.GetSwitches().end());
@@ -56,7 +56,7 @@ PcapStage::Check(const json& s, const RdmaTopology& topo)
         }
         if (!why.empty())
         {
-            throw ScenarioError(Str(s, "name") + ": key 'output.pcap.nodes' has invalid value " +
+            throw ScenarioError(file + ": key 'output.pcap.nodes' has invalid value " +
                                 At(s, "output.pcap.nodes").dump() + " (" + why + ")");
         }
     }

@@ -26,9 +26,11 @@ class PcapStage
   public:
     /**
      * Check output.pcap.nodes against the built fabric: every node exists and is listed
-     * once. Throws ScenarioError naming the scenario, the key and the value.
+     * once. Throws ScenarioError naming \p file (the scenario's), the key and the value.
      */
-    static void Check(const nlohmann::json& scenario, const RdmaTopology& topo);
+    static void Check(const nlohmann::json& scenario,
+                      const RdmaTopology& topo,
+                      const std::string& file);
 
     /// Enable the captures (if output.pcap.enabled), files in \p out's staging folder.
     PcapStage(const nlohmann::json& scenario, const RdmaTopology& topo, RunOutput& out);

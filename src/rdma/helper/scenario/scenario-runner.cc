@@ -243,6 +243,12 @@ ScenarioRunner::Prepare()
     m_prepared = true;
 }
 
+void
+ScenarioRunner::SetOrigin(const std::string& file)
+{
+    m_origin = file;
+}
+
 json
 ScenarioRunner::Run(const std::string& outDir, bool quiet)
 {
@@ -264,7 +270,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     topo.Finalize();
     int64_t stream = 0;
     fabric.Finish(s, topo, stream); // input checks: nothing is written before them
-    PcapStage::Check(s, topo);
+    PcapStage::Check(s, topo, m_origin.empty() ? Str(s, "name") : m_origin);
 
     RunOutput out(outDir);
     // ns-3 records every Time object alive before the first Simulator::Run (in case the

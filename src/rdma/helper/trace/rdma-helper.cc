@@ -35,11 +35,11 @@ class RdmaHelper::Writer : public SimpleRefCount<Writer>
     {
     }
 
-    /// Connect to the device's Sniffer trace (the callback keeps this writer alive).
-    static void Connect(Ptr<Writer> w)
+    /// Connect to the device's Sniffer trace (the callback keeps this writer alive, and
+    /// the file open, as long as the device lives or until Close).
+    void Connect()
     {
-        w->m_sink = MakeCallback(&Writer::Write, w);
-        w->m_device->TraceConnectWithoutContext("Sniffer", w->m_sink);
+        m_device->TraceConnectWithoutContext("Sniffer", Sink());
     }
 
     void Write(Ptr<const Packet> p)
@@ -69,13 +69,15 @@ class RdmaHelper::Writer : public SimpleRefCount<Writer>
     }
 
   private:
+    /// The trace sink (equal to the one connected: same function, same writer).
+    Callback<void, Ptr<const Packet>> Sink()
+    {
+        return MakeCallback(&Writer::Write, Ptr<Writer>(this));
+    }
+
     void Disconnect()
     {
-        if (!m_sink.IsNull())
-        {
-            m_device->TraceDisconnectWithoutContext("Sniffer", m_sink);
-            m_sink = Callback<void, Ptr<const Packet>>();
-        }
+        m_device->TraceDisconnectWithoutContext("Sniffer", Sink());
     }
 
     Ptr<PcapFileWrapper> m_file;
@@ -83,7 +85,6 @@ class RdmaHelper::Writer : public SimpleRefCount<Writer>
     uint64_t m_maxPackets;
     uint64_t m_written;
     bool m_open;
-    Callback<void, Ptr<const Packet>> m_sink;
 };
 
 namespace
@@ -149,7 +150,7 @@ RdmaHelper::EnablePcapInternal(std::string prefix,
     NS_ABORT_MSG_IF(wrapper->Fail(), "RdmaHelper: cannot open " << file << " for writing");
     wrapper->Init(PcapHelper::DLT_EN10MB);
     Ptr<Writer> w = Create<Writer>(wrapper, PeekPointer(device), m_maxPackets);
-    Writer::Connect(w);
+    w->Connect();
     m_writers.push_back(w);
 }
 
