@@ -5,6 +5,7 @@
  * by field at the offsets of the standards (Ethernet II, IPv4, UDP, InfiniBand BTH and
  * AETH, IEEE 802.1Qbb PFC), independently of the code that wrote them.
  */
+#include "ns3/node.h"
 #include "ns3/rdma-channel.h"
 #include "ns3/rdma-frame.h"
 #include "ns3/rdma-net-device.h"
@@ -183,13 +184,16 @@ TEST(RoceWireImage, PfcIsAMacControlFrameWithPerClassQuanta)
     EXPECT_EQ(Be(Render(h), 18 + 6, 2), 0u) << "resume: quanta 0";
 }
 
-TEST(RoceWireImage, SnifferSeesBothEndsOfALinkOnlyWhileConnected)
+TEST(RoceWireImage, SnifferSeesTheSameBytesAtBothEndsOfALink)
 {
     Ptr<RdmaNetDevice> a = CreateObject<RdmaNetDevice>();
     Ptr<RdmaNetDevice> b = CreateObject<RdmaNetDevice>();
     Ptr<RdmaChannel> ch = CreateObject<RdmaChannel>();
-    a->Attach(ch);
-    b->Attach(ch);
+    for (const Ptr<RdmaNetDevice>& dev : {a, b})
+    {
+        CreateObject<Node>()->AddDevice(dev);
+        dev->Attach(ch);
+    }
     std::vector<std::vector<uint8_t>> sentByA;
     std::vector<std::vector<uint8_t>> seenByB;
     auto keep = [](std::vector<std::vector<uint8_t>>* v, Ptr<const Packet> p) {
@@ -205,13 +209,15 @@ TEST(RoceWireImage, SnifferSeesBothEndsOfALinkOnlyWhileConnected)
     Simulator::Destroy();
     ASSERT_EQ(sentByA.size(), 2u);
     ASSERT_EQ(seenByB.size(), 2u);
-    // PFC goes first; the same bytes at both ends; A's MAC is the source, B's the
-    // destination of the data frame.
-    EXPECT_EQ(Be(sentByA[0], 12, 2), 0x8808u);
+    // The data frame (the port was idle), then the PFC frame; the same bytes at both
+    // ends; A's MAC is the source, B's the destination of the data frame.
+    EXPECT_EQ(Be(sentByA[0], 12, 2), 0x0800u);
+    EXPECT_EQ(Be(sentByA[1], 12, 2), 0x8808u);
     EXPECT_EQ(sentByA, seenByB);
     uint8_t mac[6];
     Mac48Address::ConvertFrom(b->GetAddress()).CopyTo(mac);
-    EXPECT_TRUE(std::equal(mac, mac + 6, sentByA[1].begin()));
+    EXPECT_TRUE(std::equal(mac, mac + 6, sentByA[0].begin()));
     Mac48Address::ConvertFrom(a->GetAddress()).CopyTo(mac);
-    EXPECT_TRUE(std::equal(mac, mac + 6, sentByA[1].begin() + 6));
+    EXPECT_TRUE(std::equal(mac, mac + 6, sentByA[0].begin() + 6));
+    EXPECT_TRUE(std::equal(mac, mac + 6, sentByA[1].begin() + 6)) << "PFC source: A";
 }
