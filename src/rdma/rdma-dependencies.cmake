@@ -42,9 +42,13 @@ function(rdma_require_header_libraries)
   endif()
 endfunction()
 
+# Also sets the cache variable RDMA_PROGRAM_OPTIONS_LIBRARY, the library's file: ns-3's
+# build_lib_example takes a file path for a library that is not an ns-3 module (any
+# other name it reads as a missing module, and it then skips the example silently).
 function(rdma_require_program_options)
   find_package(Boost QUIET COMPONENTS program_options)
-  if(NOT Boost_PROGRAM_OPTIONS_FOUND)
+  find_library(RDMA_PROGRAM_OPTIONS_LIBRARY NAMES boost_program_options)
+  if(NOT Boost_PROGRAM_OPTIONS_FOUND OR NOT RDMA_PROGRAM_OPTIONS_LIBRARY)
     rdma_fail("Boost.program_options (used by rdma-run)" libboost-program-options-dev)
   endif()
 endfunction()

@@ -11,6 +11,7 @@
 #include "ns3/test.h"
 
 #include <gtest/gtest.h>
+#include <string>
 
 namespace ns3
 {
@@ -22,9 +23,20 @@ class GoogleTestCase : public TestCase
 {
   public:
     explicit GoogleTestCase(const std::string& suite)
-        : TestCase(suite),
+        : TestCase(CaseName(suite)),
           m_suite(suite)
     {
+    }
+
+    /// \p suite as an ns-3 TestCase name, which may not contain any of "/\|? (a
+    /// parameterized GoogleTest suite is named "Instance/Suite").
+    static std::string CaseName(std::string suite)
+    {
+        for (char& c : suite)
+        {
+            c = std::string("\"/\\|?").find(c) == std::string::npos ? c : '-';
+        }
+        return suite;
     }
 
   private:
