@@ -7,7 +7,7 @@
  * and JSON), and a scenario that chooses it runs with the value it sets. (Its own test
  * binary, so that the class exists in no other test's registry.)
  */
-#include "../system/scenario-test-util.h"
+#include "../../src/rdma/test/system/scenario-test-util.h"
 
 #include "ns3/rdma-module.h"
 #include "ns3/uinteger.h"

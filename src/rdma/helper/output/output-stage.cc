@@ -55,7 +55,8 @@ OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& drive
       m_uplinks(topo, UplinkWindow(s)),
       m_ledger(topo),
       m_stall(topo, driver),
-      m_pfcSafety(s, topo)
+      m_pfcSafety(s, topo),
+      m_pcap(s, topo, out)
 {
     driver.SetRecordCallback(MakeCallback(&RunRecorder::OnRecord, &m_recorder));
     for (uint32_t sw : topo.GetSwitches())
@@ -135,6 +136,7 @@ OutputStage::Stop()
     }
     m_uplinks.Stop();
     m_stall.ReadDeliveries();
+    m_pcap.Stop();
 }
 
 json

@@ -5,6 +5,7 @@
 #define RDMA_OUTPUT_STAGE_H
 
 #include "ns3/byte-ledger.h"
+#include "ns3/pcap-stage.h"
 #include "ns3/periodic-sampler.h"
 #include "ns3/pfc-safety-report.h"
 #include "ns3/queue-sampler.h"
@@ -27,8 +28,8 @@ namespace ns3
  * The output stage of a run: what it records while it runs (fct.csv and pfc.csv through
  * RunRecorder, links.csv, and the samplers of queue.csv, ports.csv and cc.csv, per the
  * output.* keys; the uplink meter) and the figures of summary.json it computes at the
- * end from the NICs', switches' and driver's counters, with the byte conservation
- * check (ByteLedger) and what was left unfinished (StallReport, unfinished.csv).
+ * end from the NICs', switches' and driver's counters, the packet captures (PcapStage), with the
+ * byte conservation check (ByteLedger) and what was left unfinished (StallReport, unfinished.csv).
  *
  * Call order: construct once every traffic source has added its flows (the cc.csv
  * sampler picks QPs among them), Start before the traffic starts, Stop when the run
@@ -87,6 +88,7 @@ class OutputStage
     ByteLedger m_ledger;
     StallReport m_stall;
     PfcSafetyReport m_pfcSafety;
+    PcapStage m_pcap;
 };
 
 } // namespace ns3

@@ -109,6 +109,15 @@ RunOutput::Stream(const std::string& name)
     return *it->second;
 }
 
+std::string
+RunOutput::Path(const std::string& name)
+{
+    const fs::path p = fs::path(m_staging) / name;
+    std::error_code ec;
+    fs::create_directories(p.parent_path(), ec);
+    return p.string();
+}
+
 void
 RunOutput::WriteFile(const std::string& name, const std::string& content)
 {

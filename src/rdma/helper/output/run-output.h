@@ -29,6 +29,9 @@ class RunOutput
 
     /// A buffered stream for \p name inside the staging folder (created on first use).
     std::ofstream& Stream(const std::string& name);
+    /// The path of \p name (may contain folders, created here) inside the staging folder,
+    /// for files written by others (pcap captures).
+    std::string Path(const std::string& name);
     /// Write a whole small file.
     void WriteFile(const std::string& name, const std::string& content);
     /// Close every stream and move the staging folder to DIR.

@@ -174,6 +174,9 @@ ScenarioSchema::Keys()
         {"output.cc_sample_qps", T::INT, 4, 0, 1e6, {}, "QPs", "Number of flows whose QP state is sampled (see output.cc_sample_flows)."},
         {"output.cc_sample_flows", T::CHOICE, "largest", 0, 0, {"largest", "spread"}, "", "Which flows cc.csv samples: largest (the output.cc_sample_qps largest, ties by flow id) or spread (evenly over the flow ids)."},
         {"output.progress", T::BOOL, true, 0, 0, {}, "", "Print progress (simulated time, percent, events/s) to stderr."},
+        {"output.pcap.enabled", T::BOOL, false, 0, 0, {}, "", "Packet captures: every port of output.pcap.nodes in DIR/pcap/rdma-NODE-PORT.pcap (Ethernet link type; frames sent and received, PFC frames included, as RoCEv2 bytes: Ethernet, IPv4 with ECN, UDP 4791, BTH, AETH; see docs/pcap.md). Off: nothing is rendered, the run costs the same."},
+        {"output.pcap.nodes", T::INT_ARRAY, json::array(), 0, 1e7, {}, "node", "Nodes whose ports are captured (node ids as in links.csv: hosts first, then switches); empty = every node."},
+        {"output.pcap.max_packets", T::INT, 100000, 0, 1e12, {}, "frames", "Most frames written per capture file; then the file is closed and its port renders nothing more. 0 = no limit."},
     };
     // clang-format on
     return keys;

@@ -8,6 +8,7 @@
 #include "ns3/input-fields.h"
 #include "ns3/object-factory.h"
 #include "ns3/output-stage.h"
+#include "ns3/pcap-stage.h"
 #include "ns3/plugin-registry.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/run-output.h"
@@ -242,6 +243,12 @@ ScenarioRunner::Prepare()
     m_prepared = true;
 }
 
+void
+ScenarioRunner::SetOrigin(const std::string& file)
+{
+    m_origin = file;
+}
+
 json
 ScenarioRunner::Run(const std::string& outDir, bool quiet)
 {
@@ -262,7 +269,8 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     TopologyStage::For(s).Build(s, topo);
     topo.Finalize();
     int64_t stream = 0;
-    fabric.Finish(s, topo, stream); // the last input check: nothing is written before it
+    fabric.Finish(s, topo, stream); // input checks: nothing is written before them
+    PcapStage::Check(s, topo, m_origin.empty() ? Str(s, "name") : m_origin);
 
     RunOutput out(outDir);
     // ns-3 records every Time object alive before the first Simulator::Run (in case the

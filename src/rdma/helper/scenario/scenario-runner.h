@@ -53,6 +53,10 @@ class ScenarioRunner
     /// needed.
     void Prepare();
 
+    /// The scenario's file, named by errors found once the fabric is built (default: the
+    /// scenario's name).
+    void SetOrigin(const std::string& file);
+
     /// Simulate and write \p outDir; returns the summary. \p quiet silences progress.
     nlohmann::json Run(const std::string& outDir, bool quiet);
 
@@ -63,6 +67,7 @@ class ScenarioRunner
     nlohmann::json m_scenario;
     std::vector<std::unique_ptr<TrafficStage>> m_traffic;
     bool m_prepared;
+    std::string m_origin;
 };
 
 } // namespace ns3

@@ -64,7 +64,13 @@ RdmaNetDevice::GetTypeId()
             .AddTraceSource("PfcRx",
                             "A PFC frame has been received: class and quanta (0 = resume).",
                             MakeTraceSourceAccessor(&RdmaNetDevice::m_pfcRxTrace),
-                            "ns3::RdmaNetDevice::PfcTracedCallback");
+                            "ns3::RdmaNetDevice::PfcTracedCallback")
+            .AddTraceSource("Sniffer",
+                            "A frame sent (at the start of its transmission) or received, "
+                            "PFC frames included, as the bytes of a real RoCEv2 link "
+                            "(rocewire::Render; no FCS): for pcap captures (RdmaHelper).",
+                            MakeTraceSourceAccessor(&RdmaNetDevice::m_snifferTrace),
+                            "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -309,6 +315,10 @@ RdmaNetDevice::TryTransmit()
     {
         m_macTxTrace(f->GetPacket());
     }
+    if (!m_snifferTrace.IsEmpty())
+    {
+        Sniff(*f, true);
+    }
     m_channel->Transmit(std::move(f), this, txTime);
     RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
     const bool morePending =
@@ -359,6 +369,10 @@ RdmaNetDevice::Receive(const Ptr<RdmaFrame>& f)
             m_linkDownDropTrace(f->GetPacket());
         }
         return;
+    }
+    if (!m_snifferTrace.IsEmpty())
+    {
+        Sniff(*f, false);
     }
     if (f->header.type == RdmaPacketType::PFC)
     {

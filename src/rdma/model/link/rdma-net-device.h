@@ -175,6 +175,9 @@ class RdmaNetDevice : public NetDevice
     /// Schedule the deferred end of transmission in its reserved slot.
     void ScheduleDeferredTxComplete();
     void HandlePfc(const RdmaHeader& h);
+    /// Fire the Sniffer trace with \p f as on the wire, sent by this port (\p tx) or
+    /// received (rdma-net-device-sniffer.cc).
+    void Sniff(const RdmaFrame& f, bool tx);
     void PauseExpired(uint8_t priority);
 
     DataRate m_rate;
@@ -223,6 +226,7 @@ class RdmaNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_macRxTrace;
     TracedCallback<Ptr<const Packet>> m_linkDownDropTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
+    TracedCallback<Ptr<const Packet>> m_snifferTrace; ///< frames as RoCEv2 bytes (captures)
 };
 
 } // namespace ns3

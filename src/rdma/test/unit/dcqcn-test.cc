@@ -189,6 +189,18 @@ struct PresetValues
 bool
 ResolvePreset(const std::string& name, uint64_t lineRate, PresetValues& out)
 {
+    // An unknown name is refused by the attribute's checker; ask it first (ns-3 built
+    // with asserts, as in an ns-3 source tree, aborts on setting an unknown enum name).
+    TypeId::AttributeInformation info;
+    if (!Dcqcn::GetTypeId().LookupAttributeByName("Preset", &info))
+    {
+        return false;
+    }
+    const std::string names = "|" + info.checker->GetUnderlyingTypeInformation() + "|";
+    if (names.find("|" + PresetAttributeValue(name) + "|") == std::string::npos)
+    {
+        return false;
+    }
     Ptr<Dcqcn> d = CreateObject<Dcqcn>();
     if (!d->SetAttributeFailSafe("Preset", StringValue(PresetAttributeValue(name))))
     {

@@ -157,6 +157,7 @@ main(int argc, char* argv[])
         SizeGuard::Check(scenario, file, gb("max-memory-gb"), gb("max-output-gb"), out);
         RunCleanup::Install(vm.count("keep-partial") > 0);
         ScenarioRunner runner(scenario);
+        runner.SetOrigin(file);
         runner.Prepare();
         const nlohmann::json sum = runner.Run(out, vm.count("quiet") > 0);
         const uint64_t unfinished = sum.value("flows_unfinished", uint64_t(0));

@@ -10,6 +10,7 @@
  * byte arrives. A fabric whose routes cannot form a cycle (up-down leaf-spine) pauses
  * heavily but has no deadlock, and looking for deadlocks changes nothing in a run.
  */
+#include "cli-util.h"
 #include "conservation-util.h"
 
 #include "ns3/scenario-runner.h"

@@ -7,7 +7,7 @@
 #ifndef RDMA_CONSERVATION_UTIL_H
 #define RDMA_CONSERVATION_UTIL_H
 
-#include "cli-util.h"
+#include "scenario-test-util.h"
 
 #include <gtest/gtest.h>
 

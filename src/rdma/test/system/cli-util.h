@@ -75,46 +75,6 @@ ExpectRefused(const TempDir& dir,
     }
 }
 
-/// Rows of a CSV file as maps column -> text.
-inline std::vector<std::map<std::string, std::string>>
-ReadCsv(const std::string& path)
-{
-    std::vector<std::map<std::string, std::string>> rows;
-    std::istringstream in(ReadText(path));
-    std::string line;
-    std::vector<std::string> header;
-    auto split = [](const std::string& l) {
-        std::vector<std::string> cells;
-        std::string cell;
-        std::istringstream ls(l);
-        while (std::getline(ls, cell, ','))
-        {
-            cells.push_back(cell);
-        }
-        if (!l.empty() && l.back() == ',')
-        {
-            cells.emplace_back();
-        }
-        return cells;
-    };
-    if (!std::getline(in, line))
-    {
-        return rows;
-    }
-    header = split(line);
-    while (std::getline(in, line))
-    {
-        const std::vector<std::string> cells = split(line);
-        std::map<std::string, std::string> row;
-        for (size_t i = 0; i < header.size() && i < cells.size(); ++i)
-        {
-            row[header[i]] = cells[i];
-        }
-        rows.push_back(row);
-    }
-    return rows;
-}
-
 } // namespace rdmatest
 
 #endif

@@ -10,10 +10,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace rdmatest
 {
@@ -66,6 +68,46 @@ RunScenario(const TempDir& dir, const std::string& name, const nlohmann::json& s
     WriteText(file, scenario.dump(2));
     ns3::ScenarioRunner runner(ns3::ScenarioRunner::Load(file, {}));
     return runner.Run(dir / name, true);
+}
+
+/// Rows of a CSV file as maps column -> text.
+inline std::vector<std::map<std::string, std::string>>
+ReadCsv(const std::string& path)
+{
+    std::vector<std::map<std::string, std::string>> rows;
+    std::istringstream in(ReadText(path));
+    std::string line;
+    std::vector<std::string> header;
+    auto split = [](const std::string& l) {
+        std::vector<std::string> cells;
+        std::string cell;
+        std::istringstream ls(l);
+        while (std::getline(ls, cell, ','))
+        {
+            cells.push_back(cell);
+        }
+        if (!l.empty() && l.back() == ',')
+        {
+            cells.emplace_back();
+        }
+        return cells;
+    };
+    if (!std::getline(in, line))
+    {
+        return rows;
+    }
+    header = split(line);
+    while (std::getline(in, line))
+    {
+        const std::vector<std::string> cells = split(line);
+        std::map<std::string, std::string> row;
+        for (size_t i = 0; i < header.size() && i < cells.size(); ++i)
+        {
+            row[header[i]] = cells[i];
+        }
+        rows.push_back(row);
+    }
+    return rows;
 }
 
 } // namespace rdmatest
