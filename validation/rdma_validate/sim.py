@@ -8,7 +8,6 @@ from pathlib import Path
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ROOT / "validation" / "scenarios"
 
 
 class SimError(RuntimeError):
@@ -30,14 +29,15 @@ class Sim:
         return name
 
     def run(self, name, scenario, overrides=None):
-        """Run ``scenario`` (a file name in validation/scenarios, or a dict) with the
-        KEY=VALUE ``overrides``; returns a Run of folder ``out/name``."""
+        """Run ``scenario`` (a path relative to the repository, e.g. a shipped
+        "scenarios/demo.json", or a dict) with the KEY=VALUE ``overrides``; returns a Run
+        of folder ``out/name``."""
         overrides = dict(overrides or {})
         if isinstance(scenario, dict):
             path = self.out / f"{name}.json"
             path.write_text(json.dumps(scenario, indent=1))
         else:
-            path = SCENARIOS / scenario
+            path = ROOT / scenario
         folder = self.out / name
         sides = sorted(p.read_text() for p in self.out.glob("*.csv"))
         st = os.stat(self.runner)

@@ -4,7 +4,7 @@ has the shortest tail for short flows, near-zero queues and the fewest PFC pause
 from ..case import Case, Result
 from .. import figures
 
-SCENARIO = "../../scenarios/hpcc-fat-tree-320.json"
+SCENARIO = "scenarios/hpcc-fat-tree-320.json"
 DURATION_US = 1000
 CCS = ["hpcc", "dcqcn", "timely"]
 

@@ -4,7 +4,7 @@ go-back-N with PFC, with DCQCN and with no congestion control."""
 from ..case import Case, Result
 from .. import figures
 
-SCENARIO = "../../scenarios/cdf-websearch-leaf-spine.json"
+SCENARIO = "scenarios/cdf-websearch-leaf-spine.json"
 
 
 def run(sim, quick):

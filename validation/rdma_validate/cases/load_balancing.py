@@ -12,7 +12,7 @@ def mean_fct_us(run_):
 
 def run(sim, quick):
     r = Result()
-    perm = "../../scenarios/leaf-spine-128-permutation.json"
+    perm = "scenarios/leaf-spine-128-permutation.json"
     ecmp = sim.run("lb-ecmp", perm, {"routing.load_balancer": "ecmp",
                                      "nic.loss_recovery": "go_back_n"})
     spray_gbn = sim.run("lb-spray-gbn", perm, {"routing.load_balancer": "spray",
@@ -34,7 +34,7 @@ def run(sim, quick):
           "0 out-of-order packets, 0 retransmissions",
           f"{s['out_of_order_packets']} out of order, {s['retransmitted_packets']} retransmitted",
           s["out_of_order_packets"] == 0 and s["retransmitted_packets"] == 0)
-    deg = "../../scenarios/leaf-spine-128-degraded.json"
+    deg = "scenarios/leaf-spine-128-degraded.json"
     ada = sim.run("lb-degraded-adaptive", deg, {})
     dec = sim.run("lb-degraded-ecmp", deg, {"routing.load_balancer": "ecmp",
                                             "nic.loss_recovery": "go_back_n"})

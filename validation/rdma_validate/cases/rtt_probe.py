@@ -7,8 +7,8 @@ from ..case import Case, Result
 def run(sim, quick):
     r = Result()
     short = {"stop_time_ms": 8, "traffic.incast.until_ms": 8} if quick else {}
-    probe = sim.run("rttprobe-7000", "../../scenarios/rtt-probe-incast-7x1000.json", short)
-    dcqcn = sim.run("rttprobe-dcqcn-7000", "../../scenarios/dcqcn-pfc-incast-7x1000.json",
+    probe = sim.run("rttprobe-7000", "scenarios/rtt-probe-incast-7x1000.json", short)
+    dcqcn = sim.run("rttprobe-dcqcn-7000", "scenarios/dcqcn-pfc-incast-7x1000.json",
                     short)
     p, d = probe.summary, dcqcn.summary
     r.add("RTT-probe, PFC and ECN off: drops", "0", str(p["drops"]), p["drops"] == 0)
