@@ -3,11 +3,13 @@
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
-import pandas as pd
-
 ROOT = Path(__file__).resolve().parents[2]
+# A run's files are read by the analysis package's loader (analysis/rdma_analysis).
+sys.path.insert(0, str(ROOT / "analysis"))
+from rdma_analysis.runs import load_run  # noqa: E402
 
 
 class SimError(RuntimeError):
@@ -30,8 +32,8 @@ class Sim:
 
     def run(self, name, scenario, overrides=None):
         """Run ``scenario`` (a path relative to the repository, e.g. a shipped
-        "scenarios/demo.json", or a dict) with the KEY=VALUE ``overrides``; returns a Run
-        of folder ``out/name``."""
+        "scenarios/demo.json", or a dict) with the KEY=VALUE ``overrides``; returns the
+        rdma_analysis Run (load_run) of folder ``out/name``."""
         overrides = dict(overrides or {})
         if isinstance(scenario, dict):
             path = self.out / f"{name}.json"
@@ -55,38 +57,22 @@ class Sim:
                 raise SimError(f"{name}: rdma-run exit {p.returncode}: "
                                f"{(p.stdout + p.stderr)[-400:]}")
             marker.write_text(stamp)
-        return Run(folder)
+        return load_run(str(folder))
 
 
-class Run:
-    """The files of one run."""
-
-    def __init__(self, folder):
-        self.folder = Path(folder)
-        self.summary = json.loads((self.folder / "summary.json").read_text())
-        self.config = json.loads((self.folder / "config.json").read_text())
-
-    def csv(self, name):
-        return pd.read_csv(self.folder / name)
-
-    @property
-    def fct(self):
-        return self.csv("fct.csv")
-
-    def flow_goodput_gbps(self, t0_ns, t1_ns):
-        """Per sampled flow (cc.csv), payload goodput over [t0, t1] from its acked
-        bytes: {qp key: Gb/s}."""
-        cc = self.csv("cc.csv")
-        out = {}
-        for key, g in cc.groupby(["node", "qp"]):
-            g = g.sort_values("time_ns")
-            a = g[g.time_ns <= t0_ns].tail(1)
-            b = g[g.time_ns <= t1_ns].tail(1)
-            if a.empty or b.empty or int(b.time_ns.iloc[0]) <= int(a.time_ns.iloc[0]):
-                continue
-            dt = (int(b.time_ns.iloc[0]) - int(a.time_ns.iloc[0])) * 1e-9
-            out[key] = (int(b.acked_bytes.iloc[0]) - int(a.acked_bytes.iloc[0])) * 8 / dt / 1e9
-        return out
+def flow_goodput_gbps(run, t0_ns, t1_ns):
+    """Per sampled flow of ``run`` (cc.csv), payload goodput over [t0, t1] from its acked
+    bytes: {(node, qp): Gb/s}."""
+    out = {}
+    for key, g in run.cc.groupby(["node", "qp"]):
+        g = g.sort_values("time_ns")
+        a = g[g.time_ns <= t0_ns].tail(1)
+        b = g[g.time_ns <= t1_ns].tail(1)
+        if a.empty or b.empty or int(b.time_ns.iloc[0]) <= int(a.time_ns.iloc[0]):
+            continue
+        dt = (int(b.time_ns.iloc[0]) - int(a.time_ns.iloc[0])) * 1e-9
+        out[key] = (int(b.acked_bytes.iloc[0]) - int(a.acked_bytes.iloc[0])) * 8 / dt / 1e9
+    return out
 
 
 def jain(values):

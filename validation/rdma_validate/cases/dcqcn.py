@@ -2,7 +2,7 @@
 share; on the paper's own setup (40G, its ECN marking), with each preset."""
 
 from ..case import Case, Result
-from ..sim import jain, payload_rate_gbps
+from ..sim import flow_goodput_gbps, jain, payload_rate_gbps
 from .. import figures
 
 JOIN_MS = 4.0
@@ -35,7 +35,7 @@ def run(sim, quick):
         run_ = sim.run(f"dcqcn-{preset}", scenario(preset))
         for label, (t0, t1), n in [("3 flows", (2.0, JOIN_MS), 3),
                                    ("4 flows, 16 ms after the join", (20.0, STOP_MS), 4)]:
-            g = run_.flow_goodput_gbps(t0 * 1e6, t1 * 1e6)
+            g = flow_goodput_gbps(run_, t0 * 1e6, t1 * 1e6)
             shares = [v for (node, _), v in sorted(g.items()) if n == 4 or node != 4]
             total = sum(shares)
             if preset == "paper":
@@ -52,7 +52,7 @@ def run(sim, quick):
             r.add(f"{preset}: {label} over [{t0:g}, {t1:g}] ms", want,
                   ", ".join(f"{v:.1f}" for v in shares)
                   + f" Gb/s (sum {total:.1f}), Jain {jain(shares):.3f}", ok)
-        cc = run_.csv("cc.csv")
+        cc = run_.cc
         for (node, qp), grp in cc.groupby(["node", "qp"]):
             if preset == "paper":
                 series[f"host {node}"] = (grp.time_ns / 1e6, grp.rate_bps / 1e9)

@@ -2,7 +2,8 @@
 PFC headroom that never drops."""
 
 from ..case import Case, Result
-from ..sim import ACK_WIRE_BYTES, DATA_OVERHEAD_BYTES, payload_rate_gbps
+from ..sim import (ACK_WIRE_BYTES, DATA_OVERHEAD_BYTES, flow_goodput_gbps,
+                   payload_rate_gbps)
 from .. import figures
 
 
@@ -59,7 +60,7 @@ def run(sim, quick):
             expect = payload_rate_gbps(gbps, mtu)
             # Goodput in the middle of the transfer (cc.csv acked bytes), away from its ends.
             dur = int(f.fct_ns)
-            got = list(run_.flow_goodput_gbps(dur * 0.2, dur * 0.8).values())[0]
+            got = list(flow_goodput_gbps(run_, dur * 0.2, dur * 0.8).values())[0]
             err = got / expect - 1
             r.add(f"payload rate, {gbps}G, MTU {mtu}", f"{expect:.3f} Gb/s (+-0.5%)",
                   f"{got:.3f} Gb/s ({100 * err:+.3f}%)", abs(err) <= 0.005)

@@ -1,7 +1,7 @@
 """Swift: the fabric queue settles at the target delay, and flows share fairly."""
 
 from ..case import Case, Result
-from ..sim import jain, payload_rate_gbps
+from ..sim import flow_goodput_gbps, jain, payload_rate_gbps
 from .. import figures
 
 STOP_MS = 6.0
@@ -30,14 +30,14 @@ def run(sim, quick):
     run_ = sim.run("swift-incast", incast())
     c = payload_rate_gbps(100, 1024)
     t0, t1 = 2e6, STOP_MS * 1e6
-    g = run_.flow_goodput_gbps(t0, t1)
+    g = flow_goodput_gbps(run_, t0, t1)
     shares = list(g.values())
     r.add("8:1 long-flow incast: fairness over [2, 6] ms", "Jain >= 0.95",
           ", ".join(f"{v:.1f}" for v in shares) + f" Gb/s, Jain {jain(shares):.3f}",
           len(shares) == 8 and jain(shares) >= 0.95)
     r.add("link use over [2, 6] ms", f">= 90% of {c:.1f} Gb/s",
           f"{sum(shares):.1f} Gb/s", sum(shares) >= 0.9 * c)
-    q = run_.csv("queue.csv")
+    q = run_.queue
     # The receiver's port on the switch (node 9, port 0: host 0's link).
     q = q[(q.node == 9) & (q.port == 0) & (q.time_ns >= t0)]
     # queue.csv leaves out samples of an empty queue: average over every 1 us slot.
@@ -48,7 +48,7 @@ def run(sim, quick):
           f"target - base RTT = {target_us:.0f} us (x0.5 .. x1.5)",
           f"{queue_us:.1f} us ({mean_bytes / 1e3:.0f} KB)",
           0.5 * target_us <= queue_us <= 1.5 * target_us)
-    qq = run_.csv("queue.csv")
+    qq = run_.queue
     qq = qq[(qq.node == 9) & (qq.port == 0)]
     r.figure = figures.lines(sim.out / "swift.png",
                              {"bottleneck queue": (qq.time_ns / 1e6, qq.bytes / 1e3)},

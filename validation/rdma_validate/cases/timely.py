@@ -2,7 +2,7 @@
 converges to the fair share; the default keeps a long-flow incast's link busy."""
 
 from ..case import Case, Result
-from ..sim import jain, payload_rate_gbps
+from ..sim import flow_goodput_gbps, jain, payload_rate_gbps
 from .. import figures
 
 JOIN_MS = 2.0
@@ -41,7 +41,7 @@ def run(sim, quick):
     jains = {}
     for variant in ["Original", "Patched"]:
         run_ = sim.run(f"timely-{variant.lower()}", two_flows(variant, stop))
-        g = run_.flow_goodput_gbps((stop - 4) * 1e6, stop * 1e6)
+        g = flow_goodput_gbps(run_, (stop - 4) * 1e6, stop * 1e6)
         shares = [v for _, v in sorted(g.items())]
         jains[variant] = jain(shares)
         text = ", ".join(f"{v:.1f}" for v in shares) + f" Gb/s, Jain {jains[variant]:.3f}"
@@ -51,11 +51,11 @@ def run(sim, quick):
         else:
             r.notes.append(f"Original rule, same run: {text} (the claim is that its split "
                            "is not determined; it is reported, not asserted).")
-        cc = run_.csv("cc.csv")
+        cc = run_.cc
         for (node, _), grp in cc.groupby(["node", "qp"]):
             series[f"{variant.lower()} host {node}"] = (grp.time_ns / 1e6, grp.rate_bps / 1e9)
     s = sim.run("timely-incast", incast(6.0))
-    g = s.flow_goodput_gbps(2e6, 6e6)
+    g = flow_goodput_gbps(s, 2e6, 6e6)
     total = sum(g.values())
     r.add("default: 8:1 long-flow incast, link use over [2, 6] ms",
           f">= 90% of {c:.1f} Gb/s", f"{total:.1f} Gb/s ({100 * total / c:.0f}%)",
