@@ -29,8 +29,8 @@ CcSampler::Sample(std::ostream& out, int64_t now)
     {
         Ptr<RdmaNic> nic = m_topo.GetNic(node);
         const SendQueuePair& qp = nic->GetSendQp(qpn);
-        // GetRate() only brings lazy timers up to date: sampling does not change results.
-        out << now << ',' << node << ',' << qpn << ',' << qp.cc->GetRate() << ','
+        // PeekRate() changes nothing: sampling does not change results.
+        out << now << ',' << node << ',' << qpn << ',' << qp.cc->PeekRate() << ','
             << qp.cc->GetWindow() << ',' << nic->GetAckedBytes(qpn) << '\n';
     }
 }

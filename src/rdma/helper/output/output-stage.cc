@@ -239,10 +239,37 @@ OutputStage::Summarize(Time end, const Timing& timing) const
     sum["probe_latency_mean_ns"] = probes.empty() ? 0.0 : mean / probes.size();
     sum["probe_latency_p50_ns"] = Percentile(probes, 0.5);
     sum["probe_latency_p99_ns"] = Percentile(probes, 0.99);
+    SummarizeHostRx(sum);
     m_stall.Summarize(sum, end);
     m_pfcSafety.Summarize(sum);
     sum["conservation"] = m_ledger.Report();
     return sum;
+}
+
+void
+OutputStage::SummarizeHostRx(nlohmann::json& sum) const
+{
+    uint64_t packets = 0;
+    Time total;
+    Time longest;
+    bool modelled = false;
+    for (uint32_t h : m_topo.GetHosts())
+    {
+        if (Ptr<HostRxModel> host = m_topo.GetNic(h)->GetHostRx())
+        {
+            modelled = true;
+            packets += host->GetPackets();
+            total += host->GetTotalDelay();
+            longest = std::max(longest, host->GetMaxDelay());
+        }
+    }
+    if (modelled)
+    {
+        sum["host_rx"] = {
+            {"packets", packets},
+            {"mean_delay_us", packets ? total.GetSeconds() * 1e6 / double(packets) : 0.0},
+            {"max_delay_us", longest.GetSeconds() * 1e6}};
+    }
 }
 
 std::string

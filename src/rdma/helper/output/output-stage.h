@@ -68,6 +68,8 @@ class OutputStage
      * \param timing the run's wall, CPU and event counts
      */
     nlohmann::json Summarize(Time end, const Timing& timing) const;
+    /// summary.json's host_rx (packets, mean and max hold time) when a host is modelled.
+    void SummarizeHostRx(nlohmann::json& sum) const;
 
     /**
      * Write unfinished.csv (the flows that did not complete) into \p out.

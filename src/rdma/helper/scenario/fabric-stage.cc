@@ -8,9 +8,11 @@
 #include "ns3/congestion-control.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/host-rx-model.h"
 #include "ns3/int-hop.h"
 #include "ns3/integer.h"
 #include "ns3/plugin-keys.h"
+#include "ns3/pointer.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-keys-util.h"
@@ -23,6 +25,7 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace ns3
@@ -100,9 +103,24 @@ FabricStage::Resolve(json& s, const std::string& file) const
 }
 
 void
-FabricStage::Check(const json& s, const std::string& file, uint32_t /* hosts */) const
+FabricStage::Check(const json& s, const std::string& file, uint32_t hosts) const
 {
     auto fail = [&](const std::string& key, const std::string& why) { FailKey(file, s, key, why); };
+    std::set<uint32_t> slowHosts;
+    for (const json& n : At(s, "nic.host_rx.nodes"))
+    {
+        const auto node = n.get<uint32_t>();
+        if (hosts > 0 && node >= hosts)
+        {
+            fail("nic.host_rx.nodes",
+                 "node " + std::to_string(node) + " is not a host: hosts are 0 to " +
+                     std::to_string(hosts - 1) + ", as in links.csv");
+        }
+        if (!slowHosts.insert(node).second)
+        {
+            fail("nic.host_rx.nodes", "node " + std::to_string(node) + " is listed twice");
+        }
+    }
     if (Int(s, "nic.data_priority") == Int(s, "nic.control_priority"))
     {
         fail("nic.data_priority", "must differ from nic.control_priority");
@@ -272,6 +290,25 @@ FabricStage::Configure(const json& s, RdmaTopology& topo) const
 void
 FabricStage::Finish(const json& s, RdmaTopology& topo, int64_t& stream)
 {
+    if (Num(s, "nic.host_rx.rate_gbps") > 0 || Num(s, "nic.host_rx.delay_us") > 0)
+    {
+        std::vector<uint32_t> slow;
+        for (const json& n : At(s, "nic.host_rx.nodes"))
+        {
+            slow.push_back(n.get<uint32_t>());
+        }
+        if (slow.empty())
+        {
+            slow = topo.GetHosts();
+        }
+        for (uint32_t h : slow)
+        {
+            Ptr<HostRxModel> host = CreateObject<HostRxModel>();
+            host->SetAttribute("Rate", DataRateValue(Gbps(Num(s, "nic.host_rx.rate_gbps"))));
+            host->SetAttribute("Delay", TimeValue(Us(Num(s, "nic.host_rx.delay_us"))));
+            topo.GetNic(h)->SetAttribute("HostRx", PointerValue(host));
+        }
+    }
     // IRN's BDP-FC: at most ceil(BDP / MTU) packets in flight, BDP of the longest path.
     int64_t cap = Int(s, "nic.inflight_cap_packets");
     if (cap < 0)

@@ -291,6 +291,12 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
             stage->AddTraffic(s, topo, driver, stream);
         }
     }
+    // The controllers' draws: numbered here, so that the same scenario run twice in one
+    // process draws the same values (ns-3 numbers unassigned streams process-wide).
+    for (uint32_t h : topo.GetHosts())
+    {
+        stream += topo.GetNic(h)->AssignStreams(stream);
+    }
 
     // The outputs, then the run.
     OutputStage output(s, topo, driver, out);

@@ -136,6 +136,12 @@ CongestionControl::PacingRecheck() const
 }
 
 uint64_t
+CongestionControl::PeekRate() const
+{
+    return m_rate.Get();
+}
+
+uint64_t
 CongestionControl::GetWindow() const
 {
     return 0;

@@ -7,6 +7,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/simple-ref-count.h"
 #include "ns3/traced-value.h"
@@ -79,6 +80,10 @@ struct CcContext
     /// tests may set their own).
     CcPeerGroup* peers = nullptr;
     const CcClock* clock = nullptr;
+    /// Uniform [0, 1) draws for controllers that randomize (the NIC's stream, numbered by
+    /// RdmaNic::AssignStreams, shared by its controllers); null outside a NIC (a
+    /// controller then creates its own).
+    UniformRandomVariable* rng = nullptr;
 };
 
 /// An acknowledgement as the sender sees it.
@@ -186,6 +191,14 @@ class CongestionControl : public Object
      *         the next packet of the QP one wire size at this rate later
      */
     virtual uint64_t GetRate() = 0;
+    /**
+     * The rate GetRate() would return now, for samplers and traces (cc.csv): it must not
+     * change any state, so that what a run records cannot change what it simulates.
+     * Override when GetRate() catches up lazily on rules that depend on time alone.
+     * \return the sending rate now (bit/s); default: the rate decided last (the traced
+     *         Rate, which such controllers keep current)
+     */
+    virtual uint64_t PeekRate() const;
     /**
      * Pacing by credit (default: none). The NIC fixes the gap after a packet at the
      * rate of that moment; a controller whose rate can change for reasons of its own

@@ -190,17 +190,7 @@ Dcqcn::GetTypeId()
 }
 
 Dcqcn::Dcqcn()
-    : m_preset(PRESET_NIC),
-      m_rc(0),
-      m_rt(0),
-      m_alpha(1.0),
-      m_alphaSet(false),
-      m_cnpInPeriod(false),
-      m_timerCount(0),
-      m_byteCount(0),
-      m_bytesSinceEvent(0),
-      m_cutPending(false),
-      m_everCut(false)
+    : m_preset(PRESET_NIC)
 {
 }
 
@@ -223,15 +213,15 @@ Dcqcn::Init(const CcContext& ctx)
     m_rateDecreaseInterval = m_rateDecreaseInterval.value_or(p.rateDecreaseInterval);
     m_clampTargetRate = m_clampTargetRate.value_or(p.clampTargetRate);
 
-    m_rc = m_rt = double(ctx.lineRate);
-    m_alpha = *m_initialAlpha;
-    m_alphaSet = false;
-    m_cnpInPeriod = false;
-    m_alphaStart = m_timerStart = Now();
-    m_timerCount = m_byteCount = 0;
-    m_bytesSinceEvent = 0;
-    m_cutPending = false;
-    m_everCut = false;
+    m_st.rc = m_st.rt = double(ctx.lineRate);
+    m_st.alpha = *m_initialAlpha;
+    m_st.alphaSet = false;
+    m_st.cnpInPeriod = false;
+    m_st.alphaStart = m_st.timerStart = Now();
+    m_st.timerCount = m_st.byteCount = 0;
+    m_st.bytesSinceEvent = 0;
+    m_st.cutPending = false;
+    m_st.everCut = false;
 }
 
 Time
@@ -249,141 +239,142 @@ Dcqcn::GetName() const
 double
 Dcqcn::GetAlpha() const
 {
-    return m_alpha;
+    return m_st.alpha;
 }
 
 uint64_t
 Dcqcn::GetTargetRate() const
 {
-    return static_cast<uint64_t>(m_rt);
+    return static_cast<uint64_t>(m_st.rt);
 }
 
 void
-Dcqcn::Increase()
+Dcqcn::Increase(State& s) const
 {
     const uint32_t f = *m_fastRecoverySteps;
-    const uint32_t hi = std::max(m_timerCount, m_byteCount);
-    const uint32_t lo = std::min(m_timerCount, m_byteCount);
+    const uint32_t hi = std::max(s.timerCount, s.byteCount);
+    const uint32_t lo = std::min(s.timerCount, s.byteCount);
     if (hi < f)
     {
         // fast recovery: R_T unchanged
     }
     else if (*m_byteCounter > 0 && lo >= f)
     {
-        m_rt += double(lo - f + 1) * double(m_rateHai->GetBitRate());
+        s.rt += double(lo - f + 1) * double(m_rateHai->GetBitRate());
     }
     else
     {
-        m_rt += double(m_rateAi->GetBitRate());
+        s.rt += double(m_rateAi->GetBitRate());
     }
     const double line = double(m_ctx.lineRate);
-    m_rt = std::min(m_rt, line);
-    m_rc = std::min((m_rt + m_rc) / 2, line);
+    s.rt = std::min(s.rt, line);
+    s.rc = std::min((s.rt + s.rc) / 2, line);
 }
 
 void
-Dcqcn::AdvanceTimersTo(Time t)
+Dcqcn::AdvanceTimersTo(State& s, Time t) const
 {
     // Alpha: the n whole periods that ended. Per cut: each decays it by (1-g). Per
     // period (from the first CNP on): the first rises if a CNP arrived in it, the others
     // had none and decay.
-    const bool running = !*m_alphaPerPeriod || m_alphaSet;
-    if (running && t >= m_alphaStart + *m_alphaInterval)
+    const bool running = !*m_alphaPerPeriod || s.alphaSet;
+    if (running && t >= s.alphaStart + *m_alphaInterval)
     {
-        const int64_t n = (t - m_alphaStart).GetTimeStep() / m_alphaInterval->GetTimeStep();
+        const int64_t n = (t - s.alphaStart).GetTimeStep() / m_alphaInterval->GetTimeStep();
         const double g = *m_g;
         int64_t decays = n;
-        if (*m_alphaPerPeriod && m_cnpInPeriod)
+        if (*m_alphaPerPeriod && s.cnpInPeriod)
         {
-            m_alpha = (1 - g) * m_alpha + g;
-            m_cnpInPeriod = false;
+            s.alpha = (1 - g) * s.alpha + g;
+            s.cnpInPeriod = false;
             --decays;
         }
-        m_alpha *= std::pow(1 - g, double(decays));
-        m_alphaStart += *m_alphaInterval * n;
+        s.alpha *= std::pow(1 - g, double(decays));
+        s.alphaStart += *m_alphaInterval * n;
     }
     // Increase timer: one Increase() per period that ended.
     const double line = double(m_ctx.lineRate);
-    while (t >= m_timerStart + *m_rateIncreaseInterval)
+    while (t >= s.timerStart + *m_rateIncreaseInterval)
     {
-        m_timerStart += *m_rateIncreaseInterval;
-        if (m_rc >= line && m_rt >= line)
+        s.timerStart += *m_rateIncreaseInterval;
+        if (s.rc >= line && s.rt >= line)
         {
             // At line rate every further period is a no-op: skip them.
             const int64_t n =
-                (t - m_timerStart).GetTimeStep() / m_rateIncreaseInterval->GetTimeStep();
-            m_timerStart += *m_rateIncreaseInterval * n;
-            m_timerCount += n + 1;
+                (t - s.timerStart).GetTimeStep() / m_rateIncreaseInterval->GetTimeStep();
+            s.timerStart += *m_rateIncreaseInterval * n;
+            s.timerCount += n + 1;
             break;
         }
         // The stage is decided on the events before this one (F events of fast recovery).
-        Increase();
-        ++m_timerCount;
+        Increase(s);
+        ++s.timerCount;
     }
 }
 
 void
-Dcqcn::CatchUp(Time now)
+Dcqcn::CatchUp(State& s, Time now) const
 {
-    if (m_cutPending && now >= m_lastDecrease + *m_rateDecreaseInterval)
+    if (s.cutPending && now >= s.lastDecrease + *m_rateDecreaseInterval)
     {
-        const Time at = m_lastDecrease + *m_rateDecreaseInterval;
-        AdvanceTimersTo(at);
-        Decrease(at);
-        m_cutPending = false;
+        const Time at = s.lastDecrease + *m_rateDecreaseInterval;
+        AdvanceTimersTo(s, at);
+        Decrease(s, at);
+        s.cutPending = false;
     }
-    AdvanceTimersTo(now);
+    AdvanceTimersTo(s, now);
 }
 
 void
-Dcqcn::Decrease(Time at)
+Dcqcn::Decrease(State& s, Time at) const
 {
-    if (*m_clampTargetRate || !m_everCut || m_timerCount > 0)
+    if (*m_clampTargetRate || !s.everCut || s.timerCount > 0)
     {
-        m_rt = m_rc;
+        s.rt = s.rc;
     }
-    m_rc = std::max(m_rc * (1 - m_alpha / 2),
+    s.rc = std::max(s.rc * (1 - s.alpha / 2),
                     double(std::min(m_minRate->GetBitRate(), m_ctx.lineRate)));
     if (!*m_alphaPerPeriod)
     {
-        m_alpha = (1 - *m_g) * m_alpha + *m_g;
-        m_alphaStart = at;
+        s.alpha = (1 - *m_g) * s.alpha + *m_g;
+        s.alphaStart = at;
     }
-    m_timerStart = at;
-    m_timerCount = 0;
-    m_byteCount = 0;
-    m_bytesSinceEvent = 0;
-    m_lastDecrease = at;
-    m_everCut = true;
-    m_rate = static_cast<uint64_t>(m_rc);
+    s.timerStart = at;
+    s.timerCount = 0;
+    s.byteCount = 0;
+    s.bytesSinceEvent = 0;
+    s.lastDecrease = at;
+    s.everCut = true;
 }
 
 void
 Dcqcn::OnCnp()
 {
     const Time now = Now();
-    CatchUp(now);
+    CatchUp(m_st, now);
+    NoteRate();
     if (*m_alphaPerPeriod)
     {
-        if (!m_alphaSet)
+        if (!m_st.alphaSet)
         {
             // The first CNP sets alpha and starts its periods.
-            m_alphaSet = true;
-            m_alpha = *m_initialAlpha;
-            m_alphaStart = now;
+            m_st.alphaSet = true;
+            m_st.alpha = *m_initialAlpha;
+            m_st.alphaStart = now;
         }
         else
         {
-            m_cnpInPeriod = true;
+            m_st.cnpInPeriod = true;
         }
     }
-    if (m_everCut && m_rateDecreaseInterval->IsStrictlyPositive() &&
-        now < m_lastDecrease + *m_rateDecreaseInterval)
+    if (m_st.everCut && m_rateDecreaseInterval->IsStrictlyPositive() &&
+        now < m_st.lastDecrease + *m_rateDecreaseInterval)
     {
-        m_cutPending = true; // applied when the interval ends
+        m_st.cutPending = true; // applied when the interval ends
         return;
     }
-    Decrease(now);
+    Decrease(m_st, now);
+    NoteRate();
 }
 
 void
@@ -393,26 +384,41 @@ Dcqcn::OnSend(uint32_t payloadBytes)
     {
         return;
     }
-    CatchUp(Now());
-    m_bytesSinceEvent += payloadBytes;
-    while (m_bytesSinceEvent >= *m_byteCounter)
+    CatchUp(m_st, Now());
+    NoteRate();
+    m_st.bytesSinceEvent += payloadBytes;
+    while (m_st.bytesSinceEvent >= *m_byteCounter)
     {
-        m_bytesSinceEvent -= *m_byteCounter;
-        Increase();
-        ++m_byteCount;
+        m_st.bytesSinceEvent -= *m_byteCounter;
+        Increase(m_st);
+        ++m_st.byteCount;
     }
 }
 
 uint64_t
 Dcqcn::GetRate()
 {
-    CatchUp(Now());
-    const uint64_t r = static_cast<uint64_t>(m_rc);
+    CatchUp(m_st, Now());
+    NoteRate();
+    return static_cast<uint64_t>(m_st.rc);
+}
+
+uint64_t
+Dcqcn::PeekRate() const
+{
+    State s = m_st; // the periods that ended, applied to a copy
+    CatchUp(s, Now());
+    return static_cast<uint64_t>(s.rc);
+}
+
+void
+Dcqcn::NoteRate()
+{
+    const uint64_t r = static_cast<uint64_t>(m_st.rc);
     if (r != m_rate.Get())
     {
         m_rate = r;
     }
-    return r;
 }
 
 } // namespace ns3

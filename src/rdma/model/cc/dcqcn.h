@@ -68,6 +68,8 @@ class Dcqcn : public CongestionControl
     void OnCnp() override;
     void OnSend(uint32_t payloadBytes) override;
     uint64_t GetRate() override;
+    /// The rate after the timer periods that ended, computed on a copy of the state.
+    uint64_t PeekRate() const override;
     std::string GetName() const override;
     /**
      * The CNP spacing at the receiving NIC that goes with the preset (Nic 4 us, Paper
@@ -81,11 +83,31 @@ class Dcqcn : public CongestionControl
     uint64_t GetTargetRate() const;
 
   private:
-    /// Apply every timer period that ended up to \p now.
-    void CatchUp(Time now);
-    void AdvanceTimersTo(Time t);
-    void Decrease(Time at);
-    void Increase();
+    /// The reaction point's state: everything the rules change.
+    struct State
+    {
+        double rc = 0;                ///< current rate (bit/s)
+        double rt = 0;                ///< target rate (bit/s)
+        double alpha = 1;             ///< the congestion estimate
+        bool alphaSet = false;        ///< per-period rule: the first CNP has set alpha
+        bool cnpInPeriod = false;     ///< per-period rule: a CNP arrived in the running period
+        Time alphaStart;              ///< start of the running alpha period
+        Time timerStart;              ///< start of the running increase-timer period
+        uint32_t timerCount = 0;      ///< T_cnt: timer events since the last cut
+        uint32_t byteCount = 0;       ///< BC: byte-counter events since the last cut
+        uint64_t bytesSinceEvent = 0; ///< bytes sent since the last byte-counter event
+        Time lastDecrease;            ///< when the last cut applied
+        bool cutPending = false;      ///< a CNP within RateDecreaseInterval of the last cut
+        bool everCut = false;         ///< whether any cut has applied
+    };
+
+    /// Apply to \p s every timer period that ended up to \p now (and a pending cut).
+    void CatchUp(State& s, Time now) const;
+    void AdvanceTimersTo(State& s, Time t) const;
+    void Decrease(State& s, Time at) const;
+    void Increase(State& s) const;
+    /// The traced Rate follows m_st.rc.
+    void NoteRate();
 
     // Attributes. The optional ones are the user's values, nullopt for `preset` until
     // Init resolves them; from Init on every one has a value.
@@ -103,20 +125,7 @@ class Dcqcn : public CongestionControl
     std::optional<Time> m_rateDecreaseInterval;
     std::optional<bool> m_clampTargetRate;
 
-    // State
-    double m_rc; ///< current rate (bit/s)
-    double m_rt; ///< target rate (bit/s)
-    double m_alpha;
-    bool m_alphaSet;       ///< per-period rule: the first CNP has set alpha
-    bool m_cnpInPeriod;    ///< per-period rule: a CNP arrived in the running period
-    Time m_alphaStart;     ///< start of the running alpha period
-    Time m_timerStart;     ///< start of the running increase-timer period
-    uint32_t m_timerCount; ///< T_cnt: timer events since the last cut
-    uint32_t m_byteCount;  ///< BC: byte-counter events since the last cut
-    uint64_t m_bytesSinceEvent;
-    Time m_lastDecrease;
-    bool m_cutPending;
-    bool m_everCut;
+    State m_st;
 };
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ns3
 {
@@ -165,22 +166,21 @@ RttProbe::WantsProbe()
     return true;
 }
 
-void
-RttProbe::ApplyLateDecreases(Time elapsed)
+RttProbe::LateDecrease
+RttProbe::PendingLateDecreases(Time elapsed) const
 {
+    LateDecrease d{m_s->rc, m_lateDecreases, m_nackPending};
     if (m_preset == PRESET_SCALABLE)
     {
         // The RTT is at least the time waited: the decrease such a sample calls for,
-        // from the rate the probe left at, applies as soon as it is known. The bound
-        // only tightens with time, so its value at any event does not depend on who
-        // asked before (a sampler's GetRate() changes nothing).
-        Bound(m_probeRate, elapsed, 0);
-        return;
+        // from the rate the probe left at, applies as soon as it is known.
+        d.rate = std::min(d.rate, BoundFor(m_probeRate, elapsed, 0));
+        return d;
     }
     const int64_t t = m_targetRtt.GetTimeStep();
     if (t <= 0 || !elapsed.IsStrictlyPositive())
     {
-        return;
+        return d;
     }
     // Decrease k is due once the probe is older than k target RTTs (strictly: an RTT
     // equal to the target is not above it), up to the first k with k x target >=
@@ -190,30 +190,46 @@ RttProbe::ApplyLateDecreases(Time elapsed)
     // next probe out only after one packet time at the floor (1.45 ms at 100G).
     const uint64_t cap = uint64_t((m_highRtt.GetTimeStep() + t - 1) / t);
     const uint64_t due = std::min(uint64_t((elapsed.GetTimeStep() - 1) / t), cap);
-    if (due <= m_lateDecreases)
+    while (d.count < due)
     {
-        return;
-    }
-    double rate = m_s->rc;
-    while (m_lateDecreases < due)
-    {
-        ++m_lateDecreases;
+        ++d.count;
         // Known when it is applied: the RTT is above k x target.
-        const bool high = m_targetRtt * int64_t(m_lateDecreases) >= m_highRtt;
-        if (high && m_nackPending)
+        const bool high = m_targetRtt * int64_t(d.count) >= m_highRtt;
+        if (high && d.nackPending)
         {
-            rate *= m_nackFactor;
-            m_nackPending = false;
+            d.rate *= m_nackFactor;
+            d.nackPending = false;
         }
         else
         {
-            rate *= high ? m_highRttMdFactor : m_mdFactor;
+            d.rate *= high ? m_highRttMdFactor : m_mdFactor;
         }
     }
+    return d;
+}
+
+void
+RttProbe::ApplyLateDecreases(Time elapsed)
+{
+    const LateDecrease d = PendingLateDecreases(elapsed);
+    if (m_preset == PRESET_SCALABLE)
+    {
+        if (d.rate < m_s->rc)
+        {
+            SetRate(d.rate);
+        }
+        return;
+    }
+    if (d.count == m_lateDecreases)
+    {
+        return;
+    }
+    NS_LOG_LOGIC("probe out for " << elapsed.GetNanoSeconds() << " ns: " << d.count
+                                  << " decreases, rate " << m_s->rc << " -> " << d.rate);
+    m_lateDecreases = d.count;
+    m_nackPending = d.nackPending;
     m_lastUpdate = Now();
-    NS_LOG_LOGIC("probe out for " << elapsed.GetNanoSeconds() << " ns: " << due
-                                  << " decreases, rate " << m_s->rc << " -> " << rate);
-    SetRate(rate);
+    SetRate(d.rate);
 }
 
 void
@@ -347,13 +363,13 @@ RttProbe::ScalableSample(Time rtt)
     NewEpoch();
 }
 
-bool
-RttProbe::Bound(double sentClaim, Time rtt, double gradient)
+double
+RttProbe::BoundFor(double sentClaim, Time rtt, double gradient) const
 {
     const Time target = TargetFor(sentClaim / Sharers());
     if (rtt <= target)
     {
-        return false;
+        return std::numeric_limits<double>::infinity();
     }
     // Level: the queue is (rtt - target) too long. Gradient: the queue grew by
     // `gradient` seconds per second of sending, i.e. the senders together offered
@@ -366,7 +382,13 @@ RttProbe::Bound(double sentClaim, Time rtt, double gradient)
     {
         cut = std::max(cut, 1 - 1 / (1 + gradient));
     }
-    const double bound = sentClaim * (1 - std::min(cut, m_maxMd));
+    return sentClaim * (1 - std::min(cut, m_maxMd));
+}
+
+bool
+RttProbe::Bound(double sentClaim, Time rtt, double gradient)
+{
+    const double bound = BoundFor(sentClaim, rtt, gradient);
     if (bound < m_s->rc)
     {
         SetRate(bound);
@@ -494,6 +516,22 @@ RttProbe::GetRate()
         ApplyLateDecreases(Now() - m_lastProbe);
     }
     return static_cast<uint64_t>(Effective());
+}
+
+uint64_t
+RttProbe::PeekRate() const
+{
+    double rc = m_s->rc;
+    if ((m_preset == PRESET_SCALABLE || m_lateProbeDecrease) && m_probeOutstanding)
+    {
+        // What GetRate() would apply now, computed without applying it: the late
+        // decreases change the claim's pacing credit and update times, so a sampler
+        // that applied them would change the run it observes.
+        const double floor = std::min(m_minRate * Sharers(), double(m_ctx.lineRate));
+        const double pending = PendingLateDecreases(Now() - m_lastProbe).rate;
+        rc = std::min(rc, std::clamp(pending, floor, double(m_ctx.lineRate)));
+    }
+    return static_cast<uint64_t>(std::max(rc / Sharers(), m_minRate));
 }
 
 } // namespace ns3

@@ -337,7 +337,8 @@ RttProbe::Init(const CcContext& ctx)
         {
             m_group = Create<ClaimState>();
             m_group->advancedAt = Now();
-            m_group->jitter = CreateObject<UniformRandomVariable>();
+            m_group->jitter = ctx.rng ? Ptr<UniformRandomVariable>(ctx.rng)
+                                      : CreateObject<UniformRandomVariable>();
             ctx.peers->shared = m_group;
             m_group->rc = line;
             m_group->epochs.fill(Epoch{Now(), line});

@@ -128,6 +128,8 @@ class RttProbe : public CongestionControl
     void OnProbeResponse(Time rtt) override;
     void OnProbeTimeout() override;
     uint64_t GetRate() override;
+    /// GetRate() without applying the late decreases it would apply (no state changes).
+    uint64_t PeekRate() const override;
     void OnPeersChanged() override;
     Time PacingDelay(uint32_t lastWireBytes) override;
     Time PacingRecheck() const override;
@@ -151,6 +153,17 @@ class RttProbe : public CongestionControl
     /// lower bound of the RTT implies (NvidiaSample: one per whole target RTT; Scalable:
     /// the proportional decrease from the rate the probe left at).
     void ApplyLateDecreases(Time elapsed);
+
+    /// What ApplyLateDecreases(\p elapsed) would leave: the claim before clamping, the
+    /// NvidiaSample decreases then applied and whether the NACK factor is still pending.
+    struct LateDecrease
+    {
+        double rate;
+        uint64_t count;
+        bool nackPending;
+    };
+
+    LateDecrease PendingLateDecreases(Time elapsed) const;
     /// The QP's rate: in Scalable, the claim shared by Sharers() QPs.
     double Effective() const;
     /// Shared claim: bring the group's pacing credit and send-rate estimate up to now
@@ -162,6 +175,8 @@ class RttProbe : public CongestionControl
     /// sentRate x (1 - min(max(Beta (rtt - target) / rtt, 1 - 1 / (1 + gradient)),
     /// MaxMd)) (nothing at or below the target).
     bool Bound(double sentClaim, Time rtt, double gradient);
+    /// Scalable: that bound (infinity at or below the target), changing nothing.
+    double BoundFor(double sentClaim, Time rtt, double gradient) const;
     /// Scalable: the queueing delay's growth per second of send time, from this sample
     /// and a reference at least GradientSpan older (0 until known).
     double Gradient(Time sent, Time rtt);

@@ -94,9 +94,10 @@ Swift::GetTypeId()
                           MakeDoubleChecker<double>(1e-9))
             .AddAttribute("EndpointTarget",
                           "Target of the endpoint window for the endpoint delay "
-                          "(CcAck remoteDelay) (time, default 10 us, simulator choice: no "
-                          "host delay is modelled, remoteDelay is 0, so the endpoint "
-                          "window never limits here).",
+                          "(CcAck remoteDelay: the receiving host's hold time, echoed in "
+                          "the ACK when the responder has a HostRxModel, nic.host_rx; "
+                          "without one it is 0 and this window never limits) (time, "
+                          "default 10 us, simulator choice).",
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&Swift::m_endpointTarget),
                           MakeTimeChecker(Time(0)))

@@ -74,6 +74,7 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
     ack.ackedBytes = acked;
     ack.rtt = h.timestamp > 0 ? Simulator::Now() - NanoSeconds(h.timestamp) : Time(0);
     ack.ecnEcho = h.flags & RdmaHeader::FLAG_ECN_ECHO;
+    ack.remoteDelay = NanoSeconds(h.remoteDelayNs);
     ack.ackPsn = qp.sndUna;
     ack.sndNxt = qp.sndNxt;
     ack.inflightBytes = uint64_t(qp.sndNxt - qp.sndUna) * m_mtu;

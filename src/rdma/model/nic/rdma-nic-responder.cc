@@ -7,6 +7,9 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace ns3
 {
 
@@ -21,6 +24,8 @@ RdmaNic::ReceiveData(const RdmaHeader& h)
         SendCnp(rq);
     }
     const RecvReply r = m_recovery->OnData(rq, h, m_ackInterval, now);
+    // With a host model, every data packet takes its turn in the host, answered or not.
+    const Time done = m_hostRx ? m_hostRx->Admit(r.deliveredBytes, now) : now;
     if (r.deliveredBytes > 0)
     {
         m_stats.payloadBytesDelivered += r.deliveredBytes;
@@ -34,8 +39,29 @@ RdmaNic::ReceiveData(const RdmaHeader& h)
     {
         // A NACK answers reordering: with CnpOnOutOfOrder it is also a CNP.
         const bool cnp = r.type == RdmaPacketType::NACK && m_cnpOnOutOfOrder;
-        SendAck(rq, h, r.type, r.psn, cnp ? RdmaHeader::FLAG_CNP : 0);
+        const uint8_t flags = cnp ? RdmaHeader::FLAG_CNP : 0;
+        if (done > now)
+        {
+            Simulator::Schedule(done - now,
+                                &RdmaNic::SendHeldAck,
+                                this,
+                                h,
+                                r.type,
+                                r.psn,
+                                flags,
+                                done - now);
+        }
+        else
+        {
+            SendAck(rq, h, r.type, r.psn, flags);
+        }
     }
+}
+
+void
+RdmaNic::SendHeldAck(RdmaHeader data, RdmaPacketType type, uint32_t psn, uint8_t flags, Time held)
+{
+    SendAck(m_recvQps[data.dstQpn], data, type, psn, flags, held);
 }
 
 void
@@ -59,7 +85,8 @@ RdmaNic::SendAck(const RecvQueuePair& rq,
                  const RdmaHeader& data,
                  RdmaPacketType type,
                  uint32_t psn,
-                 uint8_t extraFlags)
+                 uint8_t extraFlags,
+                 Time hostDelay)
 {
     RdmaHeader h;
     h.type = type;
@@ -72,6 +99,8 @@ RdmaNic::SendAck(const RecvQueuePair& rq,
     h.sackPsn = data.psn;
     h.timestamp = data.timestamp;
     h.flags = extraFlags;
+    h.remoteDelayNs = static_cast<uint32_t>(
+        std::min<int64_t>(hostDelay.GetNanoSeconds(), std::numeric_limits<uint32_t>::max()));
     if (data.ecn == RdmaHeader::CE)
     {
         h.flags |= RdmaHeader::FLAG_ECN_ECHO;

@@ -107,6 +107,13 @@ RdmaNic::GetTypeId()
                           IntegerValue(-1),
                           MakeIntegerAccessor(&RdmaNic::m_probeResponsePriority),
                           MakeIntegerChecker<int32_t>(-1, kRdmaNumPriorities - 1))
+            .AddAttribute("HostRx",
+                          "The receiving host behind this NIC (HostRxModel): the responder "
+                          "answers a data packet only once the host is done with it, and "
+                          "echoes the hold time in the ACK. Null (default): no host delay.",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNic::m_hostRx),
+                          MakePointerChecker<HostRxModel>())
             .AddTraceSource("MessageComplete",
                             "A message has been fully acknowledged.",
                             MakeTraceSourceAccessor(&RdmaNic::m_completionTrace),
@@ -130,6 +137,20 @@ RdmaNic::RdmaNic()
       m_inPull(false)
 {
     m_ccFactory.SetTypeId(NoCongestionControl::GetTypeId());
+    m_ccRng = CreateObject<UniformRandomVariable>();
+}
+
+Ptr<HostRxModel>
+RdmaNic::GetHostRx() const
+{
+    return m_hostRx;
+}
+
+int64_t
+RdmaNic::AssignStreams(int64_t stream)
+{
+    m_ccRng->SetStream(stream);
+    return 1;
 }
 
 void
@@ -267,6 +288,7 @@ RdmaNic::AddLimiter(Ptr<CongestionControl> cc, uint32_t peerNode, CcPeerGroup* p
         ctx.hops = path->second.hops;
     }
     ctx.peers = peers;
+    ctx.rng = PeekPointer(m_ccRng);
     limiter.cc->Init(ctx);
     m_limiters.push_back(limiter);
     return m_limiters.size() - 1;

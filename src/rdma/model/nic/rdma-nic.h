@@ -4,11 +4,13 @@
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
+#include "ns3/host-rx-model.h"
 #include "ns3/loss-recovery.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/qp-scheduler.h"
 #include "ns3/queue-pair.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-port-owner.h"
 #include "ns3/traced-callback.h"
@@ -99,6 +101,15 @@ class RdmaNic : public Object, public RdmaPortOwner
     /// The controller pacing QP \p qpn.
     Ptr<CongestionControl> GetCongestionControl(uint32_t qpn) const;
     /**
+     * Number the random stream its controllers draw from (CcContext::rng), so that a
+     * run's draws do not depend on what else the process created before it.
+     * \param stream the first stream number to use
+     * \return the number of streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+    /// \return the receiving host model (attribute HostRx), or null
+    Ptr<HostRxModel> GetHostRx() const;
+    /**
      * Take send QP \p qpn (not yet used) out of congestion control: its own limiter at
      * line rate (NoCongestionControl), outside its peer group. For a measuring QP, such
      * as a latency probe that must see the fabric's queueing and not its own pacing.
@@ -152,11 +163,15 @@ class RdmaNic : public Object, public RdmaPortOwner
     void ArmWake(uint64_t ps);
     void Wake();
     /// ACK or NACK for \p rq, echoing the timestamp (and INT stack) of \p data.
+    /// \p hostDelay: how long the host held \p data (HostRxModel), echoed in the answer.
     void SendAck(const RecvQueuePair& rq,
                  const RdmaHeader& data,
                  RdmaPacketType type,
                  uint32_t psn,
-                 uint8_t extraFlags);
+                 uint8_t extraFlags,
+                 Time hostDelay = Time(0));
+    /// The host is done with \p data: its answer leaves now (the scheduled form of SendAck).
+    void SendHeldAck(RdmaHeader data, RdmaPacketType type, uint32_t psn, uint8_t flags, Time held);
     void SendCnp(const RecvQueuePair& rq);
 
     // receive path
@@ -207,6 +222,10 @@ class RdmaNic : public Object, public RdmaPortOwner
     /// to a few of them).
     std::unordered_map<uint32_t, PathInfo> m_paths;
     Time m_fabricBaseRtt;
+    /// The receiving host, if modelled (attribute HostRx): answers wait until it is done.
+    Ptr<HostRxModel> m_hostRx;
+    /// The controllers' draws (CcContext::rng), one stream per NIC.
+    Ptr<UniformRandomVariable> m_ccRng;
 
     /// Record \p rate as \p qp's latest in its peer group's sums (if it is in one).
     void NotePeerRate(SendQueuePair& qp, uint64_t rate);

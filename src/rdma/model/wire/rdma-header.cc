@@ -11,7 +11,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaHeader);
 namespace
 {
 /// Bytes the model's fields take; the rest of the real header size is padding.
-constexpr uint32_t kFieldBytes = 1 + 1 + 1 + 1 + 4 + 4 + 2 + 2 + 4 + 4 + 4 + 2 + 8 + 4 + 1;
+constexpr uint32_t kFieldBytes = 1 + 1 + 1 + 1 + 4 + 4 + 2 + 2 + 4 + 4 + 4 + 2 + 8 + 4 + 4 + 1;
 static_assert(kFieldBytes <= rdmawire::HeaderBytes(RdmaPacketType::DATA),
               "model fields must fit in the smallest real header stack");
 } // namespace
@@ -31,6 +31,7 @@ RdmaHeader::RdmaHeader()
       quanta(0),
       timestamp(0),
       sackPsn(0),
+      remoteDelayNs(0),
       intHops(0),
       intStack{}
 {
@@ -86,6 +87,7 @@ RdmaHeader::Serialize(Buffer::Iterator it) const
     it.WriteU16(quanta);
     it.WriteU64(timestamp);
     it.WriteU32(sackPsn);
+    it.WriteU32(remoteDelayNs);
     it.WriteU8(intHops);
     it.WriteU8(0, rdmawire::HeaderBytes(type) - kFieldBytes);
     if (flags & FLAG_INT)
@@ -115,6 +117,7 @@ RdmaHeader::Deserialize(Buffer::Iterator it)
     quanta = it.ReadU16();
     timestamp = it.ReadU64();
     sackPsn = it.ReadU32();
+    remoteDelayNs = it.ReadU32();
     intHops = it.ReadU8();
     it.Next(rdmawire::HeaderBytes(type) - kFieldBytes);
     if (flags & FLAG_INT)

@@ -68,7 +68,11 @@ class RdmaHeader : public Header
     uint16_t quanta;    ///< PFC: pause time in 512-bit-time quanta (0 = resume)
     uint64_t timestamp; ///< DATA/PROBE: send time (ns); ACK/NACK/PROBE_RESP: its echo
     uint32_t sackPsn;   ///< selective-repeat NACK: the PSN that arrived out of order
-    uint8_t intHops;    ///< INT records in intStack (FLAG_INT)
+    /// ACK/NACK: how long the responder's host held the packet before this answer (ns;
+    /// HostRxModel, 0 without one). Not a RoCEv2 field: Swift's NIC timestamps, modelled
+    /// in the header's room, so no frame grows (docs/pcap.md).
+    uint32_t remoteDelayNs;
+    uint8_t intHops;                                      ///< INT records in intStack (FLAG_INT)
     std::array<uint64_t, rdmawire::kMaxIntHops> intStack; ///< packed IntHop records
 
     /// Push one INT record (ignored beyond kMaxIntHops, as a real INT domain would).

@@ -110,6 +110,13 @@ TEST(Cli, HostOutOfRange)
     ExpectInputError(s, "", {"bad.json", "traffic.incast.receiver", "9", "4 hosts"});
 }
 
+TEST(Cli, HostRxNodeThatIsNotAHost)
+{
+    json s = kSmall;
+    s["nic"]["host_rx"] = {{"rate_gbps", 10}, {"nodes", {0, 4}}};
+    ExpectInputError(s, "", {"bad.json", "nic.host_rx.nodes", "4", "not a host"});
+}
+
 TEST(Cli, BadOverride)
 {
     ExpectInputError(kSmall, "--set topology.hosts=-3", {"--set", "topology.hosts", "-3"});
