@@ -146,7 +146,10 @@ main(int argc, char* argv[])
         {
             const SizeGuard::Estimate e = SizeGuard::Compute(scenario);
             SizeGuard::Check(scenario, file, gb("max-memory-gb"), gb("max-output-gb"), ".");
-            ScenarioRunner(scenario).Prepare();
+            ScenarioRunner checked(scenario);
+            checked.SetOrigin(file);
+            checked.Prepare();
+            checked.CheckFabric();
             std::cout << std::setprecision(3) << file << ": ok; " << e.hosts << " hosts, "
                       << e.switches << " switches, " << e.links << " links, " << e.qps << " QPs, "
                       << e.flows << " flows; about " << e.MemoryBytes() / 1e9

@@ -249,6 +249,31 @@ ScenarioRunner::SetOrigin(const std::string& file)
     m_origin = file;
 }
 
+void
+ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& stream) const
+{
+    const json& s = m_scenario;
+    const uint32_t seed = static_cast<uint32_t>(Int(s, "seed"));
+    RngSeedManager::SetSeed(std::max<uint32_t>(seed, 1));
+    RngSeedManager::SetRun(seed + 1);
+    UseScheduler(Str(s, "simulator.scheduler"));
+    fabric.Configure(s, topo);
+    TopologyStage::For(s).Build(s, topo);
+    topo.Finalize();
+    fabric.Finish(s, topo, stream);
+    PcapStage::Check(s, topo, m_origin.empty() ? Str(s, "name") : m_origin);
+}
+
+void
+ScenarioRunner::CheckFabric()
+{
+    RdmaTopology topo;
+    FabricStage fabric;
+    int64_t stream = 0;
+    BuildFabric(topo, fabric, stream);
+    Simulator::Destroy();
+}
+
 json
 ScenarioRunner::Run(const std::string& outDir, bool quiet)
 {
@@ -257,20 +282,10 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
         Prepare();
     }
     const json& s = m_scenario;
-    const uint32_t seed = static_cast<uint32_t>(Int(s, "seed"));
-    RngSeedManager::SetSeed(std::max<uint32_t>(seed, 1));
-    RngSeedManager::SetRun(seed + 1);
-    UseScheduler(Str(s, "simulator.scheduler"));
-
-    // The fabric: attributes, then the topology's nodes and links.
     RdmaTopology topo;
     FabricStage fabric;
-    fabric.Configure(s, topo);
-    TopologyStage::For(s).Build(s, topo);
-    topo.Finalize();
     int64_t stream = 0;
-    fabric.Finish(s, topo, stream); // input checks: nothing is written before them
-    PcapStage::Check(s, topo, m_origin.empty() ? Str(s, "name") : m_origin);
+    BuildFabric(topo, fabric, stream); // input checks: nothing is written before them
 
     RunOutput out(outDir);
     // ns-3 records every Time object alive before the first Simulator::Run (in case the

@@ -14,6 +14,9 @@
 namespace ns3
 {
 
+class FabricStage;
+class RdmaTopology;
+
 /**
  * \ingroup rdma
  * Runs one scenario as a pipeline of stages (ScenarioStage): the fabric (FabricStage:
@@ -60,10 +63,18 @@ class ScenarioRunner
     /// Simulate and write \p outDir; returns the summary. \p quiet silences progress.
     nlohmann::json Run(const std::string& outDir, bool quiet);
 
+    /// The checks that need the built fabric (output.pcap.nodes against its nodes), as
+    /// Run() makes them, without running or writing anything (rdma-run --check).
+    void CheckFabric();
+
     /// Number of hosts the scenario's topology has.
     static uint32_t HostCount(const nlohmann::json& scenario);
 
   private:
+    /// Seed, scheduler, then the fabric: attributes, nodes and links, the per-host
+    /// settings and the checks against the built fabric. Throws ScenarioError.
+    void BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& stream) const;
+
     nlohmann::json m_scenario;
     std::vector<std::unique_ptr<TrafficStage>> m_traffic;
     bool m_prepared;

@@ -5,6 +5,7 @@
 
 #include "ns3/flow-size-cdf.h"
 #include "ns3/input-fields.h"
+#include "ns3/rdma-wire.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-runner.h"
@@ -40,6 +41,7 @@ constexpr double kPortRow = 32;      ///< ports.csv row
 constexpr double kCcRow = 56;        ///< cc.csv row
 constexpr double kFctRow = 96;       ///< fct.csv row
 constexpr double kLinkRow = 64;      ///< links.csv row
+constexpr double kPcapRecord = 16;   ///< pcap record header
 
 /// Data lines of a CSV-like file (not blank, not '#' comments). The file is opened as
 /// its reader would (OpenInputFile: a regular file of bounded size, else ScenarioError).
@@ -324,6 +326,26 @@ SizeGuard::Compute(const json& s)
     if (Bool(s, "traffic.probe.enabled"))
     {
         probes = stopUs / Num(s, "traffic.probe.interval_us");
+    }
+    if (Bool(s, "output.pcap.enabled"))
+    {
+        // A file per captured port: every port, or the listed nodes' (each counted with
+        // a switch's mean number of ports, the larger kind). Per file at most
+        // output.pcap.max_packets frames, else what the port can send and receive in the
+        // stop time; each frame a record header and an MTU frame.
+        const double listed = double(At(s, "output.pcap.nodes").size());
+        const double perSwitch = switches > 0 ? std::max(1.0, switchPorts / switches) : 1.0;
+        const double files = listed > 0 ? std::min(ports, listed * perSwitch) : ports;
+        const double mtu = double(Int(s, "nic.mtu_bytes"));
+        const double frame = kPcapRecord + mtu + rdmawire::HeaderBytes(RdmaPacketType::DATA) +
+                             rdmawire::TrailerBytes(RdmaPacketType::DATA);
+        const double gbps =
+            std::max(Num(s, "topology.host_rate_gbps"), Num(s, "topology.fabric_rate_gbps"));
+        const double cap = double(Int(s, "output.pcap.max_packets"));
+        const double fill = 2 * stopUs * 1e-6 * gbps * 1e9 / 8 / (frame - kPcapRecord);
+        e.outputs.push_back({"pcap/",
+                             files * (cap > 0 ? std::min(cap, fill) : fill) * frame,
+                             "output.pcap.max_packets"});
     }
     e.outputs.push_back({"fct.csv", (flows + probes) * kFctRow, "stop_time_ms"});
     e.outputs.push_back({"links.csv", links * kLinkRow, fabricKey});

@@ -171,17 +171,6 @@ RdmaNetDevice::Enqueue(Ptr<RdmaFrame> f, uint8_t priority)
     TryTransmit();
 }
 
-void
-RdmaNetDevice::SendPfc(uint8_t priority, uint16_t quanta)
-{
-    RdmaHeader h;
-    h.type = RdmaPacketType::PFC;
-    h.priority = priority;
-    h.quanta = quanta;
-    m_pfcQueue.push_back(RdmaFrame::Make(h));
-    TryTransmit();
-}
-
 Ptr<RdmaFrame>
 RdmaNetDevice::SelectNext()
 {
@@ -394,31 +383,6 @@ RdmaNetDevice::Receive(const Ptr<RdmaFrame>& f)
     }
 }
 
-void
-RdmaNetDevice::HandlePfc(const RdmaHeader& h)
-{
-    m_pfcRxTrace(h.priority, h.quanta);
-    const uint8_t c = h.priority;
-    m_pauseExpiry[c].Cancel();
-    if (h.quanta == 0)
-    {
-        PauseExpired(c);
-        return;
-    }
-    m_pausedMask |= (1u << c);
-    // A quantum is 512 bit times at this port's speed.
-    uint64_t ps = SerializationClock::Picoseconds(uint64_t(h.quanta) * rdmawire::kPfcQuantumBytes,
-                                                  m_rate.GetBitRate());
-    m_pauseExpiry[c] = Simulator::Schedule(PicoSeconds(ps), &RdmaNetDevice::PauseExpired, this, c);
-}
-
-void
-RdmaNetDevice::PauseExpired(uint8_t priority)
-{
-    m_pausedMask &= ~(1u << priority);
-    TryTransmit();
-}
-
 DataRate
 RdmaNetDevice::GetDataRate() const
 {
@@ -454,38 +418,6 @@ uint64_t
 RdmaNetDevice::GetQueueBytes(uint8_t priority) const
 {
     return m_queueBytes[priority];
-}
-
-bool
-RdmaNetDevice::IsPaused(uint8_t priority) const
-{
-    return m_pausedMask & (1u << priority);
-}
-
-uint8_t
-RdmaNetDevice::GetPausedMask() const
-{
-    return m_pausedMask;
-}
-
-void
-RdmaNetDevice::SetPfcIgnored(uint8_t priority, bool ignored)
-{
-    if (ignored)
-    {
-        m_pfcIgnored |= (1u << priority);
-        TryTransmit();
-    }
-    else
-    {
-        m_pfcIgnored &= ~(1u << priority);
-    }
-}
-
-bool
-RdmaNetDevice::IsHeldByPfc(uint8_t priority) const
-{
-    return m_honourPfc && (m_pausedMask & ~m_pfcIgnored & (1u << priority));
 }
 
 const CompactDeque<Ptr<RdmaFrame>>&
@@ -527,52 +459,6 @@ uint64_t
 RdmaNetDevice::GetTxFrames() const
 {
     return m_txFrames;
-}
-
-void
-RdmaNetDevice::SetLinkUp(bool up)
-{
-    m_linkUp = up;
-    if (up)
-    {
-        TryTransmit();
-        return;
-    }
-    for (uint32_t c = 0; c < kRdmaNumPriorities; ++c)
-    {
-        while (!m_queues[c].empty())
-        {
-            Ptr<RdmaFrame> f = std::move(m_queues[c].front());
-            m_queues[c].pop_front();
-            m_queueBytes[c] -= f->GetSize();
-            m_ledger.discardedQueued.Add(*f, f->GetSize());
-            ++m_linkDownDrops;
-            if (!m_linkDownDropTrace.IsEmpty())
-            {
-                m_linkDownDropTrace(f->GetPacket());
-            }
-            NotifyDequeued(*f, static_cast<uint8_t>(c));
-        }
-    }
-    m_nonEmpty = 0;
-    // PFC frames waiting for the wire are lost with it too (counted, and traced).
-    while (!m_pfcQueue.empty())
-    {
-        Ptr<RdmaFrame> f = std::move(m_pfcQueue.front());
-        m_pfcQueue.pop_front();
-        ++m_linkDownDrops;
-        ++m_ledger.pfcDiscarded;
-        if (!m_linkDownDropTrace.IsEmpty())
-        {
-            m_linkDownDropTrace(f->GetPacket());
-        }
-    }
-}
-
-uint64_t
-RdmaNetDevice::GetLinkDownDrops() const
-{
-    return m_linkDownDrops;
 }
 
 } // namespace ns3

@@ -117,6 +117,14 @@ TEST(Cli, HostRxNodeThatIsNotAHost)
     ExpectInputError(s, "", {"bad.json", "nic.host_rx.nodes", "4", "not a host"});
 }
 
+TEST(Cli, CheckFindsCaptureNodesThatDoNotExist)
+{
+    // Found once the fabric is built: --check builds it too (4 hosts + 1 switch: 0-4).
+    json s = kSmall;
+    s["output"]["pcap"] = {{"enabled", true}, {"nodes", {2, 7}}};
+    ExpectInputError(s, "--check", {"bad.json", "output.pcap.nodes", "7", "does not exist"});
+}
+
 TEST(Cli, BadOverride)
 {
     ExpectInputError(kSmall, "--set topology.hosts=-3", {"--set", "topology.hosts", "-3"});

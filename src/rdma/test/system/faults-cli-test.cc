@@ -188,6 +188,23 @@ TEST(Faults, RunawayOutputsAreRefusedWithTheirKey)
                   {"--max-output-gb", "GB", "csv"});
 }
 
+TEST(Faults, UncappedCapturesCountInTheOutputLimit)
+{
+    // kSmall's output is far below 0.05 GB; capturing its 8 ports without a frame cap
+    // for its stop time at 100G is not, and the key to change is the cap.
+    json s = kSmall;
+    s["stop_time_ms"] = 20;
+    {
+        TempDir dir;
+        EXPECT_EQ(RunIn(dir, s, "--max-output-gb 0.05").code, 0);
+    }
+    s["output"]["pcap"] = {{"enabled", true}, {"max_packets", 0}};
+    TempDir dir;
+    ExpectRefused(dir,
+                  RunIn(dir, s, "--max-output-gb 0.05"),
+                  {"--max-output-gb", "pcap/", "output.pcap.max_packets"});
+}
+
 TEST(Faults, OversizedAndDeviceInputFilesAreRefused)
 {
     TempDir dir;

@@ -1,0 +1,58 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * RdmaNetDevice: link failure and repair: a down link loses what its port holds (counted and
+ * traced); the port's queues and transmission are in rdma-net-device.cc.
+ */
+#include "ns3/rdma-net-device.h"
+
+namespace ns3
+{
+
+void
+RdmaNetDevice::SetLinkUp(bool up)
+{
+    m_linkUp = up;
+    if (up)
+    {
+        TryTransmit();
+        return;
+    }
+    for (uint32_t c = 0; c < kRdmaNumPriorities; ++c)
+    {
+        while (!m_queues[c].empty())
+        {
+            Ptr<RdmaFrame> f = std::move(m_queues[c].front());
+            m_queues[c].pop_front();
+            m_queueBytes[c] -= f->GetSize();
+            m_ledger.discardedQueued.Add(*f, f->GetSize());
+            ++m_linkDownDrops;
+            if (!m_linkDownDropTrace.IsEmpty())
+            {
+                m_linkDownDropTrace(f->GetPacket());
+            }
+            NotifyDequeued(*f, static_cast<uint8_t>(c));
+        }
+    }
+    m_nonEmpty = 0;
+    // PFC frames waiting for the wire are lost with it too (counted, and traced).
+    while (!m_pfcQueue.empty())
+    {
+        Ptr<RdmaFrame> f = std::move(m_pfcQueue.front());
+        m_pfcQueue.pop_front();
+        ++m_linkDownDrops;
+        ++m_ledger.pfcDiscarded;
+        if (!m_linkDownDropTrace.IsEmpty())
+        {
+            m_linkDownDropTrace(f->GetPacket());
+        }
+    }
+}
+
+uint64_t
+RdmaNetDevice::GetLinkDownDrops() const
+{
+    return m_linkDownDrops;
+}
+
+} // namespace ns3
