@@ -153,7 +153,7 @@ RdmaTopology::NextLink(uint32_t u, uint32_t a) const
     return kUnreachable;
 }
 
-const std::vector<uint32_t>&
+RdmaTopology::SegmentInfo&
 RdmaTopology::Segment(uint32_t from, uint32_t to) const
 {
     const uint64_t key = (uint64_t(from) << 32) | to;
@@ -162,7 +162,7 @@ RdmaTopology::Segment(uint32_t from, uint32_t to) const
     {
         return it->second;
     }
-    std::vector<uint32_t> links;
+    SegmentInfo seg;
     uint32_t u = m_anchors[from];
     const uint32_t target = m_anchors[to];
     NS_ABORT_MSG_IF(m_isHost[u] || m_isHost[target] || m_dist[to][m_switchIndex[u]] == kUnreachable,
@@ -172,10 +172,10 @@ RdmaTopology::Segment(uint32_t from, uint32_t to) const
     {
         const uint32_t li = NextLink(u, to);
         const Link& l = m_links[li];
-        links.push_back(li);
+        seg.links.push_back(li);
         u = Local(l.a) == u ? Local(l.b) : Local(l.a);
     }
-    return m_segments.emplace(key, std::move(links)).first->second;
+    return m_segments.emplace(key, std::move(seg)).first->second;
 }
 
 RdmaTopology::PathView
@@ -201,7 +201,7 @@ RdmaTopology::Path(uint32_t src, uint32_t dst) const
         return path;
     }
     path.mid = &Segment(m_hostAnchor[si], m_hostAnchor[di]);
-    path.size = path.mid->size() + 2;
+    path.size = path.mid->links.size() + 2;
     return path;
 }
 
@@ -239,12 +239,32 @@ Time
 RdmaTopology::GetBaseRtt(uint32_t src, uint32_t dst) const
 {
     const PathView path = Path(src, dst);
-    int64_t rtt = 0;
-    for (uint32_t i = 0; i < path.size; ++i)
+    if (path.size == 0)
     {
-        rtt += LinkRttSteps(path[i]);
+        return Time(0);
     }
-    return Time(rtt);
+    int64_t rtt = LinkRttSteps(path.head);
+    if (path.size == 1)
+    {
+        return Time(rtt); // two hosts linked to each other
+    }
+    // The segment's share once per ToR pair (path shape), not once per flow.
+    SegmentInfo& seg = *path.mid;
+    if (seg.rttSteps == SegmentInfo::kUnknown)
+    {
+        seg.rttSteps = 0;
+        for (uint32_t li : seg.links)
+        {
+            seg.rttSteps += LinkRttSteps(li);
+        }
+    }
+    return Time(rtt + seg.rttSteps + LinkRttSteps(path.tail));
+}
+
+size_t
+RdmaTopology::GetNPathShapes() const
+{
+    return m_segments.size();
 }
 
 Time
