@@ -276,11 +276,17 @@ RdmaTopology::ComputeMaxBaseRtt() const
     // destination anchor. Per anchor pair, the worst hosts give the largest RTT.
     const uint32_t nA = m_anchors.size();
     const uint32_t nSw = m_switches.size();
+    // Each link's share once (not once per destination anchor): O(links).
+    std::vector<int64_t> linkRtt(m_links.size());
+    for (uint32_t li = 0; li < m_links.size(); ++li)
+    {
+        linkRtt[li] = LinkRttSteps(li);
+    }
     std::vector<int64_t> top1(nA, -1);
     std::vector<int64_t> top2(nA, -1);
     for (uint32_t hi = 0; hi < m_hosts.size(); ++hi)
     {
-        const int64_t c = LinkRttSteps(m_hostLink[hi]);
+        const int64_t c = linkRtt[m_hostLink[hi]];
         const uint32_t a = m_hostAnchor[hi];
         if (c > top1[a])
         {
@@ -300,7 +306,7 @@ RdmaTopology::ComputeMaxBaseRtt() const
             // Two hosts linked to each other reach nothing else.
             NS_ABORT_MSG_IF(m_hosts.size() != 2,
                             "RdmaTopology: no path from node " << m_firstId + a << " to a switch");
-            return Time(LinkRttSteps(m_hostLink[0]));
+            return Time(linkRtt[m_hostLink[0]]);
         }
     }
     std::vector<int64_t> cost(nSw, 0);
@@ -356,7 +362,7 @@ RdmaTopology::ComputeMaxBaseRtt() const
             const uint32_t li = NextLink(u, d);
             const Link& l = m_links[li];
             const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
-            cost[si] = LinkRttSteps(li) + cost[m_switchIndex[v]];
+            cost[si] = linkRtt[li] + cost[m_switchIndex[v]];
         }
         for (uint32_t s = 0; s < nA; ++s)
         {
