@@ -67,6 +67,33 @@ RdmaTopology::ComputeRoutes()
     frontier.reserve(nSw);
     std::vector<uint32_t> ports;
     const std::vector<uint32_t> none;
+
+    // Per switch (by switch index), its up links to other switches in port order: the
+    // neighbour's switch index and the port. Read once per anchor below, contiguously.
+    struct SwitchHop
+    {
+        uint32_t next; ///< switch index of the neighbour
+        uint32_t port; ///< the port towards it
+    };
+
+    std::vector<SwitchHop> hops;
+    std::vector<uint32_t> firstHop(nSw + 1, 0);
+    for (uint32_t si = 0; si < nSw; ++si)
+    {
+        const uint32_t s = Local(m_switches[si]);
+        firstHop[si] = hops.size();
+        for (uint32_t li : m_portLinks[s])
+        {
+            const Link& l = m_links[li];
+            const bool sIsA = Local(l.a) == s;
+            const uint32_t v = sIsA ? Local(l.b) : Local(l.a);
+            if (l.up && !m_isHost[v])
+            {
+                hops.push_back(SwitchHop{m_switchIndex[v], sIsA ? l.portA : l.portB});
+            }
+        }
+    }
+    firstHop[nSw] = hops.size();
     // Last anchor first: the highest host ids come first, so that each switch sizes its
     // table once rather than by doubling.
     for (uint32_t a = m_anchors.size(); a-- > 0;)
@@ -79,18 +106,16 @@ RdmaTopology::ComputeRoutes()
             // BFS over the switches from the anchor.
             frontier.clear();
             dist[m_switchIndex[anchor]] = 0;
-            frontier.push_back(anchor);
+            frontier.push_back(m_switchIndex[anchor]);
             for (size_t head = 0; head < frontier.size(); ++head)
             {
                 const uint32_t u = frontier[head];
-                const uint32_t du = dist[m_switchIndex[u]];
-                for (uint32_t li : m_portLinks[u])
+                for (uint32_t k = firstHop[u]; k < firstHop[u + 1]; ++k)
                 {
-                    const Link& l = m_links[li];
-                    const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
-                    if (l.up && !m_isHost[v] && dist[m_switchIndex[v]] == kUnreachable)
+                    const uint32_t v = hops[k].next;
+                    if (dist[v] == kUnreachable)
                     {
-                        dist[m_switchIndex[v]] = du + 1;
+                        dist[v] = dist[u] + 1;
                         frontier.push_back(v);
                     }
                 }
@@ -102,14 +127,11 @@ RdmaTopology::ComputeRoutes()
             ports.clear();
             if (s != anchor && dist[si] != kUnreachable)
             {
-                for (uint32_t li : m_portLinks[s])
+                for (uint32_t k = firstHop[si]; k < firstHop[si + 1]; ++k)
                 {
-                    const Link& l = m_links[li];
-                    const bool sIsA = Local(l.a) == s;
-                    const uint32_t v = sIsA ? Local(l.b) : Local(l.a);
-                    if (l.up && !m_isHost[v] && dist[m_switchIndex[v]] + 1 == dist[si])
+                    if (dist[hops[k].next] + 1 == dist[si])
                     {
-                        ports.push_back(sIsA ? l.portA : l.portB);
+                        ports.push_back(hops[k].port);
                     }
                 }
             }
