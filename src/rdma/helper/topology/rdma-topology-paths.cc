@@ -67,6 +67,33 @@ RdmaTopology::ComputeRoutes()
     frontier.reserve(nSw);
     std::vector<uint32_t> ports;
     const std::vector<uint32_t> none;
+
+    // Per switch (by switch index), its up links to other switches in port order: the
+    // neighbour's switch index and the port. Read once per anchor below, contiguously.
+    struct SwitchHop
+    {
+        uint32_t next; ///< switch index of the neighbour
+        uint32_t port; ///< the port towards it
+    };
+
+    std::vector<SwitchHop> hops;
+    std::vector<uint32_t> firstHop(nSw + 1, 0);
+    for (uint32_t si = 0; si < nSw; ++si)
+    {
+        const uint32_t s = Local(m_switches[si]);
+        firstHop[si] = hops.size();
+        for (uint32_t li : m_portLinks[s])
+        {
+            const Link& l = m_links[li];
+            const bool sIsA = Local(l.a) == s;
+            const uint32_t v = sIsA ? Local(l.b) : Local(l.a);
+            if (l.up && !m_isHost[v])
+            {
+                hops.push_back(SwitchHop{m_switchIndex[v], sIsA ? l.portA : l.portB});
+            }
+        }
+    }
+    firstHop[nSw] = hops.size();
     // Last anchor first: the highest host ids come first, so that each switch sizes its
     // table once rather than by doubling.
     for (uint32_t a = m_anchors.size(); a-- > 0;)
@@ -79,18 +106,16 @@ RdmaTopology::ComputeRoutes()
             // BFS over the switches from the anchor.
             frontier.clear();
             dist[m_switchIndex[anchor]] = 0;
-            frontier.push_back(anchor);
+            frontier.push_back(m_switchIndex[anchor]);
             for (size_t head = 0; head < frontier.size(); ++head)
             {
                 const uint32_t u = frontier[head];
-                const uint32_t du = dist[m_switchIndex[u]];
-                for (uint32_t li : m_portLinks[u])
+                for (uint32_t k = firstHop[u]; k < firstHop[u + 1]; ++k)
                 {
-                    const Link& l = m_links[li];
-                    const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
-                    if (l.up && !m_isHost[v] && dist[m_switchIndex[v]] == kUnreachable)
+                    const uint32_t v = hops[k].next;
+                    if (dist[v] == kUnreachable)
                     {
-                        dist[m_switchIndex[v]] = du + 1;
+                        dist[v] = dist[u] + 1;
                         frontier.push_back(v);
                     }
                 }
@@ -102,14 +127,11 @@ RdmaTopology::ComputeRoutes()
             ports.clear();
             if (s != anchor && dist[si] != kUnreachable)
             {
-                for (uint32_t li : m_portLinks[s])
+                for (uint32_t k = firstHop[si]; k < firstHop[si + 1]; ++k)
                 {
-                    const Link& l = m_links[li];
-                    const bool sIsA = Local(l.a) == s;
-                    const uint32_t v = sIsA ? Local(l.b) : Local(l.a);
-                    if (l.up && !m_isHost[v] && dist[m_switchIndex[v]] + 1 == dist[si])
+                    if (dist[hops[k].next] + 1 == dist[si])
                     {
-                        ports.push_back(sIsA ? l.portA : l.portB);
+                        ports.push_back(hops[k].port);
                     }
                 }
             }
@@ -153,7 +175,7 @@ RdmaTopology::NextLink(uint32_t u, uint32_t a) const
     return kUnreachable;
 }
 
-const std::vector<uint32_t>&
+RdmaTopology::SegmentInfo&
 RdmaTopology::Segment(uint32_t from, uint32_t to) const
 {
     const uint64_t key = (uint64_t(from) << 32) | to;
@@ -162,7 +184,7 @@ RdmaTopology::Segment(uint32_t from, uint32_t to) const
     {
         return it->second;
     }
-    std::vector<uint32_t> links;
+    SegmentInfo seg;
     uint32_t u = m_anchors[from];
     const uint32_t target = m_anchors[to];
     NS_ABORT_MSG_IF(m_isHost[u] || m_isHost[target] || m_dist[to][m_switchIndex[u]] == kUnreachable,
@@ -172,10 +194,10 @@ RdmaTopology::Segment(uint32_t from, uint32_t to) const
     {
         const uint32_t li = NextLink(u, to);
         const Link& l = m_links[li];
-        links.push_back(li);
+        seg.links.push_back(li);
         u = Local(l.a) == u ? Local(l.b) : Local(l.a);
     }
-    return m_segments.emplace(key, std::move(links)).first->second;
+    return m_segments.emplace(key, std::move(seg)).first->second;
 }
 
 RdmaTopology::PathView
@@ -201,7 +223,7 @@ RdmaTopology::Path(uint32_t src, uint32_t dst) const
         return path;
     }
     path.mid = &Segment(m_hostAnchor[si], m_hostAnchor[di]);
-    path.size = path.mid->size() + 2;
+    path.size = path.mid->links.size() + 2;
     return path;
 }
 
@@ -239,12 +261,32 @@ Time
 RdmaTopology::GetBaseRtt(uint32_t src, uint32_t dst) const
 {
     const PathView path = Path(src, dst);
-    int64_t rtt = 0;
-    for (uint32_t i = 0; i < path.size; ++i)
+    if (path.size == 0)
     {
-        rtt += LinkRttSteps(path[i]);
+        return Time(0);
     }
-    return Time(rtt);
+    int64_t rtt = LinkRttSteps(path.head);
+    if (path.size == 1)
+    {
+        return Time(rtt); // two hosts linked to each other
+    }
+    // The segment's share once per ToR pair (path shape), not once per flow.
+    SegmentInfo& seg = *path.mid;
+    if (seg.rttSteps == SegmentInfo::kUnknown)
+    {
+        seg.rttSteps = 0;
+        for (uint32_t li : seg.links)
+        {
+            seg.rttSteps += LinkRttSteps(li);
+        }
+    }
+    return Time(rtt + seg.rttSteps + LinkRttSteps(path.tail));
+}
+
+size_t
+RdmaTopology::GetNPathShapes() const
+{
+    return m_segments.size();
 }
 
 Time
@@ -256,11 +298,17 @@ RdmaTopology::ComputeMaxBaseRtt() const
     // destination anchor. Per anchor pair, the worst hosts give the largest RTT.
     const uint32_t nA = m_anchors.size();
     const uint32_t nSw = m_switches.size();
+    // Each link's share once (not once per destination anchor): O(links).
+    std::vector<int64_t> linkRtt(m_links.size());
+    for (uint32_t li = 0; li < m_links.size(); ++li)
+    {
+        linkRtt[li] = LinkRttSteps(li);
+    }
     std::vector<int64_t> top1(nA, -1);
     std::vector<int64_t> top2(nA, -1);
     for (uint32_t hi = 0; hi < m_hosts.size(); ++hi)
     {
-        const int64_t c = LinkRttSteps(m_hostLink[hi]);
+        const int64_t c = linkRtt[m_hostLink[hi]];
         const uint32_t a = m_hostAnchor[hi];
         if (c > top1[a])
         {
@@ -280,7 +328,7 @@ RdmaTopology::ComputeMaxBaseRtt() const
             // Two hosts linked to each other reach nothing else.
             NS_ABORT_MSG_IF(m_hosts.size() != 2,
                             "RdmaTopology: no path from node " << m_firstId + a << " to a switch");
-            return Time(LinkRttSteps(m_hostLink[0]));
+            return Time(linkRtt[m_hostLink[0]]);
         }
     }
     std::vector<int64_t> cost(nSw, 0);
@@ -336,7 +384,7 @@ RdmaTopology::ComputeMaxBaseRtt() const
             const uint32_t li = NextLink(u, d);
             const Link& l = m_links[li];
             const uint32_t v = Local(l.a) == u ? Local(l.b) : Local(l.a);
-            cost[si] = LinkRttSteps(li) + cost[m_switchIndex[v]];
+            cost[si] = linkRtt[li] + cost[m_switchIndex[v]];
         }
         for (uint32_t s = 0; s < nA; ++s)
         {

@@ -269,6 +269,10 @@ RdmaTopology::SetLinkRate(uint32_t link, DataRate rate)
     l.bitRate = rate.GetBitRate();
     Device(l.a, l.portA)->SetDataRate(rate);
     Device(l.b, l.portB)->SetDataRate(rate);
+    for (auto& [key, seg] : m_segments)
+    {
+        seg.rttSteps = SegmentInfo::kUnknown; // base RTTs follow the new rate
+    }
 }
 
 uint64_t

@@ -106,8 +106,15 @@ class RdmaTopology
     std::vector<Hop> GetPath(uint32_t src, uint32_t dst) const;
     /// Number of links of GetPath(src, dst), without building it.
     uint32_t GetPathLength(uint32_t src, uint32_t dst) const;
-    /// Round trip of one MTU data packet and its ACK on the unloaded path.
+    /// Round trip of one MTU data packet and its ACK on the unloaded path: the two host
+    /// links' shares plus the switch segment's, kept per ToR pair (integer time steps).
     Time GetBaseRtt(uint32_t src, uint32_t dst) const;
+    /**
+     * Path shapes held: switch segments (with their base-RTT share) between the ToR
+     * pairs of the paths asked for so far. Finalize computes none; each distinct ToR
+     * pair asked for adds one, and a route change (SetLinkUp) drops them all.
+     */
+    size_t GetNPathShapes() const;
     /// Largest base RTT over all host pairs (computed once, at Finalize).
     Time GetMaxBaseRtt() const;
     /// Bandwidth-delay product of the path (bytes): source rate x base RTT.
@@ -140,16 +147,25 @@ class RdmaTopology
      * The links of the path from host \p src to host \p dst: the source's host link,
      * the switch segment between their anchors (cached), the destination's host link.
      */
+    /// The switch links between two anchors, and their base-RTT share once asked for.
+    struct SegmentInfo
+    {
+        static constexpr int64_t kUnknown = -1;
+
+        std::vector<uint32_t> links;
+        int64_t rttSteps = kUnknown; ///< sum of LinkRttSteps; reset when a rate changes
+    };
+
     struct PathView
     {
-        uint32_t head = 0;                          ///< link index of the first hop
-        const std::vector<uint32_t>* mid = nullptr; ///< the links between (may be null)
-        uint32_t tail = 0;                          ///< link index of the last hop
-        uint32_t size = 0;                          ///< links in all
+        uint32_t head = 0;          ///< link index of the first hop
+        SegmentInfo* mid = nullptr; ///< the links between (may be null)
+        uint32_t tail = 0;          ///< link index of the last hop
+        uint32_t size = 0;          ///< links in all
 
         uint32_t operator[](uint32_t i) const
         {
-            return i == 0 ? head : (i + 1 == size ? tail : (*mid)[i - 1]);
+            return i == 0 ? head : (i + 1 == size ? tail : mid->links[i - 1]);
         }
     };
 
@@ -164,7 +180,7 @@ class RdmaTopology
     void ConfigureSwitchPorts();
     PathView Path(uint32_t src, uint32_t dst) const;
     /// Links from anchor \p from to anchor \p to along the first shortest path (cached).
-    const std::vector<uint32_t>& Segment(uint32_t from, uint32_t to) const;
+    SegmentInfo& Segment(uint32_t from, uint32_t to) const;
     /// The next link from switch \p u (local index) towards anchor \p a, or kNotAHost.
     uint32_t NextLink(uint32_t u, uint32_t a) const;
     /// Base-RTT share of one link (time steps): data and ACK serialization, 2 delays.
@@ -204,8 +220,8 @@ class RdmaTopology
     /// A host's distances are its anchor's plus one, so no table is kept per host.
     std::vector<std::vector<uint32_t>> m_dist;
     /// Switch segments of paths, by (source anchor, destination anchor); cleared when
-    /// the routes change.
-    mutable std::unordered_map<uint64_t, std::vector<uint32_t>> m_segments;
+    /// the routes change, their base-RTT shares reset when a link rate changes.
+    mutable std::unordered_map<uint64_t, SegmentInfo> m_segments;
     Time m_maxBaseRtt;
 };
 
