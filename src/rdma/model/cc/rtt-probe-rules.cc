@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * RttProbe's event handlers and rate rules (the TypeId, attributes and Init are in
- * rtt-probe.cc). Scalable and NvidiaSample share the handlers; each sample goes to its
- * preset's rule.
+ * rtt-probe.cc, the rate read with the late decreases in rtt-probe-rate.cc). Scalable and
+ * NvidiaSample share the handlers; each sample goes to its preset's rule.
  */
 #include "ns3/log.h"
 #include "ns3/rtt-probe.h"
@@ -164,72 +164,6 @@ RttProbe::WantsProbe()
     m_probeRate = m_s->rc;
     m_lateDecreases = 0;
     return true;
-}
-
-RttProbe::LateDecrease
-RttProbe::PendingLateDecreases(Time elapsed) const
-{
-    LateDecrease d{m_s->rc, m_lateDecreases, m_nackPending};
-    if (m_preset == PRESET_SCALABLE)
-    {
-        // The RTT is at least the time waited: the decrease such a sample calls for,
-        // from the rate the probe left at, applies as soon as it is known.
-        d.rate = std::min(d.rate, BoundFor(m_probeRate, elapsed, 0));
-        return d;
-    }
-    const int64_t t = m_targetRtt.GetTimeStep();
-    if (t <= 0 || !elapsed.IsStrictlyPositive())
-    {
-        return d;
-    }
-    // Decrease k is due once the probe is older than k target RTTs (strictly: an RTT
-    // equal to the target is not above it), up to the first k with k x target >=
-    // HighRtt, which is the reference's one high-RTT decrease: a probe stands for at
-    // most that many samples, so a queue that is draining (every probe then waits
-    // long) does not drive the rate to the floor, from where the NIC's pacing lets the
-    // next probe out only after one packet time at the floor (1.45 ms at 100G).
-    const uint64_t cap = uint64_t((m_highRtt.GetTimeStep() + t - 1) / t);
-    const uint64_t due = std::min(uint64_t((elapsed.GetTimeStep() - 1) / t), cap);
-    while (d.count < due)
-    {
-        ++d.count;
-        // Known when it is applied: the RTT is above k x target.
-        const bool high = m_targetRtt * int64_t(d.count) >= m_highRtt;
-        if (high && d.nackPending)
-        {
-            d.rate *= m_nackFactor;
-            d.nackPending = false;
-        }
-        else
-        {
-            d.rate *= high ? m_highRttMdFactor : m_mdFactor;
-        }
-    }
-    return d;
-}
-
-void
-RttProbe::ApplyLateDecreases(Time elapsed)
-{
-    const LateDecrease d = PendingLateDecreases(elapsed);
-    if (m_preset == PRESET_SCALABLE)
-    {
-        if (d.rate < m_s->rc)
-        {
-            SetRate(d.rate);
-        }
-        return;
-    }
-    if (d.count == m_lateDecreases)
-    {
-        return;
-    }
-    NS_LOG_LOGIC("probe out for " << elapsed.GetNanoSeconds() << " ns: " << d.count
-                                  << " decreases, rate " << m_s->rc << " -> " << d.rate);
-    m_lateDecreases = d.count;
-    m_nackPending = d.nackPending;
-    m_lastUpdate = Now();
-    SetRate(d.rate);
 }
 
 void
@@ -506,32 +440,6 @@ RttProbe::OnNack()
     {
         NewEpoch(); // the packets in flight left before the cut
     }
-}
-
-uint64_t
-RttProbe::GetRate()
-{
-    if ((m_preset == PRESET_SCALABLE || m_lateProbeDecrease) && m_probeOutstanding)
-    {
-        ApplyLateDecreases(Now() - m_lastProbe);
-    }
-    return static_cast<uint64_t>(Effective());
-}
-
-uint64_t
-RttProbe::PeekRate() const
-{
-    double rc = m_s->rc;
-    if ((m_preset == PRESET_SCALABLE || m_lateProbeDecrease) && m_probeOutstanding)
-    {
-        // What GetRate() would apply now, computed without applying it: the late
-        // decreases change the claim's pacing credit and update times, so a sampler
-        // that applied them would change the run it observes.
-        const double floor = std::min(m_minRate * Sharers(), double(m_ctx.lineRate));
-        const double pending = PendingLateDecreases(Now() - m_lastProbe).rate;
-        rc = std::min(rc, std::clamp(pending, floor, double(m_ctx.lineRate)));
-    }
-    return static_cast<uint64_t>(std::max(rc / Sharers(), m_minRate));
 }
 
 } // namespace ns3
