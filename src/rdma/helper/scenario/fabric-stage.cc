@@ -25,7 +25,6 @@
 #include <cmath>
 #include <iostream>
 #include <map>
-#include <set>
 #include <tuple>
 
 namespace ns3
@@ -106,21 +105,7 @@ void
 FabricStage::Check(const json& s, const std::string& file, uint32_t hosts) const
 {
     auto fail = [&](const std::string& key, const std::string& why) { FailKey(file, s, key, why); };
-    std::set<uint32_t> slowHosts;
-    for (const json& n : At(s, "nic.host_rx.nodes"))
-    {
-        const auto node = n.get<uint32_t>();
-        if (hosts > 0 && node >= hosts)
-        {
-            fail("nic.host_rx.nodes",
-                 "node " + std::to_string(node) + " is not a host: hosts are 0 to " +
-                     std::to_string(hosts - 1) + ", as in links.csv");
-        }
-        if (!slowHosts.insert(node).second)
-        {
-            fail("nic.host_rx.nodes", "node " + std::to_string(node) + " is listed twice");
-        }
-    }
+    CheckHostArray(s, file, "nic.host_rx.nodes", hosts);
     if (Int(s, "nic.data_priority") == Int(s, "nic.control_priority"))
     {
         fail("nic.data_priority", "must differ from nic.control_priority");
@@ -292,16 +277,7 @@ FabricStage::Finish(const json& s, RdmaTopology& topo, int64_t& stream)
 {
     if (Num(s, "nic.host_rx.rate_gbps") > 0 || Num(s, "nic.host_rx.delay_us") > 0)
     {
-        std::vector<uint32_t> slow;
-        for (const json& n : At(s, "nic.host_rx.nodes"))
-        {
-            slow.push_back(n.get<uint32_t>());
-        }
-        if (slow.empty())
-        {
-            slow = topo.GetHosts();
-        }
-        for (uint32_t h : slow)
+        for (uint32_t h : HostsOrAll(s, "nic.host_rx.nodes", topo.GetHosts().size()))
         {
             Ptr<HostRxModel> host = CreateObject<HostRxModel>();
             host->SetAttribute("Rate", DataRateValue(Gbps(Num(s, "nic.host_rx.rate_gbps"))));

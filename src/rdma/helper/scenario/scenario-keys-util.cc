@@ -50,12 +50,17 @@ CheckHostArray(const json& s, const std::string& file, const std::string& key, u
     std::set<int64_t> seen;
     for (const json& v : At(s, key))
     {
-        if (v.get<int64_t>() >= hosts || !seen.insert(v.get<int64_t>()).second)
+        const int64_t node = v.get<int64_t>();
+        const char* problem = node >= hosts               ? " is not a host"
+                              : !seen.insert(node).second ? " is listed twice"
+                                                          : nullptr;
+        if (problem)
         {
             FailKey(file,
                     s,
                     key,
-                    "each must be a distinct host in 0.." + std::to_string(hosts - 1));
+                    "node " + std::to_string(node) + problem +
+                        ": each must be a distinct host in 0.." + std::to_string(hosts - 1));
         }
     }
 }

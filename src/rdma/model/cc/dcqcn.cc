@@ -384,8 +384,7 @@ Dcqcn::OnSend(uint32_t payloadBytes)
     {
         return;
     }
-    CatchUp(m_st, Now());
-    NoteRate();
+    CatchUp(m_st, Now()); // GetRate() just did, at the same time: the traced rate is current
     m_st.bytesSinceEvent += payloadBytes;
     while (m_st.bytesSinceEvent >= *m_byteCounter)
     {
