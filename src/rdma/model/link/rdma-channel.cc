@@ -36,6 +36,7 @@ class RdmaChannel::Direction : public EventImpl
     RdmaChannel* channel;        ///< the link
     RdmaNetDevice* to;           ///< the receiving device
     uint32_t context;            ///< its node id (the arrival's event context)
+    uint64_t lastTs = 0;         ///< arrival time stamp of the newest frame in the FIFO
     CompactDeque<InFlight> fifo; ///< frames in flight, earliest arrival first
 
   protected:
@@ -96,7 +97,7 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
     Direction& d = *m_dirs[to];
     const uint64_t ts = sim->NowTs() + static_cast<uint64_t>((txTime + m_delay).GetTimeStep());
     const uint32_t uid = sim->ReserveUid();
-    if (!d.fifo.empty() && ts < d.fifo.back().ts)
+    if (!d.fifo.empty() && ts < d.lastTs)
     {
         // Out of order (the delay was lowered mid-run): an event of its own, same uid.
         sim->ScheduleReserved(
@@ -106,10 +107,12 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
             MakeEvent(static_cast<ReceiveFrame>(&RdmaNetDevice::Receive), dst, f));
         return;
     }
+    const RdmaFrame* frame = PeekPointer(f);
+    d.lastTs = ts;
     d.fifo.push_back({ts, uid, std::move(f)});
     if (d.fifo.size() == 1)
     {
-        sim->ScheduleReserved(ts, uid, d.context, GetPointer(m_dirs[to]));
+        sim->ScheduleReserved(ts, uid, d.context, GetPointer(m_dirs[to]), frame);
     }
 }
 
@@ -118,13 +121,26 @@ RdmaChannel::Arrive(Direction& d)
 {
     Ptr<RdmaFrame> f = std::move(d.fifo.front().frame);
     d.fifo.pop_front();
-    if (!d.fifo.empty())
+    // The next frame's arrival keeps the uid it reserved when it was sent, so it may be
+    // scheduled after this frame is received: its entry loads into the cache meanwhile.
+    // (A frame sent on this direction during Receive finds the FIFO empty or not, as
+    // here, and schedules itself only in the first case.)
+    const bool more = !d.fifo.empty();
+    if (more)
+    {
+        __builtin_prefetch(&d.fifo.front());
+    }
+    d.to->Receive(f);
+    if (more)
     {
         const InFlight& next = d.fifo.front();
         d.Ref(); // one reference per scheduling, given back by the simulator
-        RdmaSimulatorImpl::Active()->ScheduleReserved(next.ts, next.uid, d.context, &d);
+        RdmaSimulatorImpl::Active()->ScheduleReserved(next.ts,
+                                                      next.uid,
+                                                      d.context,
+                                                      &d,
+                                                      PeekPointer(next.frame));
     }
-    d.to->Receive(f);
 }
 
 void

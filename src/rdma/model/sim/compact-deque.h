@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <utility>
 
 namespace ns3
@@ -29,6 +30,11 @@ class CompactDeque
   public:
     CompactDeque() = default;
 
+    ~CompactDeque()
+    {
+        clear();
+    }
+
     CompactDeque(const CompactDeque& other)
     {
         *this = other;
@@ -49,21 +55,27 @@ class CompactDeque
     }
 
     CompactDeque(CompactDeque&& other) noexcept
-        : m_buf(std::move(other.m_buf)),
+        : m_buf(other.m_buf),
           m_head(other.m_head),
           m_size(other.m_size),
           m_capacity(other.m_capacity)
     {
+        other.m_buf = nullptr;
         other.m_head = other.m_size = other.m_capacity = 0;
     }
 
     CompactDeque& operator=(CompactDeque&& other) noexcept
     {
-        m_buf = std::move(other.m_buf);
-        m_head = other.m_head;
-        m_size = other.m_size;
-        m_capacity = other.m_capacity;
-        other.m_head = other.m_size = other.m_capacity = 0;
+        if (this != &other)
+        {
+            clear();
+            m_buf = other.m_buf;
+            m_head = other.m_head;
+            m_size = other.m_size;
+            m_capacity = other.m_capacity;
+            other.m_buf = nullptr;
+            other.m_head = other.m_size = other.m_capacity = 0;
+        }
         return *this;
     }
 
@@ -113,25 +125,32 @@ class CompactDeque
         return (*this)[m_size - 1];
     }
 
+    // Slots hold an element only between its push and its pop (constructed in place,
+    // destroyed at once): a push writes its slot without reading it first, so a cold
+    // slot costs no cache miss.
+
     void push_back(const T& value)
     {
-        if (m_size == m_capacity)
-        {
-            Reserve(m_capacity == 0 ? 1 : 2 * size_t(m_capacity));
-        }
-        (*this)[m_size++] = value;
+        new (Slot()) T(value);
+        ++m_size;
+    }
+
+    void push_back(T&& value)
+    {
+        new (Slot()) T(std::move(value));
+        ++m_size;
     }
 
     void pop_front()
     {
-        (*this)[0] = T();
+        front().~T();
         m_head = (m_head + 1) & (m_capacity - 1);
         --m_size;
     }
 
     void pop_back()
     {
-        back() = T();
+        back().~T();
         --m_size;
     }
 
@@ -148,7 +167,12 @@ class CompactDeque
     /// Remove every element (the storage is released).
     void clear()
     {
-        m_buf.reset();
+        for (uint32_t i = 0; i < m_size; ++i)
+        {
+            (*this)[i].~T();
+        }
+        std::allocator<T>().deallocate(m_buf, m_capacity);
+        m_buf = nullptr;
         m_head = m_size = m_capacity = 0;
     }
 
@@ -230,17 +254,30 @@ class CompactDeque
         {
             cap *= 2;
         }
-        std::unique_ptr<T[]> buf(new T[cap]());
+        T* buf = std::allocator<T>().allocate(cap);
         for (uint32_t i = 0; i < m_size; ++i)
         {
-            buf[i] = std::move((*this)[i]);
+            T& old = (*this)[i];
+            new (buf + i) T(std::move(old));
+            old.~T();
         }
-        m_buf = std::move(buf);
+        std::allocator<T>().deallocate(m_buf, m_capacity);
+        m_buf = buf;
         m_head = 0;
         m_capacity = static_cast<uint32_t>(cap);
     }
 
-    std::unique_ptr<T[]> m_buf;
+    /// The free slot after the last element (growing first if there is none).
+    T* Slot()
+    {
+        if (m_size == m_capacity)
+        {
+            Reserve(m_capacity == 0 ? 1 : 2 * size_t(m_capacity));
+        }
+        return &m_buf[(m_head + m_size) & (m_capacity - 1)];
+    }
+
+    T* m_buf = nullptr;
     uint32_t m_head = 0;
     uint32_t m_size = 0;
     uint32_t m_capacity = 0;

@@ -17,10 +17,13 @@ namespace ns3
  * \brief A 4-ary min-heap of ns-3 scheduler events, keys stored inline.
  *
  * Orders events exactly as every ns-3 scheduler does: by time stamp, then by uid (kept
- * as one 128-bit number, so an order test is one comparison). The whole heap is one
+ * as one 128-bit number with the context in its lowest bits, which never decide since
+ * uids are unique, so an order test is one comparison). The whole heap is one
  * contiguous vector, so inserting or removing allocates nothing and touches about
- * log4(n) cache lines. Used by ns3::RdmaScheduler and, without a virtual
- * call, by ns3::RdmaSimulatorImpl.
+ * log4(n) cache lines. An event may carry a *hint*: the address of the data it will
+ * read first (a link's arrival event: the arriving frame), which the simulator starts
+ * loading into the cache while the event before it runs. Used by ns3::RdmaScheduler and, without a
+ * virtual call, by ns3::RdmaSimulatorImpl.
  */
 class EventHeap
 {
@@ -29,66 +32,108 @@ class EventHeap
 
     EventHeap()
     {
-        m_heap.reserve(1024);
+        m_lines.reserve(256);
+        m_lines.resize(2, Line{{kNone, kNone, kNone, kNone}});
+        m_vals.reserve(1024);
     }
 
     bool Empty() const
     {
-        return m_heap.empty();
+        return m_vals.empty();
     }
 
     /// The earliest event (the heap must not be empty).
     Event Top() const
     {
-        return ToEvent(m_heap.front());
+        return ToEvent(Key(0), m_vals.front());
     }
 
-    /// Start loading the earliest event's object into the cache (no effect if empty).
+    /// Start loading the earliest event's object and hint into the cache (none if empty).
     void PrefetchTop() const
     {
-        if (!m_heap.empty())
+        if (!m_vals.empty())
         {
-            __builtin_prefetch(m_heap.front().impl);
+            const Val& top = m_vals.front();
+            __builtin_prefetch(top.impl);
+            if (top.hint != nullptr)
+            {
+                __builtin_prefetch(top.hint);
+                __builtin_prefetch(static_cast<const char*>(top.hint) + 64);
+            }
         }
     }
 
     /// True if this heap's earliest event runs before \p other's (both not empty).
     bool TopBefore(const EventHeap& other) const
     {
-        return m_heap.front().order < other.m_heap.front().order;
+        return Key(0) < other.Key(0);
     }
 
-    void Push(const Event& ev)
+    /// Add \p ev; \p hint (may be null): the data it reads first, see PrefetchTop.
+    void Push(const Event& ev, const void* hint = nullptr)
     {
-        m_heap.push_back(Entry{Order(ev.key.m_ts, ev.key.m_uid), ev.impl, ev.key.m_context});
-        SiftUp(m_heap.size() - 1);
+        const std::size_t i = m_vals.size();
+        if ((i + kPad + 1) / kArity + 1 > m_lines.size())
+        {
+            m_lines.resize(m_lines.size() * 2, Line{{kNone, kNone, kNone, kNone}});
+        }
+        m_vals.push_back(Val{ev.impl, hint});
+        SiftUp(i, Order(ev.key.m_ts, ev.key.m_uid, ev.key.m_context), m_vals.back());
     }
 
-    /// Remove and return the earliest event (the heap must not be empty).
+    /**
+     * Remove and return the earliest event (the heap must not be empty).
+     *
+     * Bottom-up: the hole left at the root moves down along the smaller children to a
+     * leaf (three comparisons per level, within one cache line, no data-dependent
+     * branch), and the last event then moves up from there, rarely far.
+     */
     Event Pop()
     {
-        const Entry next = m_heap.front();
-        m_heap.front() = m_heap.back();
-        m_heap.pop_back();
-        if (!m_heap.empty())
+        const Event next = ToEvent(Key(0), m_vals.front());
+        const std::size_t n = m_vals.size() - 1;
+        const OrderKey lastKey = Key(n);
+        const Val lastVal = m_vals.back();
+        Key(n) = kNone;
+        m_vals.pop_back();
+        if (n > 0)
         {
-            SiftDown(0);
+            std::size_t hole = 0;
+            while (true)
+            {
+                const std::size_t first = hole * kArity + 1;
+                if (first >= n)
+                {
+                    break;
+                }
+                const OrderKey* c = &Key(first); // one aligned line; kNone past the end
+                const std::size_t lo = c[1] < c[0] ? 1 : 0;
+                const std::size_t hi = c[3] < c[2] ? 3 : 2;
+                const std::size_t best = first + (c[hi] < c[lo] ? hi : lo);
+                Key(hole) = Key(best);
+                m_vals[hole] = m_vals[best];
+                hole = best;
+            }
+            SiftUp(hole, lastKey, lastVal);
         }
-        return ToEvent(next);
+        return next;
     }
 
     /// Remove the event of uid \p uid; false if it is not here. O(n).
     bool Erase(uint32_t uid)
     {
-        for (std::size_t i = 0; i < m_heap.size(); ++i)
+        const std::size_t n = m_vals.size();
+        for (std::size_t i = 0; i < n; ++i)
         {
-            if (static_cast<uint32_t>(m_heap[i].order) == uid)
+            if (static_cast<uint32_t>(Key(i) >> 32) == uid)
             {
-                m_heap[i] = m_heap.back();
-                m_heap.pop_back();
-                if (i < m_heap.size())
+                const OrderKey lastKey = Key(n - 1);
+                const Val lastVal = m_vals.back();
+                Key(n - 1) = kNone;
+                m_vals.pop_back();
+                if (i < n - 1)
                 {
-                    SiftUp(i);
+                    SiftUp(i, lastKey, lastVal);
                     SiftDown(i);
                 }
                 return true;
@@ -99,50 +144,74 @@ class EventHeap
 
   private:
     static constexpr std::size_t kArity = 4;
+    /// Node i's key is at m_keys position i + kPad, so every node's 4 children share
+    /// one 64-byte line.
+    static constexpr std::size_t kPad = 3;
 
-    /// (time stamp, uid) as one number: comparing two is one 128-bit comparison.
+    /// (time stamp, uid, context) as one number: comparing two is one 128-bit
+    /// comparison. The context never decides, since uids are unique.
     using OrderKey = unsigned __int128;
+    static constexpr OrderKey kNone = ~static_cast<OrderKey>(0); ///< after every event
 
-    struct Entry
+    /// Four keys: a node's children.
+    struct alignas(64) Line
     {
-        OrderKey order;   ///< time stamp in the high 64 bits, uid in the low 32
-        EventImpl* impl;  ///< the event
-        uint32_t context; ///< its context
+        OrderKey keys[kArity];
     };
 
-    static OrderKey Order(uint64_t ts, uint32_t uid)
+    struct Val
     {
-        return (static_cast<OrderKey>(ts) << 64) | uid;
+        EventImpl* impl;  ///< the event
+        const void* hint; ///< what it reads first, or null
+    };
+
+    static OrderKey Order(uint64_t ts, uint32_t uid, uint32_t context)
+    {
+        return (static_cast<OrderKey>(ts) << 64) | (static_cast<OrderKey>(uid) << 32) | context;
     }
 
-    static Event ToEvent(const Entry& e)
+    static Event ToEvent(OrderKey k, const Val& v)
     {
-        return Event{e.impl,
-                     Scheduler::EventKey{static_cast<uint64_t>(e.order >> 64),
-                                         static_cast<uint32_t>(e.order),
-                                         e.context}};
+        return Event{v.impl,
+                     Scheduler::EventKey{static_cast<uint64_t>(k >> 64),
+                                         static_cast<uint32_t>(k >> 32),
+                                         static_cast<uint32_t>(k)}};
     }
 
-    void SiftUp(std::size_t i)
+    OrderKey& Key(std::size_t i)
     {
-        const Entry moving = m_heap[i];
+        return reinterpret_cast<OrderKey*>(m_lines.data())[i + kPad]; // lines are contiguous
+    }
+
+    const OrderKey& Key(std::size_t i) const
+    {
+        return reinterpret_cast<const OrderKey*>(m_lines.data())[i + kPad];
+    }
+
+    /// Put (\p k, \p v) at the hole \p i, moving it up to its place.
+    void SiftUp(std::size_t i, OrderKey k, Val v)
+    {
         while (i > 0)
         {
             const std::size_t parent = (i - 1) / kArity;
-            if (!(moving.order < m_heap[parent].order))
+            if (!(k < Key(parent)))
             {
                 break;
             }
-            m_heap[i] = m_heap[parent];
+            Key(i) = Key(parent);
+            m_vals[i] = m_vals[parent];
             i = parent;
         }
-        m_heap[i] = moving;
+        Key(i) = k;
+        m_vals[i] = v;
     }
 
+    /// Move node \p i down to its place.
     void SiftDown(std::size_t i)
     {
-        const std::size_t n = m_heap.size();
-        const Entry moving = m_heap[i];
+        const std::size_t n = m_vals.size();
+        const OrderKey k = Key(i);
+        const Val v = m_vals[i];
         while (true)
         {
             const std::size_t first = i * kArity + 1;
@@ -150,26 +219,28 @@ class EventHeap
             {
                 break;
             }
-            const std::size_t last = std::min(first + kArity, n);
             std::size_t best = first;
-            for (std::size_t c = first + 1; c < last; ++c)
+            for (std::size_t c = first + 1; c < first + kArity; ++c)
             {
-                if (m_heap[c].order < m_heap[best].order)
+                if (Key(c) < Key(best))
                 {
                     best = c;
                 }
             }
-            if (!(m_heap[best].order < moving.order))
+            if (!(Key(best) < k))
             {
                 break;
             }
-            m_heap[i] = m_heap[best];
+            Key(i) = Key(best);
+            m_vals[i] = m_vals[best];
             i = best;
         }
-        m_heap[i] = moving;
+        Key(i) = k;
+        m_vals[i] = v;
     }
 
-    std::vector<Entry> m_heap; ///< the heap, root at index 0
+    std::vector<Line> m_lines; ///< the keys (kNone where no node is), see kPad
+    std::vector<Val> m_vals;   ///< node i's event
 };
 
 /**
@@ -199,10 +270,10 @@ class SplitEventQueue
         return m_near.Empty() && m_far.Empty();
     }
 
-    /// Add \p ev, scheduled at time stamp \p now.
-    void Push(const Event& ev, uint64_t now)
+    /// Add \p ev, scheduled at time stamp \p now, with its \p hint (EventHeap::Push).
+    void Push(const Event& ev, uint64_t now, const void* hint = nullptr)
     {
-        (ev.key.m_ts - now < m_horizon ? m_near : m_far).Push(ev);
+        (ev.key.m_ts - now < m_horizon ? m_near : m_far).Push(ev, hint);
     }
 
     /// Remove and return the earliest event (not empty).

@@ -57,10 +57,18 @@ class RdmaSimulatorImpl : public SimulatorImpl
     /**
      * Schedule \p event at the absolute time stamp \p ts (not before now) under the uid
      * \p uid from ReserveUid (each used once). Takes over one reference of \p event.
+     * \p hint (may be null) is the data the event reads first: the simulator starts
+     * loading it into the cache while the event before it runs. It changes nothing else.
      */
-    void ScheduleReserved(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* event)
+    void ScheduleReserved(uint64_t ts,
+                          uint32_t uid,
+                          uint32_t context,
+                          EventImpl* event,
+                          const void* hint = nullptr)
     {
-        m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}}, m_currentTs);
+        m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}},
+                      m_currentTs,
+                      hint);
     }
 
     /// The time stamp of the event running now (ns-3 time steps).

@@ -156,6 +156,31 @@ TEST(EventCore, HeapKeepsTimeStampsBeyondThirtyTwoBits)
     EXPECT_TRUE(heap.Empty());
 }
 
+TEST(EventCore, HeapOrdersByUidNotContextAndReturnsBoth)
+{
+    // The context shares the order key's lowest bits: it must never decide the order
+    // (uids do), and every event must come back with its own context and hint-free
+    // fields intact, across the heap's growth.
+    EventHeap heap;
+    const uint32_t n = 5000;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        // In a scrambled order (7 is prime to n); same time stamp for pairs, contexts
+        // decreasing as uids increase.
+        const uint32_t i = (k * 7) % n;
+        heap.Push({nullptr, {i / 2, 100 + i, 0xffffffffu - i}}, &heap);
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        ASSERT_FALSE(heap.Empty());
+        const Scheduler::Event ev = heap.Pop();
+        ASSERT_EQ(ev.key.m_uid, 100 + i);
+        ASSERT_EQ(ev.key.m_ts, i / 2);
+        ASSERT_EQ(ev.key.m_context, 0xffffffffu - i);
+    }
+    EXPECT_TRUE(heap.Empty());
+}
+
 namespace
 {
 std::vector<int> g_order;
