@@ -112,7 +112,7 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
     d.fifo.push_back({ts, uid, std::move(f)});
     if (d.fifo.size() == 1)
     {
-        sim->ScheduleReserved(ts, uid, d.context, GetPointer(m_dirs[to]), frame);
+        sim->ScheduleReserved(ts, uid, d.context, GetPointer(m_dirs[to]), frame, dst->HotData());
     }
 }
 
@@ -139,7 +139,8 @@ RdmaChannel::Arrive(Direction& d)
                                                       next.uid,
                                                       d.context,
                                                       &d,
-                                                      PeekPointer(next.frame));
+                                                      PeekPointer(next.frame),
+                                                      d.to->HotData());
     }
 }
 

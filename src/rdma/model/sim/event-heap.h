@@ -60,6 +60,13 @@ class EventHeap
                 __builtin_prefetch(top.hint);
                 __builtin_prefetch(static_cast<const char*>(top.hint) + 64);
             }
+            if (top.hint2 != nullptr)
+            {
+                for (int line = 0; line < 4; ++line)
+                {
+                    __builtin_prefetch(static_cast<const char*>(top.hint2) + 64 * line);
+                }
+            }
         }
     }
 
@@ -69,15 +76,18 @@ class EventHeap
         return Key(0) < other.Key(0);
     }
 
-    /// Add \p ev; \p hint (may be null): the data it reads first, see PrefetchTop.
-    void Push(const Event& ev, const void* hint = nullptr)
+    /**
+     * Add \p ev. \p hint and \p hint2 (may be null): the data it reads first, two
+     * cache lines from \p hint and four from \p hint2 (see PrefetchTop).
+     */
+    void Push(const Event& ev, const void* hint = nullptr, const void* hint2 = nullptr)
     {
         const std::size_t i = m_vals.size();
         if ((i + kPad + 1) / kArity + 1 > m_lines.size())
         {
             m_lines.resize(m_lines.size() * 2, Line{{kNone, kNone, kNone, kNone}});
         }
-        m_vals.push_back(Val{ev.impl, hint});
+        m_vals.push_back(Val{ev.impl, hint, hint2});
         SiftUp(i, Order(ev.key.m_ts, ev.key.m_uid, ev.key.m_context), m_vals.back());
     }
 
@@ -161,8 +171,9 @@ class EventHeap
 
     struct Val
     {
-        EventImpl* impl;  ///< the event
-        const void* hint; ///< what it reads first, or null
+        EventImpl* impl;   ///< the event
+        const void* hint;  ///< what it reads first (two lines), or null
+        const void* hint2; ///< what it reads next (four lines), or null
     };
 
     static OrderKey Order(uint64_t ts, uint32_t uid, uint32_t context)
@@ -270,10 +281,13 @@ class SplitEventQueue
         return m_near.Empty() && m_far.Empty();
     }
 
-    /// Add \p ev, scheduled at time stamp \p now, with its \p hint (EventHeap::Push).
-    void Push(const Event& ev, uint64_t now, const void* hint = nullptr)
+    /// Add \p ev, scheduled at time stamp \p now, with its hints (EventHeap::Push).
+    void Push(const Event& ev,
+              uint64_t now,
+              const void* hint = nullptr,
+              const void* hint2 = nullptr)
     {
-        (ev.key.m_ts - now < m_horizon ? m_near : m_far).Push(ev, hint);
+        (ev.key.m_ts - now < m_horizon ? m_near : m_far).Push(ev, hint, hint2);
     }
 
     /// Remove and return the earliest event (not empty).

@@ -57,18 +57,21 @@ class RdmaSimulatorImpl : public SimulatorImpl
     /**
      * Schedule \p event at the absolute time stamp \p ts (not before now) under the uid
      * \p uid from ReserveUid (each used once). Takes over one reference of \p event.
-     * \p hint (may be null) is the data the event reads first: the simulator starts
-     * loading it into the cache while the event before it runs. It changes nothing else.
+     * \p hint and \p hint2 (may be null) are the data the event reads first (see
+     * EventHeap::Push): the simulator starts loading them into the cache while the event
+     * before it runs. They change nothing else.
      */
     void ScheduleReserved(uint64_t ts,
                           uint32_t uid,
                           uint32_t context,
                           EventImpl* event,
-                          const void* hint = nullptr)
+                          const void* hint = nullptr,
+                          const void* hint2 = nullptr)
     {
         m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}},
                       m_currentTs,
-                      hint);
+                      hint,
+                      hint2);
     }
 
     /// The time stamp of the event running now (ns-3 time steps).
