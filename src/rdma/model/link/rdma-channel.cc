@@ -33,6 +33,16 @@ class RdmaChannel::Direction : public EventImpl
     {
     }
 
+    ~Direction() override
+    {
+        for (const InFlight& f : fifo)
+        {
+            f.frame->Unref();
+        }
+    }
+
+    /// The FIFO's head frame, kept here so that its arrival reads no FIFO slot.
+    RdmaFrame* head = nullptr;
     RdmaChannel* channel;        ///< the link
     RdmaNetDevice* to;           ///< the receiving device
     uint32_t context;            ///< its node id (the arrival's event context)
@@ -107,11 +117,13 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
             MakeEvent(static_cast<ReceiveFrame>(&RdmaNetDevice::Receive), dst, f));
         return;
     }
-    const RdmaFrame* frame = PeekPointer(f);
+    RdmaFrame* frame = PeekPointer(f);
+    frame->Ref(); // the FIFO's reference, handed to the receiver on arrival
     d.lastTs = ts;
-    d.fifo.push_back({ts, uid, std::move(f)});
+    d.fifo.push_back({ts, uid, frame});
     if (d.fifo.size() == 1)
     {
+        d.head = frame;
         sim->ScheduleReserved(ts, uid, d.context, GetPointer(m_dirs[to]), frame, dst->HotData());
     }
 }
@@ -119,8 +131,8 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
 void
 RdmaChannel::Arrive(Direction& d)
 {
-    Ptr<RdmaFrame> f = std::move(d.fifo.front().frame);
-    d.fifo.pop_front();
+    Ptr<RdmaFrame> f(d.head, false); // takes over the FIFO's reference
+    d.fifo.pop_front();              // (its slot is not read: InFlight has no destructor)
     // The next frame's arrival keeps the uid it reserved when it was sent, so it may be
     // scheduled after this frame is received: its entry loads into the cache meanwhile.
     // (A frame sent on this direction during Receive finds the FIFO empty or not, as
@@ -134,13 +146,10 @@ RdmaChannel::Arrive(Direction& d)
     if (more)
     {
         const InFlight& next = d.fifo.front();
+        d.head = next.frame;
         d.Ref(); // one reference per scheduling, given back by the simulator
-        RdmaSimulatorImpl::Active()->ScheduleReserved(next.ts,
-                                                      next.uid,
-                                                      d.context,
-                                                      &d,
-                                                      PeekPointer(next.frame),
-                                                      d.to->HotData());
+        RdmaSimulatorImpl::Active()
+            ->ScheduleReserved(next.ts, next.uid, d.context, &d, next.frame, d.to->HotData());
     }
 }
 

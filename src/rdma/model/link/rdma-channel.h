@@ -66,9 +66,9 @@ class RdmaChannel : public Channel
     /// A frame on the wire, and the uid its arrival event runs under.
     struct InFlight
     {
-        uint64_t ts;  ///< arrival time stamp
-        uint32_t uid; ///< reserved when it was sent (RdmaSimulatorImpl::ReserveUid)
-        Ptr<RdmaFrame> frame;
+        uint64_t ts;      ///< arrival time stamp
+        uint32_t uid;     ///< reserved when it was sent (RdmaSimulatorImpl::ReserveUid)
+        RdmaFrame* frame; ///< holds one reference (raw, so that a FIFO pop reads no slot)
     };
 
     /// One direction of the link: frames in flight to device `to`, in arrival order.

@@ -22,8 +22,7 @@ RdmaNetDevice::SetLinkUp(bool up)
     {
         while (!m_queues[c].empty())
         {
-            Ptr<RdmaFrame> f = std::move(m_queues[c].front());
-            m_queues[c].pop_front();
+            Ptr<RdmaFrame> f = m_queues[c].take_front();
             m_queueBytes[c] -= f->GetSize();
             m_ledger.discardedQueued.Add(*f, f->GetSize());
             ++m_linkDownDrops;
@@ -38,8 +37,7 @@ RdmaNetDevice::SetLinkUp(bool up)
     // PFC frames waiting for the wire are lost with it too (counted, and traced).
     while (!m_pfcQueue.empty())
     {
-        Ptr<RdmaFrame> f = std::move(m_pfcQueue.front());
-        m_pfcQueue.pop_front();
+        Ptr<RdmaFrame> f = m_pfcQueue.take_front();
         ++m_linkDownDrops;
         ++m_ledger.pfcDiscarded;
         if (!m_linkDownDropTrace.IsEmpty())

@@ -176,8 +176,7 @@ RdmaNetDevice::SelectNext()
 {
     if (!m_pfcQueue.empty())
     {
-        Ptr<RdmaFrame> f = std::move(m_pfcQueue.front());
-        m_pfcQueue.pop_front();
+        Ptr<RdmaFrame> f = m_pfcQueue.take_front();
         return f;
     }
     const uint8_t paused = m_honourPfc ? (m_pausedMask & ~m_pfcIgnored) : 0;
@@ -200,8 +199,7 @@ RdmaNetDevice::SelectNext()
     }
     if (chosen >= 0)
     {
-        Ptr<RdmaFrame> f = std::move(m_queues[chosen].front());
-        m_queues[chosen].pop_front();
+        Ptr<RdmaFrame> f = m_queues[chosen].take_front();
         if (m_queues[chosen].empty())
         {
             m_nonEmpty &= ~(1u << chosen);
@@ -433,8 +431,7 @@ RdmaNetDevice::TakeQueuedHead(uint8_t priority)
     {
         return nullptr;
     }
-    Ptr<RdmaFrame> f = std::move(m_queues[priority].front());
-    m_queues[priority].pop_front();
+    Ptr<RdmaFrame> f = m_queues[priority].take_front();
     if (m_queues[priority].empty())
     {
         m_nonEmpty &= ~(1u << priority);

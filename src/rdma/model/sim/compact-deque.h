@@ -141,6 +141,15 @@ class CompactDeque
         ++m_size;
     }
 
+    /// Remove the first element and return it.
+    T take_front()
+    {
+        T v;
+        std::swap(v, front()); // the slot keeps the empty value, so its release is trivial
+        pop_front();
+        return v;
+    }
+
     void pop_front()
     {
         front().~T();

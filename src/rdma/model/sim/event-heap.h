@@ -51,22 +51,19 @@ class EventHeap
     /// Start loading the earliest event's object and hint into the cache (none if empty).
     void PrefetchTop() const
     {
-        if (!m_vals.empty())
+        if (m_vals.empty())
         {
-            const Val& top = m_vals.front();
-            __builtin_prefetch(top.impl);
-            if (top.hint != nullptr)
-            {
-                __builtin_prefetch(top.hint);
-                __builtin_prefetch(static_cast<const char*>(top.hint) + 64);
-            }
-            if (top.hint2 != nullptr)
-            {
-                for (int line = 0; line < 4; ++line)
-                {
-                    __builtin_prefetch(static_cast<const char*>(top.hint2) + 64 * line);
-                }
-            }
+            return;
+        }
+        Prefetch(m_vals.front());
+        // And the event likely to run after it (its earliest child), so that a load that
+        // takes longer than one event still arrives in time.
+        if (m_vals.size() > 1)
+        {
+            const OrderKey* c = &Key(1); // one aligned line; kNone past the end
+            const std::size_t lo = c[1] < c[0] ? 1 : 0;
+            const std::size_t hi = c[3] < c[2] ? 3 : 2;
+            Prefetch(m_vals[1 + (c[hi] < c[lo] ? hi : lo)]);
         }
     }
 
@@ -175,6 +172,25 @@ class EventHeap
         const void* hint;  ///< what it reads first (two lines), or null
         const void* hint2; ///< what it reads next (four lines), or null
     };
+
+    /// Start loading what \p v's event reads first: its object and its hints.
+    static void Prefetch(const Val& v)
+    {
+        __builtin_prefetch(v.impl);
+        __builtin_prefetch(reinterpret_cast<const char*>(v.impl) + 64);
+        if (v.hint != nullptr)
+        {
+            __builtin_prefetch(v.hint);
+            __builtin_prefetch(static_cast<const char*>(v.hint) + 64);
+        }
+        if (v.hint2 != nullptr)
+        {
+            for (int line = 0; line < 4; ++line)
+            {
+                __builtin_prefetch(static_cast<const char*>(v.hint2) + 64 * line);
+            }
+        }
+    }
 
     static OrderKey Order(uint64_t ts, uint32_t uid, uint32_t context)
     {
