@@ -7,6 +7,7 @@
 #include "ns3/scheduler.h"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -18,12 +19,13 @@ namespace ns3
  *
  * Orders events exactly as every ns-3 scheduler does: by time stamp, then by uid (kept
  * as one 128-bit number with the context in its lowest bits, which never decide since
- * uids are unique, so an order test is one comparison). The whole heap is one
- * contiguous vector, so inserting or removing allocates nothing and touches about
- * log4(n) cache lines. An event may carry a *hint*: the address of the data it will
- * read first (a link's arrival event: the arriving frame), which the simulator starts
- * loading into the cache while the event before it runs. Used by ns3::RdmaScheduler and, without a
- * virtual call, by ns3::RdmaSimulatorImpl.
+ * uids are unique, so an order test is one comparison). The keys are one contiguous
+ * vector of 64-byte lines, a node's four children in one line, and the events another,
+ * so inserting or removing allocates nothing and touches about log4(n) key lines. An
+ * event may carry two *hints*: the addresses of the data it will read first (a link's
+ * arrival: the frame and the receiving device), which the simulator starts loading
+ * into the cache before the event runs (PrefetchTop). Used by ns3::RdmaScheduler and,
+ * without a virtual call, by ns3::RdmaSimulatorImpl.
  */
 class EventHeap
 {
@@ -60,10 +62,7 @@ class EventHeap
         // takes longer than one event still arrives in time.
         if (m_vals.size() > 1)
         {
-            const OrderKey* c = &Key(1); // one aligned line; kNone past the end
-            const std::size_t lo = c[1] < c[0] ? 1 : 0;
-            const std::size_t hi = c[3] < c[2] ? 3 : 2;
-            Prefetch(m_vals[1 + (c[hi] < c[lo] ? hi : lo)]);
+            Prefetch(m_vals[MinChild(1)]);
         }
     }
 
@@ -98,25 +97,14 @@ class EventHeap
     Event Pop()
     {
         const Event next = ToEvent(Key(0), m_vals.front());
-        const std::size_t n = m_vals.size() - 1;
-        const OrderKey lastKey = Key(n);
-        const Val lastVal = m_vals.back();
-        Key(n) = kNone;
-        m_vals.pop_back();
+        const auto [lastKey, lastVal] = TakeLast();
+        const std::size_t n = m_vals.size();
         if (n > 0)
         {
             std::size_t hole = 0;
-            while (true)
+            for (std::size_t first = 1; first < n; first = hole * kArity + 1)
             {
-                const std::size_t first = hole * kArity + 1;
-                if (first >= n)
-                {
-                    break;
-                }
-                const OrderKey* c = &Key(first); // one aligned line; kNone past the end
-                const std::size_t lo = c[1] < c[0] ? 1 : 0;
-                const std::size_t hi = c[3] < c[2] ? 3 : 2;
-                const std::size_t best = first + (c[hi] < c[lo] ? hi : lo);
+                const std::size_t best = MinChild(first);
                 Key(hole) = Key(best);
                 m_vals[hole] = m_vals[best];
                 hole = best;
@@ -134,10 +122,7 @@ class EventHeap
         {
             if (static_cast<uint32_t>(Key(i) >> 32) == uid)
             {
-                const OrderKey lastKey = Key(n - 1);
-                const Val lastVal = m_vals.back();
-                Key(n - 1) = kNone;
-                m_vals.pop_back();
+                const auto [lastKey, lastVal] = TakeLast();
                 if (i < n - 1)
                 {
                     SiftUp(i, lastKey, lastVal);
@@ -215,6 +200,26 @@ class EventHeap
         return reinterpret_cast<const OrderKey*>(m_lines.data())[i + kPad];
     }
 
+    /// The earliest of the children that begin at \p first (an existing node): one aligned
+    /// line of keys, kNone past the last node, three comparisons and no branch.
+    std::size_t MinChild(std::size_t first) const
+    {
+        const OrderKey* c = &Key(first);
+        const std::size_t lo = c[1] < c[0] ? 1 : 0;
+        const std::size_t hi = c[3] < c[2] ? 3 : 2;
+        return first + (c[hi] < c[lo] ? hi : lo);
+    }
+
+    /// Remove the last node; return its key and event.
+    std::pair<OrderKey, Val> TakeLast()
+    {
+        const std::size_t last = m_vals.size() - 1;
+        const std::pair<OrderKey, Val> taken{Key(last), m_vals.back()};
+        Key(last) = kNone;
+        m_vals.pop_back();
+        return taken;
+    }
+
     /// Put (\p k, \p v) at the hole \p i, moving it up to its place.
     void SiftUp(std::size_t i, OrderKey k, Val v)
     {
@@ -246,14 +251,7 @@ class EventHeap
             {
                 break;
             }
-            std::size_t best = first;
-            for (std::size_t c = first + 1; c < first + kArity; ++c)
-            {
-                if (Key(c) < Key(best))
-                {
-                    best = c;
-                }
-            }
+            const std::size_t best = MinChild(first);
             if (!(Key(best) < k))
             {
                 break;
