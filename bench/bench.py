@@ -104,6 +104,16 @@ def _num(x):
     return float(x) if math.isfinite(x) else None
 
 
+def runner_env():
+    """The environment for the runner: glibc's malloc on transparent huge pages, as
+    ./rdma sets it (see the comment there), unless GLIBC_TUNABLES already names it."""
+    env = dict(os.environ)
+    tunables = env.get("GLIBC_TUNABLES", "")
+    if "glibc.malloc.hugetlb" not in tunables:
+        env["GLIBC_TUNABLES"] = (tunables + ":" if tunables else "") + "glibc.malloc.hugetlb=1"
+    return env
+
+
 def run_one(scenario, timeout=None):
     """Run one scenario; return (row dict, error text or None)."""
     stem = scenario.stem
@@ -118,7 +128,7 @@ def run_one(scenario, timeout=None):
     error = None
     try:
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, timeout=timeout)
+                              stderr=subprocess.PIPE, timeout=timeout, env=runner_env())
         code, stderr = proc.returncode, proc.stderr
     except subprocess.TimeoutExpired as e:
         code, stderr = None, e.stderr or b""

@@ -20,9 +20,11 @@ FreeList()
 }
 } // namespace
 
+static_assert(sizeof(RdmaFrame) == 128, "an RdmaFrame is two cache lines");
+
 RdmaFrame::RdmaFrame(const RdmaHeader& h)
-    : header(h),
-      m_size(h.GetSerializedSize() + h.payload + rdmawire::TrailerBytes(h.type))
+    : m_size(h.GetSerializedSize() + h.payload + rdmawire::TrailerBytes(h.type)),
+      header(h)
 {
 }
 
@@ -67,25 +69,37 @@ RdmaFrame::HeaderChanged(uint32_t oldHeaderBytes)
 void*
 RdmaFrame::operator new(std::size_t size)
 {
-    std::vector<void*>& list = FreeList();
-    if (size == sizeof(RdmaFrame) && !list.empty())
+    if (size != sizeof(RdmaFrame))
     {
-        void* p = list.back();
-        list.pop_back();
-        return p;
+        return ::operator new(size);
     }
-    return ::operator new(size);
+    std::vector<void*>& list = FreeList();
+    if (list.empty())
+    {
+        // A slab of aligned slots, never returned (its slots are reused): the first
+        // frames made come first in memory.
+        constexpr std::size_t kSlots = 512;
+        auto* slab = static_cast<char*>(
+            ::operator new (kSlots * sizeof(RdmaFrame), std::align_val_t{alignof(RdmaFrame)}));
+        for (std::size_t i = kSlots; i-- > 0;)
+        {
+            list.push_back(slab + i * sizeof(RdmaFrame));
+        }
+    }
+    void* p = list.back();
+    list.pop_back();
+    return p;
 }
 
 void
 RdmaFrame::operator delete(void* p, std::size_t size)
 {
-    if (size == sizeof(RdmaFrame))
+    if (size != sizeof(RdmaFrame))
     {
-        FreeList().push_back(p);
+        ::operator delete(p);
         return;
     }
-    ::operator delete(p);
+    FreeList().push_back(p);
 }
 
 } // namespace ns3

@@ -24,9 +24,16 @@ namespace ns3
  * (a switch marking ECN or stamping INT) calls HeaderChanged, which rewrites the Packet
  * if it exists. Frames are recycled through a free list: making one allocates nothing
  * once the run has warmed up, and a frame no sink looks at never allocates a Packet.
+ *
+ * A frame is two aligned cache lines, the reference count, size and header fields that
+ * every hop reads in the first (the INT records and the Packet in the second): the
+ * simulator prefetches both before a frame's arrival (RdmaChannel). Frames come from
+ * slabs of 64-byte-aligned slots.
  */
-class RdmaFrame : public SimpleRefCount<RdmaFrame>
+class alignas(64) RdmaFrame : public SimpleRefCount<RdmaFrame>
 {
+    uint32_t m_size; ///< frame bytes (first: beside the reference count)
+
   public:
     /// A frame with header \p h and no Packet yet (a payload of h.payload bytes).
     explicit RdmaFrame(const RdmaHeader& h);
@@ -49,7 +56,9 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame>
     /// The header was edited; \p oldHeaderBytes is the size it had before.
     void HeaderChanged(uint32_t oldHeaderBytes);
 
+    /// A slot from the free list (refilled by slabs of aligned slots).
     static void* operator new(std::size_t size);
+    /// Back to the free list.
     static void operator delete(void* p, std::size_t size);
 
     RdmaHeader header; ///< the parsed header: the truth
@@ -57,7 +66,6 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame>
 
   private:
     Ptr<Packet> m_packet; ///< the bytes, if anyone asked for them
-    uint32_t m_size;      ///< frame bytes
 };
 
 /**

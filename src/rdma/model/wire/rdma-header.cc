@@ -21,18 +21,18 @@ RdmaHeader::RdmaHeader()
       priority(0),
       ecn(NOT_ECT),
       flags(0),
-      src(0),
-      dst(0),
+      intHops(0),
       sport(0),
       dport(rdmawire::kRoceUdpPort),
+      quanta(0),
+      src(0),
+      dst(0),
       dstQpn(0),
       psn(0),
       payload(0),
-      quanta(0),
-      timestamp(0),
       sackPsn(0),
       remoteDelayNs(0),
-      intHops(0),
+      timestamp(0),
       intStack{}
 {
 }

@@ -54,25 +54,27 @@ class RdmaHeader : public Header
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
+    // Ordered to leave no padding (96 bytes with the vtable pointer), so that an
+    // RdmaFrame is two cache lines.
     RdmaPacketType type;
-    uint8_t priority;   ///< 802.1p class (or DSCP-mapped class) the frame travels in
-    uint8_t ecn;        ///< Ecn codepoint
-    uint8_t flags;      ///< Flag bits
-    uint32_t src;       ///< source node id (IP source)
-    uint32_t dst;       ///< destination node id (IP destination)
-    uint16_t sport;     ///< UDP source port: per-QP entropy for ECMP
-    uint16_t dport;     ///< UDP destination port (4791)
-    uint32_t dstQpn;    ///< destination queue pair number (BTH)
-    uint32_t psn;       ///< DATA: packet sequence number; ACK/NACK: acknowledged/expected PSN
-    uint32_t payload;   ///< DATA: payload bytes in this packet
-    uint16_t quanta;    ///< PFC: pause time in 512-bit-time quanta (0 = resume)
-    uint64_t timestamp; ///< DATA/PROBE: send time (ns); ACK/NACK/PROBE_RESP: its echo
-    uint32_t sackPsn;   ///< selective-repeat NACK: the PSN that arrived out of order
+    uint8_t priority; ///< 802.1p class (or DSCP-mapped class) the frame travels in
+    uint8_t ecn;      ///< Ecn codepoint
+    uint8_t flags;    ///< Flag bits
+    uint8_t intHops;  ///< INT records in intStack (FLAG_INT)
+    uint16_t sport;   ///< UDP source port: per-QP entropy for ECMP
+    uint16_t dport;   ///< UDP destination port (4791)
+    uint16_t quanta;  ///< PFC: pause time in 512-bit-time quanta (0 = resume)
+    uint32_t src;     ///< source node id (IP source)
+    uint32_t dst;     ///< destination node id (IP destination)
+    uint32_t dstQpn;  ///< destination queue pair number (BTH)
+    uint32_t psn;     ///< DATA: packet sequence number; ACK/NACK: acknowledged/expected PSN
+    uint32_t payload; ///< DATA: payload bytes in this packet
+    uint32_t sackPsn; ///< selective-repeat NACK: the PSN that arrived out of order
     /// ACK/NACK: how long the responder's host held the packet before this answer (ns;
     /// HostRxModel, 0 without one). Not a RoCEv2 field: Swift's NIC timestamps, modelled
     /// in the header's room, so no frame grows (docs/pcap.md).
     uint32_t remoteDelayNs;
-    uint8_t intHops;                                      ///< INT records in intStack (FLAG_INT)
+    uint64_t timestamp; ///< DATA/PROBE: send time (ns); ACK/NACK/PROBE_RESP: its echo
     std::array<uint64_t, rdmawire::kMaxIntHops> intStack; ///< packed IntHop records
 
     /// Push one INT record (ignored beyond kMaxIntHops, as a real INT domain would).
