@@ -41,6 +41,16 @@ class RdmaChannel::Direction : public EventImpl
         }
     }
 
+    /// Schedule the arrival of \p next, the FIFO's new head, under the uid it reserved
+    /// (one reference of this event per scheduling, given back by the simulator). The
+    /// hints: the frame and the receiving device's hot fields.
+    void ScheduleHead(RdmaSimulatorImpl* sim, const InFlight& next)
+    {
+        head = next.frame;
+        Ref();
+        sim->ScheduleReserved(next.ts, next.uid, context, this, next.frame, to->HotData());
+    }
+
     /// The FIFO's head frame, kept here so that its arrival reads no FIFO slot.
     RdmaFrame* head = nullptr;
     RdmaChannel* channel;        ///< the link
@@ -123,8 +133,7 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
     d.fifo.push_back({ts, uid, frame});
     if (d.fifo.size() == 1)
     {
-        d.head = frame;
-        sim->ScheduleReserved(ts, uid, d.context, GetPointer(m_dirs[to]), frame, dst->HotData());
+        d.ScheduleHead(sim, {ts, uid, frame});
     }
 }
 
@@ -145,11 +154,7 @@ RdmaChannel::Arrive(Direction& d)
     d.to->Receive(f);
     if (more)
     {
-        const InFlight& next = d.fifo.front();
-        d.head = next.frame;
-        d.Ref(); // one reference per scheduling, given back by the simulator
-        RdmaSimulatorImpl::Active()
-            ->ScheduleReserved(next.ts, next.uid, d.context, &d, next.frame, d.to->HotData());
+        d.ScheduleHead(RdmaSimulatorImpl::Active(), d.fifo.front());
     }
 }
 

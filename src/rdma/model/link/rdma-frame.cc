@@ -67,12 +67,8 @@ RdmaFrame::HeaderChanged(uint32_t oldHeaderBytes)
 }
 
 void*
-RdmaFrame::operator new(std::size_t size)
+RdmaFrame::operator new(std::size_t /* size: sizeof(RdmaFrame), the class is final */)
 {
-    if (size != sizeof(RdmaFrame))
-    {
-        return ::operator new(size);
-    }
     std::vector<void*>& list = FreeList();
     if (list.empty())
     {
@@ -92,13 +88,8 @@ RdmaFrame::operator new(std::size_t size)
 }
 
 void
-RdmaFrame::operator delete(void* p, std::size_t size)
+RdmaFrame::operator delete(void* p)
 {
-    if (size != sizeof(RdmaFrame))
-    {
-        ::operator delete(p);
-        return;
-    }
     FreeList().push_back(p);
 }
 

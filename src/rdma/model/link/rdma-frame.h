@@ -30,7 +30,7 @@ namespace ns3
  * simulator prefetches both before a frame's arrival (RdmaChannel). Frames come from
  * slabs of 64-byte-aligned slots.
  */
-class alignas(64) RdmaFrame : public SimpleRefCount<RdmaFrame>
+class alignas(64) RdmaFrame final : public SimpleRefCount<RdmaFrame>
 {
     uint32_t m_size; ///< frame bytes (first: beside the reference count)
 
@@ -59,7 +59,7 @@ class alignas(64) RdmaFrame : public SimpleRefCount<RdmaFrame>
     /// A slot from the free list (refilled by slabs of aligned slots).
     static void* operator new(std::size_t size);
     /// Back to the free list.
-    static void operator delete(void* p, std::size_t size);
+    static void operator delete(void* p);
 
     RdmaHeader header; ///< the parsed header: the truth
     uint32_t meta = 0; ///< what its current holder tags it with while it is queued

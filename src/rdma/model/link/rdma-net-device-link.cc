@@ -20,10 +20,8 @@ RdmaNetDevice::SetLinkUp(bool up)
     }
     for (uint32_t c = 0; c < kRdmaNumPriorities; ++c)
     {
-        while (!m_queues[c].empty())
+        while (Ptr<RdmaFrame> f = TakeQueuedHead(static_cast<uint8_t>(c)))
         {
-            Ptr<RdmaFrame> f = m_queues[c].take_front();
-            m_queueBytes[c] -= f->GetSize();
             m_ledger.discardedQueued.Add(*f, f->GetSize());
             ++m_linkDownDrops;
             if (!m_linkDownDropTrace.IsEmpty())
@@ -33,7 +31,6 @@ RdmaNetDevice::SetLinkUp(bool up)
             NotifyDequeued(*f, static_cast<uint8_t>(c));
         }
     }
-    m_nonEmpty = 0;
     // PFC frames waiting for the wire are lost with it too (counted, and traced).
     while (!m_pfcQueue.empty())
     {

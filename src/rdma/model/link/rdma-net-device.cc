@@ -176,8 +176,7 @@ RdmaNetDevice::SelectNext()
 {
     if (!m_pfcQueue.empty())
     {
-        Ptr<RdmaFrame> f = m_pfcQueue.take_front();
-        return f;
+        return m_pfcQueue.take_front();
     }
     const uint8_t paused = m_honourPfc ? (m_pausedMask & ~m_pfcIgnored) : 0;
     // Classes with frames that may go: the strict class first, then round robin from
@@ -199,12 +198,7 @@ RdmaNetDevice::SelectNext()
     }
     if (chosen >= 0)
     {
-        Ptr<RdmaFrame> f = m_queues[chosen].take_front();
-        if (m_queues[chosen].empty())
-        {
-            m_nonEmpty &= ~(1u << chosen);
-        }
-        m_queueBytes[chosen] -= f->GetSize();
+        Ptr<RdmaFrame> f = TakeQueuedHead(static_cast<uint8_t>(chosen));
         m_ledger.dequeued.Add(*f, f->GetSize());
         NotifyDequeued(*f, static_cast<uint8_t>(chosen));
         return f;
