@@ -18,10 +18,11 @@ namespace ns3
  * \brief A 4-ary min-heap of ns-3 scheduler events, keys stored inline.
  *
  * Orders events exactly as every ns-3 scheduler does: by time stamp, then by uid (kept
- * as one 128-bit number with the context in its lowest bits, which never decide since
- * uids are unique, so an order test is one comparison). The keys are one contiguous
- * vector of 64-byte lines, a node's four children in one line, and the events another,
- * so inserting or removing allocates nothing and touches about log4(n) key lines. An
+ * as one 128-bit number with the event's slot in its lowest bits, which never decide
+ * since uids are unique, so an order test is one comparison). The keys are one
+ * contiguous vector of 64-byte lines, a node's four children in one line. The events
+ * (object, context, hints) stay in their slots while their keys move, so inserting or
+ * removing allocates nothing and moves only 16-byte keys along about log4(n) lines. An
  * event may carry two *hints*: the addresses of the data it will read first (a link's
  * arrival: the frame and the receiving device), which the simulator starts loading
  * into the cache before the event runs (PrefetchTop). Used by ns3::RdmaScheduler and,
@@ -36,33 +37,34 @@ class EventHeap
     {
         m_lines.reserve(256);
         m_lines.resize(2, Line{{kNone, kNone, kNone, kNone}});
-        m_vals.reserve(1024);
+        m_slots.reserve(1024);
+        m_free.reserve(1024);
     }
 
     bool Empty() const
     {
-        return m_vals.empty();
+        return m_n == 0;
     }
 
     /// The earliest event (the heap must not be empty).
     Event Top() const
     {
-        return ToEvent(Key(0), m_vals.front());
+        return ToEvent(Key(0));
     }
 
     /// Start loading the earliest event's object and hint into the cache (none if empty).
     void PrefetchTop() const
     {
-        if (m_vals.empty())
+        if (m_n == 0)
         {
             return;
         }
-        Prefetch(m_vals.front());
+        Prefetch(SlotOf(Key(0)));
         // And the event likely to run after it (its earliest child), so that a load that
         // takes longer than one event still arrives in time.
-        if (m_vals.size() > 1)
+        if (m_n > 1)
         {
-            Prefetch(m_vals[MinChild(1)]);
+            Prefetch(SlotOf(Key(MinChild(1))));
         }
     }
 
@@ -78,13 +80,24 @@ class EventHeap
      */
     void Push(const Event& ev, const void* hint = nullptr, const void* hint2 = nullptr)
     {
-        const std::size_t i = m_vals.size();
+        const std::size_t i = m_n++;
         if ((i + kPad + 1) / kArity + 1 > m_lines.size())
         {
             m_lines.resize(m_lines.size() * 2, Line{{kNone, kNone, kNone, kNone}});
         }
-        m_vals.push_back(Val{ev.impl, hint, hint2});
-        SiftUp(i, Order(ev.key.m_ts, ev.key.m_uid, ev.key.m_context), m_vals.back());
+        uint32_t slot;
+        if (m_free.empty())
+        {
+            slot = static_cast<uint32_t>(m_slots.size());
+            m_slots.push_back(Slot{ev.impl, hint, hint2, ev.key.m_context});
+        }
+        else
+        {
+            slot = m_free.back();
+            m_free.pop_back();
+            m_slots[slot] = Slot{ev.impl, hint, hint2, ev.key.m_context};
+        }
+        SiftUp(i, Order(ev.key.m_ts, ev.key.m_uid, slot));
     }
 
     /**
@@ -96,9 +109,9 @@ class EventHeap
      */
     Event Pop()
     {
-        const Event next = ToEvent(Key(0), m_vals.front());
-        const auto [lastKey, lastVal] = TakeLast();
-        const std::size_t n = m_vals.size();
+        const Event next = Release(Key(0));
+        const OrderKey lastKey = TakeLast();
+        const std::size_t n = m_n;
         if (n > 0)
         {
             std::size_t hole = 0;
@@ -106,10 +119,9 @@ class EventHeap
             {
                 const std::size_t best = MinChild(first);
                 Key(hole) = Key(best);
-                m_vals[hole] = m_vals[best];
                 hole = best;
             }
-            SiftUp(hole, lastKey, lastVal);
+            SiftUp(hole, lastKey);
         }
         return next;
     }
@@ -117,15 +129,16 @@ class EventHeap
     /// Remove the event of uid \p uid; false if it is not here. O(n).
     bool Erase(uint32_t uid)
     {
-        const std::size_t n = m_vals.size();
+        const std::size_t n = m_n;
         for (std::size_t i = 0; i < n; ++i)
         {
             if (static_cast<uint32_t>(Key(i) >> 32) == uid)
             {
-                const auto [lastKey, lastVal] = TakeLast();
+                Release(Key(i));
+                const OrderKey lastKey = TakeLast();
                 if (i < n - 1)
                 {
-                    SiftUp(i, lastKey, lastVal);
+                    SiftUp(i, lastKey);
                     SiftDown(i);
                 }
                 return true;
@@ -140,8 +153,8 @@ class EventHeap
     /// one 64-byte line.
     static constexpr std::size_t kPad = 3;
 
-    /// (time stamp, uid, context) as one number: comparing two is one 128-bit
-    /// comparison. The context never decides, since uids are unique.
+    /// (time stamp, uid, slot) as one number: comparing two is one 128-bit comparison.
+    /// The slot never decides, since uids are unique.
     using OrderKey = unsigned __int128;
     static constexpr OrderKey kNone = ~static_cast<OrderKey>(0); ///< after every event
 
@@ -151,15 +164,17 @@ class EventHeap
         OrderKey keys[kArity];
     };
 
-    struct Val
+    /// An event where it waits: its key holds the slot's index.
+    struct Slot
     {
         EventImpl* impl;   ///< the event
         const void* hint;  ///< what it reads first (two lines), or null
         const void* hint2; ///< what it reads next (four lines), or null
+        uint32_t context;  ///< its context
     };
 
     /// Start loading what \p v's event reads first: its object and its hints.
-    static void Prefetch(const Val& v)
+    static void Prefetch(const Slot& v)
     {
         __builtin_prefetch(v.impl);
         __builtin_prefetch(reinterpret_cast<const char*>(v.impl) + 64);
@@ -177,17 +192,31 @@ class EventHeap
         }
     }
 
-    static OrderKey Order(uint64_t ts, uint32_t uid, uint32_t context)
+    static OrderKey Order(uint64_t ts, uint32_t uid, uint32_t slot)
     {
-        return (static_cast<OrderKey>(ts) << 64) | (static_cast<OrderKey>(uid) << 32) | context;
+        return (static_cast<OrderKey>(ts) << 64) | (static_cast<OrderKey>(uid) << 32) | slot;
     }
 
-    static Event ToEvent(OrderKey k, const Val& v)
+    const Slot& SlotOf(OrderKey k) const
     {
+        return m_slots[static_cast<uint32_t>(k)];
+    }
+
+    Event ToEvent(OrderKey k) const
+    {
+        const Slot& v = SlotOf(k);
         return Event{v.impl,
                      Scheduler::EventKey{static_cast<uint64_t>(k >> 64),
                                          static_cast<uint32_t>(k >> 32),
-                                         static_cast<uint32_t>(k)}};
+                                         v.context}};
+    }
+
+    /// The event of key \p k, its slot given back.
+    Event Release(OrderKey k)
+    {
+        const Event ev = ToEvent(k);
+        m_free.push_back(static_cast<uint32_t>(k));
+        return ev;
     }
 
     OrderKey& Key(std::size_t i)
@@ -202,26 +231,36 @@ class EventHeap
 
     /// The earliest of the children that begin at \p first (an existing node): one aligned
     /// line of keys, kNone past the last node, three comparisons and no branch.
+    /// (A heap's comparisons are coin flips that a branch predictor gets wrong half the
+    /// time, so each result is made a number the compiler cannot turn into a jump, as
+    /// GCC does with "c[3] < c[2] ? 3 : 2" even when written without "?:".)
     std::size_t MinChild(std::size_t first) const
     {
         const OrderKey* c = &Key(first);
-        const std::size_t lo = c[1] < c[0] ? 1 : 0;
-        const std::size_t hi = c[3] < c[2] ? 3 : 2;
-        return first + (c[hi] < c[lo] ? hi : lo);
+        const std::size_t lo = Opaque(c[1] < c[0]);
+        const std::size_t hi = 2 + Opaque(c[3] < c[2]);
+        const std::size_t hiWins = Opaque(c[hi] < c[lo]);
+        return first + lo + ((hi - lo) & (0 - hiWins));
     }
 
-    /// Remove the last node; return its key and event.
-    std::pair<OrderKey, Val> TakeLast()
+    /// \p v, hidden from the optimizer (it must compute it as data, not branch on it).
+    static std::size_t Opaque(std::size_t v)
     {
-        const std::size_t last = m_vals.size() - 1;
-        const std::pair<OrderKey, Val> taken{Key(last), m_vals.back()};
+        asm("" : "+r"(v));
+        return v;
+    }
+
+    /// Remove the last node; return its key.
+    OrderKey TakeLast()
+    {
+        const std::size_t last = --m_n;
+        const OrderKey taken = Key(last);
         Key(last) = kNone;
-        m_vals.pop_back();
         return taken;
     }
 
-    /// Put (\p k, \p v) at the hole \p i, moving it up to its place.
-    void SiftUp(std::size_t i, OrderKey k, Val v)
+    /// Put \p k at the hole \p i, moving it up to its place.
+    void SiftUp(std::size_t i, OrderKey k)
     {
         while (i > 0)
         {
@@ -231,19 +270,16 @@ class EventHeap
                 break;
             }
             Key(i) = Key(parent);
-            m_vals[i] = m_vals[parent];
             i = parent;
         }
         Key(i) = k;
-        m_vals[i] = v;
     }
 
     /// Move node \p i down to its place.
     void SiftDown(std::size_t i)
     {
-        const std::size_t n = m_vals.size();
+        const std::size_t n = m_n;
         const OrderKey k = Key(i);
-        const Val v = m_vals[i];
         while (true)
         {
             const std::size_t first = i * kArity + 1;
@@ -257,15 +293,15 @@ class EventHeap
                 break;
             }
             Key(i) = Key(best);
-            m_vals[i] = m_vals[best];
             i = best;
         }
         Key(i) = k;
-        m_vals[i] = v;
     }
 
-    std::vector<Line> m_lines; ///< the keys (kNone where no node is), see kPad
-    std::vector<Val> m_vals;   ///< node i's event
+    std::vector<Line> m_lines;    ///< the keys (kNone where no node is), see kPad
+    std::size_t m_n = 0;          ///< events held
+    std::vector<Slot> m_slots;    ///< the events, by slot
+    std::vector<uint32_t> m_free; ///< slots not in use, the latest freed last
 };
 
 /**
