@@ -180,24 +180,25 @@ RdmaNetDevice::SelectNext()
     }
     const uint8_t paused = m_honourPfc ? (m_pausedMask & ~m_pfcIgnored) : 0;
     // Classes with frames that may go: the strict class first, then round robin from
-    // m_rrNext over the others.
+    // m_rrNext over the others. Chosen by arithmetic, not branches: whether the strict
+    // class (ACKs) has a frame changes from frame to frame, which a branch predictor
+    // keeps getting wrong.
     const uint32_t ready = m_nonEmpty & ~paused;
-    const uint32_t strictBit = 1u << m_strictPriority;
-    int chosen = -1;
-    if (ready & strictBit)
+    if (ready != 0)
     {
-        chosen = m_strictPriority;
-    }
-    else if (const uint32_t others = ready & ~strictBit)
-    {
+        const uint32_t strict = m_strictPriority;
+        const uint32_t others = ready & ~(1u << strict);
         const uint32_t rr = m_rrNext;
-        const uint32_t rotated = ((others >> rr) | (others << (kRdmaNumPriorities - rr))) &
-                                 ((1u << kRdmaNumPriorities) - 1);
-        chosen = (__builtin_ctz(rotated) + rr) % kRdmaNumPriorities;
-        m_rrNext = (chosen + 1) % kRdmaNumPriorities;
-    }
-    if (chosen >= 0)
-    {
+        // The sentinel bit makes "none of the others" choose rr itself (then unused).
+        const uint32_t rotated = (((others >> rr) | (others << (kRdmaNumPriorities - rr))) &
+                                  ((1u << kRdmaNumPriorities) - 1)) |
+                                 (1u << kRdmaNumPriorities);
+        const uint32_t rrChoice = (__builtin_ctz(rotated) + rr) % kRdmaNumPriorities;
+        const uint32_t strictMask = 0u - ((ready >> strict) & 1u);
+        const uint32_t chosen = rrChoice ^ ((rrChoice ^ strict) & strictMask);
+        const uint32_t keepMask = strictMask | (0u - static_cast<uint32_t>(others == 0));
+        const uint32_t rrNext = (rrChoice + 1) % kRdmaNumPriorities;
+        m_rrNext = static_cast<uint8_t>(rrNext ^ ((rrNext ^ rr) & keepMask));
         Ptr<RdmaFrame> f = TakeQueuedHead(static_cast<uint8_t>(chosen));
         m_ledger.dequeued.Add(*f, f->GetSize());
         NotifyDequeued(*f, static_cast<uint8_t>(chosen));

@@ -209,8 +209,11 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
     }
     // The dequeue callback gets the ingress port, and whether to stamp INT.
     // (ACKs carry the echoed stack with FLAG_INT too: only data packets collect records.)
-    const bool stamp = h.type == RdmaPacketType::DATA && (h.flags & RdmaHeader::FLAG_INT);
-    f->meta = inPort | (stamp ? kMetaInt : 0);
+    // (Computed as data: DATA and ACKs mix, and a branch on it would often be mispredicted.)
+    const uint32_t stamp =
+        static_cast<uint32_t>(h.type == RdmaPacketType::DATA) & ((h.flags >> 2) & 1u);
+    static_assert(RdmaHeader::FLAG_INT == 1u << 2, "FLAG_INT is bit 2");
+    f->meta = inPort | (stamp * kMetaInt);
     m_ports[outPort]->Enqueue(f, prio);
 }
 
@@ -226,7 +229,7 @@ RdmaSwitch::FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority)
     // Mark on the queue the frame has just waited in (as the HPCC simulator does).
     MarkReason why;
     const bool mark = leaving && m_mmu->ShouldMarkEcn(outPort, priority, &why);
-    const bool stamp = leaving && (f.meta & kMetaInt);
+    const bool stamp = leaving & ((f.meta & kMetaInt) != 0); // (no branch, as above)
     if (mark || stamp)
     {
         // Edit the header that travels with the frame (HeaderChanged keeps its size and
