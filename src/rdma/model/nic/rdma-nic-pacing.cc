@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/hash-constants.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/rdma-simulator-impl.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/serialization-clock.h"
 #include "ns3/simulator.h"
@@ -21,7 +22,7 @@ namespace
 uint64_t
 NowPs()
 {
-    return static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    return RdmaSimulatorImpl::CurrentPs();
 }
 
 /// Host-side spraying: source ports are drawn from IANA's dynamic range [49152, 65535].
@@ -212,7 +213,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     h.dstQpn = qp.peerQpn;
     h.psn = psn;
     h.payload = payload;
-    h.timestamp = Simulator::Now().GetNanoSeconds();
+    h.timestamp = RdmaSimulatorImpl::CurrentTime().GetNanoSeconds();
 
     ++m_stats.dataPackets;
     if (psn < qp.maxSent)
@@ -251,16 +252,17 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
                                SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1)));
     limiter.lastSendPs = now;
     limiter.lastWire = wire;
-    if (wasIdle || !qp.rto.IsRunning())
+    const bool rtoPending = RdmaSimulatorImpl::IsRunning(qp.rto);
+    if (wasIdle || !rtoPending)
     {
         // The timeout counts from the oldest unacknowledged packet: a QP that sends
         // again after everything was acknowledged starts a new wait, even if the timer
         // armed for an earlier packet is still pending (it re-arms from lastProgress).
-        qp.lastProgress = Simulator::Now();
+        qp.lastProgress = RdmaSimulatorImpl::CurrentTime();
     }
-    if (!qp.rto.IsRunning())
+    if (!rtoPending)
     {
-        ArmRto(qp, Simulator::Now() + CurrentRto(qp));
+        ArmRto(qp, RdmaSimulatorImpl::CurrentTime() + CurrentRto(qp));
     }
     return RdmaFrame::Make(h);
 }
@@ -281,7 +283,7 @@ RdmaNic::MakeProbePacket(SendQueuePair& qp)
     h.dst = qp.peerNode;
     h.sport = qp.sport;
     h.dstQpn = qp.peerQpn;
-    h.timestamp = Simulator::Now().GetNanoSeconds();
+    h.timestamp = RdmaSimulatorImpl::CurrentTime().GetNanoSeconds();
     return RdmaFrame::Make(h);
 }
 
@@ -365,7 +367,7 @@ RdmaNic::Repace(SendQueuePair& qp)
 void
 RdmaNic::ArmWake(uint64_t ps)
 {
-    if (m_wake.IsRunning() && m_wakePs <= ps)
+    if (RdmaSimulatorImpl::IsRunning(m_wake) && m_wakePs <= ps)
     {
         return;
     }

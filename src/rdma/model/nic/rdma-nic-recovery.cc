@@ -5,6 +5,7 @@
  * to the congestion controller and to the loss-recovery policy; message completions.
  */
 #include "ns3/rdma-nic.h"
+#include "ns3/rdma-simulator-impl.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -32,7 +33,7 @@ RdmaNic::ReceiveNack(const RdmaHeader& h)
         qp.cc->OnCnp();
     }
     qp.cc->OnNack();
-    m_recovery->OnNack(qp, h, Simulator::Now());
+    m_recovery->OnNack(qp, h, RdmaSimulatorImpl::CurrentTime());
     Reschedule(qp);
 }
 
@@ -48,7 +49,7 @@ RdmaNic::ReceiveProbeResponse(const RdmaHeader& h)
     limiter.probeTimer.Cancel();
     limiter.probeOutstanding = false;
     limiter.probeTimeout = m_probeTimeout;
-    limiter.cc->OnProbeResponse(Simulator::Now() - NanoSeconds(h.timestamp));
+    limiter.cc->OnProbeResponse(RdmaSimulatorImpl::CurrentTime() - NanoSeconds(h.timestamp));
     Repace(qp);
     Reschedule(qp);
 }
@@ -68,11 +69,12 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
         qp.sndUna = newUna;
         qp.sndNxt = std::max(qp.sndNxt, qp.sndUna);
         qp.retxNext = std::max(qp.retxNext, qp.sndUna);
-        qp.lastProgress = Simulator::Now();
+        qp.lastProgress = RdmaSimulatorImpl::CurrentTime();
     }
     CcAck ack;
     ack.ackedBytes = acked;
-    ack.rtt = h.timestamp > 0 ? Simulator::Now() - NanoSeconds(h.timestamp) : Time(0);
+    ack.rtt =
+        h.timestamp > 0 ? RdmaSimulatorImpl::CurrentTime() - NanoSeconds(h.timestamp) : Time(0);
     ack.ecnEcho = h.flags & RdmaHeader::FLAG_ECN_ECHO;
     ack.remoteDelay = NanoSeconds(h.remoteDelayNs);
     ack.ackPsn = qp.sndUna;
@@ -93,7 +95,12 @@ RdmaNic::CompleteAcknowledged(SendQueuePair& qp)
     while (!qp.messages.empty() && qp.messages.front().lastPsn < qp.sndUna)
     {
         const RdmaMessage& m = qp.messages.front();
-        Completion c{m_nodeId, qp.qpn, m.flowId, m.bytes, m.posted, Simulator::Now()};
+        Completion c{m_nodeId,
+                     qp.qpn,
+                     m.flowId,
+                     m.bytes,
+                     m.posted,
+                     RdmaSimulatorImpl::CurrentTime()};
         qp.completedBytes += m.bytes;
         qp.messages.pop_front();
         m_completionTrace(c);
@@ -139,7 +146,10 @@ RdmaNic::CurrentRto(const SendQueuePair& qp) const
 void
 RdmaNic::ArmRto(SendQueuePair& qp, Time at)
 {
-    qp.rto = Simulator::Schedule(at - Simulator::Now(), &RdmaNic::RtoExpired, this, qp.qpn);
+    qp.rto = Simulator::Schedule(at - RdmaSimulatorImpl::CurrentTime(),
+                                 &RdmaNic::RtoExpired,
+                                 this,
+                                 qp.qpn);
 }
 
 void
@@ -150,7 +160,7 @@ RdmaNic::RtoExpired(uint32_t qpn)
     {
         return; // everything sent is acknowledged: the timer stops until the next send
     }
-    const Time now = Simulator::Now();
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     const Time rto = CurrentRto(qp);
     if (now - qp.lastProgress < rto)
     {

@@ -32,7 +32,10 @@ RdmaSimulatorImpl::RdmaSimulatorImpl()
       m_currentUid(EventId::UID::INVALID),
       m_currentTs(0),
       m_currentContext(Simulator::NO_CONTEXT),
-      m_eventCount(0)
+      m_eventCount(0),
+      m_psPerStep(TimeStep(1).GetFemtoSeconds() % 1000 == 0
+                      ? static_cast<uint64_t>(TimeStep(1).GetFemtoSeconds() / 1000)
+                      : 0)
 {
     s_active = this;
 }
@@ -226,9 +229,7 @@ RdmaSimulatorImpl::IsExpired(const EventId& id) const
         }
         return true;
     }
-    return id.PeekEventImpl() == nullptr || id.GetTs() < m_currentTs ||
-           (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid) ||
-           id.PeekEventImpl()->IsCancelled();
+    return IsExpiredInline(id);
 }
 
 Time

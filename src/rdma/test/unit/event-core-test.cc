@@ -239,3 +239,78 @@ TEST(EventCore, RdmaSimulatorImplRunsEventsInDefaultOrder)
     EXPECT_EQ(RunScript(true), reference) << "an event under a reserved uid runs in its slot";
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
 }
+
+namespace
+{
+/// Events whose state the probes check: one run already, one running, one pending, one
+/// cancelled, one removed, one scheduled now, and an empty EventId.
+struct ClockProbeState
+{
+    std::vector<EventId> ids;
+    uint32_t probes = 0;
+    uint32_t mismatches = 0;
+};
+
+ClockProbeState g_probe;
+
+void
+Noop()
+{
+}
+
+/// Compares the fast clock and pending-check with ns-3's own at the current event.
+void
+ProbeClock()
+{
+    ++g_probe.probes;
+    if (RdmaSimulatorImpl::CurrentTime() != Simulator::Now() ||
+        RdmaSimulatorImpl::CurrentPs() != static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()))
+    {
+        ++g_probe.mismatches;
+    }
+    for (const EventId& id : g_probe.ids)
+    {
+        if (RdmaSimulatorImpl::IsRunning(id) != id.IsRunning())
+        {
+            ++g_probe.mismatches;
+        }
+    }
+}
+
+/// Probes at 0, 3 ns (twice: before and after the event it checks runs) and 7 ns, with
+/// events pending, cancelled, removed and run among them; returns how many probes ran.
+uint32_t
+RunClockScript()
+{
+    g_probe = ClockProbeState{};
+    ProbeClock(); // before Run: time 0, no event running
+    g_probe.ids.push_back(EventId());
+    g_probe.ids.push_back(Simulator::Schedule(NanoSeconds(3), &ProbeClock));
+    g_probe.ids.push_back(Simulator::Schedule(NanoSeconds(3), &Noop));
+    g_probe.ids.push_back(Simulator::Schedule(NanoSeconds(3), &ProbeClock));
+    g_probe.ids.push_back(Simulator::Schedule(NanoSeconds(5), &Noop));
+    g_probe.ids.back().Cancel();
+    EventId removed = Simulator::Schedule(NanoSeconds(6), &Noop);
+    g_probe.ids.push_back(removed);
+    Simulator::Remove(removed);
+    g_probe.ids.push_back(Simulator::Schedule(NanoSeconds(7), &ProbeClock));
+    g_probe.ids.push_back(Simulator::Schedule(NanoSeconds(9), &Noop));
+    g_probe.ids.push_back(Simulator::ScheduleNow(&ProbeClock));
+    Simulator::Stop(NanoSeconds(8)); // the 9 ns event stays pending
+    Simulator::Run();
+    ProbeClock(); // after Run: the last event's time
+    Simulator::Destroy();
+    return g_probe.probes;
+}
+} // namespace
+
+TEST(EventCore, FastClockAndPendingCheckAgreeWithNs3)
+{
+    for (const char* impl : {"ns3::RdmaSimulatorImpl", "ns3::DefaultSimulatorImpl"})
+    {
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(impl));
+        EXPECT_EQ(RunClockScript(), 6u) << impl;
+        EXPECT_EQ(g_probe.mismatches, 0u) << impl;
+    }
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+}
