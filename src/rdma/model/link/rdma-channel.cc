@@ -23,7 +23,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaChannel);
  * (never cancelled): the simulator's event is this object, so running it touches no
  * other.
  */
-class RdmaChannel::Direction : public EventImpl
+class RdmaChannel::Direction : public DirectEvent
 {
   public:
     Direction(RdmaChannel* channel, RdmaNetDevice* to)

@@ -23,9 +23,26 @@ FreeList()
 static_assert(sizeof(RdmaFrame) == 128, "an RdmaFrame is two cache lines");
 
 RdmaFrame::RdmaFrame(const RdmaHeader& h)
-    : m_size(h.GetSerializedSize() + h.payload + rdmawire::TrailerBytes(h.type)),
-      header(h)
+    : header(h)
 {
+    Sized();
+}
+
+RdmaFrame::RdmaFrame()
+    : m_size(0)
+{
+}
+
+Ptr<RdmaFrame>
+RdmaFrame::MakeBlank()
+{
+    return Create<RdmaFrame>();
+}
+
+void
+RdmaFrame::Sized()
+{
+    m_size = header.GetSerializedSize() + header.payload + rdmawire::TrailerBytes(header.type);
 }
 
 Ptr<RdmaFrame>

@@ -44,6 +44,19 @@ class alignas(64) RdmaFrame final : public SimpleRefCount<RdmaFrame>
     /// A new frame for header \p h (its Packet built on demand).
     static Ptr<RdmaFrame> Make(const RdmaHeader& h);
 
+    /// A frame with a default header and no size yet: see MakeBlank.
+    RdmaFrame();
+
+    /**
+     * A new frame with a default header, for its maker to fill in place (no header
+     * built and copied per frame, which costs a Header's construction and destruction
+     * through ns-3's ObjectBase); the maker then calls Sized(). Until then GetSize() is 0.
+     */
+    static Ptr<RdmaFrame> MakeBlank();
+
+    /// The size, from the header filled in place (after MakeBlank).
+    void Sized();
+
     /// Frame bytes (Ethernet to FCS), as on the wire without preamble and gap.
     uint32_t GetSize() const
     {

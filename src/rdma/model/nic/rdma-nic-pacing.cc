@@ -187,7 +187,8 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     NS_ABORT_MSG_IF(lo == qp.messages.size(), "RdmaNic: no message holds PSN " << psn);
     const RdmaMessage* msg = &qp.messages[lo];
     uint32_t payload = m_mtu;
-    RdmaHeader h;
+    Ptr<RdmaFrame> frame = RdmaFrame::MakeBlank(); // its header filled in place
+    RdmaHeader& h = frame->header;
     if (psn == msg->lastPsn)
     {
         payload = static_cast<uint32_t>(msg->bytes - uint64_t(psn - msg->firstPsn) * m_mtu);
@@ -264,7 +265,8 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     {
         ArmRto(qp, RdmaSimulatorImpl::CurrentTime() + CurrentRto(qp));
     }
-    return RdmaFrame::Make(h);
+    frame->Sized();
+    return frame;
 }
 
 Ptr<RdmaFrame>

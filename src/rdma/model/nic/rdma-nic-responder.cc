@@ -89,7 +89,8 @@ RdmaNic::SendAck(const RecvQueuePair& rq,
                  uint8_t extraFlags,
                  Time hostDelay)
 {
-    RdmaHeader h;
+    Ptr<RdmaFrame> frame = RdmaFrame::MakeBlank(); // its header filled in place
+    RdmaHeader& h = frame->header;
     h.type = type;
     h.priority = m_device->GetStrictPriority();
     h.src = m_nodeId;
@@ -120,7 +121,8 @@ RdmaNic::SendAck(const RecvQueuePair& rq,
     {
         ++m_stats.nacksSent;
     }
-    m_device->Enqueue(RdmaFrame::Make(h), h.priority);
+    frame->Sized();
+    m_device->Enqueue(frame, h.priority);
 }
 
 void

@@ -76,9 +76,13 @@ class EventHeap
 
     /**
      * Add \p ev. \p hint and \p hint2 (may be null): the data it reads first, two
-     * cache lines from \p hint and four from \p hint2 (see PrefetchTop).
+     * cache lines from \p hint and four from \p hint2 (see PrefetchTop). \p direct:
+     * the event is a DirectEvent, which Pop reports.
      */
-    void Push(const Event& ev, const void* hint = nullptr, const void* hint2 = nullptr)
+    void Push(const Event& ev,
+              const void* hint = nullptr,
+              const void* hint2 = nullptr,
+              bool direct = false)
     {
         const std::size_t i = m_n++;
         if ((i + kPad + 1) / kArity + 1 > m_lines.size())
@@ -89,26 +93,31 @@ class EventHeap
         if (m_free.empty())
         {
             slot = static_cast<uint32_t>(m_slots.size());
-            m_slots.push_back(Slot{ev.impl, hint, hint2, ev.key.m_context});
+            m_slots.push_back(Slot{ev.impl, hint, hint2, ev.key.m_context, direct});
         }
         else
         {
             slot = m_free.back();
             m_free.pop_back();
-            m_slots[slot] = Slot{ev.impl, hint, hint2, ev.key.m_context};
+            m_slots[slot] = Slot{ev.impl, hint, hint2, ev.key.m_context, direct};
         }
         SiftUp(i, Order(ev.key.m_ts, ev.key.m_uid, slot));
     }
 
     /**
-     * Remove and return the earliest event (the heap must not be empty).
+     * Remove and return the earliest event (the heap must not be empty); if \p direct
+     * is given, set it to whether the event was pushed as a DirectEvent.
      *
      * Bottom-up: the hole left at the root moves down along the smaller children to a
      * leaf (three comparisons per level, within one cache line, no data-dependent
      * branch), and the last event then moves up from there, rarely far.
      */
-    Event Pop()
+    Event Pop(bool* direct = nullptr)
     {
+        if (direct != nullptr)
+        {
+            *direct = SlotOf(Key(0)).direct;
+        }
         const Event next = Release(Key(0));
         const OrderKey lastKey = TakeLast();
         const std::size_t n = m_n;
@@ -171,6 +180,7 @@ class EventHeap
         const void* hint;  ///< what it reads first (two lines), or null
         const void* hint2; ///< what it reads next (four lines), or null
         uint32_t context;  ///< its context
+        bool direct;       ///< a DirectEvent (Push)
     };
 
     /// Start loading what \p v's event reads first: its object and its hints.
@@ -331,23 +341,25 @@ class SplitEventQueue
         return m_near.Empty() && m_far.Empty();
     }
 
-    /// Add \p ev, scheduled at time stamp \p now, with its hints (EventHeap::Push).
+    /// Add \p ev, scheduled at time stamp \p now, with its hints and kind
+    /// (EventHeap::Push).
     void Push(const Event& ev,
               uint64_t now,
               const void* hint = nullptr,
-              const void* hint2 = nullptr)
+              const void* hint2 = nullptr,
+              bool direct = false)
     {
-        (ev.key.m_ts - now < m_horizon ? m_near : m_far).Push(ev, hint, hint2);
+        (ev.key.m_ts - now < m_horizon ? m_near : m_far).Push(ev, hint, hint2, direct);
     }
 
-    /// Remove and return the earliest event (not empty).
-    Event Pop()
+    /// Remove and return the earliest event (not empty); \p direct as EventHeap::Pop.
+    Event Pop(bool* direct = nullptr)
     {
         if (m_far.Empty() || (!m_near.Empty() && m_near.TopBefore(m_far)))
         {
-            return m_near.Pop();
+            return m_near.Pop(direct);
         }
-        return m_far.Pop();
+        return m_far.Pop(direct);
     }
 
     /// Remove the event of uid \p uid; false if it is not here. O(n).

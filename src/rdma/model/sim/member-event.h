@@ -24,7 +24,7 @@ namespace ns3
  * cancelled: an owner that may need to cancel uses an ordinary EventId.
  */
 template <class T, void (T::*Method)()>
-class MemberEvent : public EventImpl
+class MemberEvent : public DirectEvent
 {
   public:
     explicit MemberEvent(T* object)

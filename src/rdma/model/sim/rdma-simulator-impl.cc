@@ -107,13 +107,21 @@ RdmaSimulatorImpl::Run()
     m_stop = false;
     while (!m_events.Empty() && !m_stop)
     {
-        const Scheduler::Event next = m_events.Pop();
+        bool direct = false;
+        const Scheduler::Event next = m_events.Pop(&direct);
         ++m_eventCount;
         m_currentTs = next.key.m_ts;
         m_currentContext = next.key.m_context;
         m_currentUid = next.key.m_uid;
         m_events.PrefetchNext(); // its event object is likely cold: fetch it meanwhile
-        next.impl->Invoke();
+        if (direct)
+        {
+            static_cast<DirectEvent*>(next.impl)->Fire();
+        }
+        else
+        {
+            next.impl->Invoke();
+        }
         next.impl->Unref();
     }
 }

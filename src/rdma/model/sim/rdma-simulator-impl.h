@@ -5,6 +5,7 @@
 #define RDMA_SIMULATOR_IMPL_H
 
 #include "ns3/event-heap.h"
+#include "ns3/event-impl.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 
@@ -12,6 +13,23 @@
 
 namespace ns3
 {
+
+/**
+ * \ingroup rdma
+ * \brief An event that is never cancelled: it is only ever scheduled under a reserved uid
+ * (RdmaSimulatorImpl::ScheduleReserved), which makes no EventId for it, so nothing can
+ * cancel it. The core runs it directly, without EventImpl::Invoke's log check and
+ * cancel test (a link's next arrival, a port's end of transmission).
+ */
+class DirectEvent : public EventImpl
+{
+  public:
+    /// Run it: what Invoke() does for an event that is not cancelled.
+    void Fire()
+    {
+        Notify();
+    }
+};
 
 /**
  * \ingroup rdma
@@ -73,6 +91,21 @@ class RdmaSimulatorImpl : public SimulatorImpl
                       m_currentTs,
                       hint,
                       hint2);
+    }
+
+    /// ScheduleReserved for a DirectEvent: the same order, run by DirectEvent::Fire.
+    void ScheduleReserved(uint64_t ts,
+                          uint32_t uid,
+                          uint32_t context,
+                          DirectEvent* event,
+                          const void* hint = nullptr,
+                          const void* hint2 = nullptr)
+    {
+        m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}},
+                      m_currentTs,
+                      hint,
+                      hint2,
+                      true);
     }
 
     /// The time stamp of the event running now (ns-3 time steps).

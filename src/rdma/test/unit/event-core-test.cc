@@ -314,3 +314,50 @@ TEST(EventCore, FastClockAndPendingCheckAgreeWithNs3)
     }
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
 }
+
+namespace
+{
+/// A DirectEvent that records its id each time it runs.
+class RecordingDirectEvent : public DirectEvent
+{
+  public:
+    explicit RecordingDirectEvent(int id)
+        : m_id(id)
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        Record(m_id);
+    }
+
+  private:
+    int m_id;
+};
+} // namespace
+
+TEST(EventCore, DirectEventRunsOnceInItsReservedSlot)
+{
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RdmaSimulatorImpl"));
+    g_order.clear();
+    Ptr<RecordingDirectEvent> direct = Create<RecordingDirectEvent>(1);
+    Simulator::Schedule(NanoSeconds(10), &Record, 0);
+    RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
+    const uint32_t first = sim->ReserveUid();
+    Simulator::Schedule(NanoSeconds(10), &Record, 2);
+    const uint32_t second = sim->ReserveUid();
+    Simulator::Schedule(NanoSeconds(3), &Record, 3);
+    // Scheduled last, under uids taken before "2" and before "4": it runs in both
+    // slots, between "0" and "2" at 10 ns, and before "4" at 20 ns.
+    Simulator::Schedule(NanoSeconds(20), &Record, 4);
+    direct->Ref();
+    sim->ScheduleReserved(10, first, 0, PeekPointer(direct));
+    direct->Ref();
+    sim->ScheduleReserved(20, second, 0, PeekPointer(direct));
+    Simulator::Run();
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    EXPECT_EQ(g_order, (std::vector<int>{3, 0, 1, 2, 1, 4}));
+    EXPECT_EQ(direct->GetReferenceCount(), 1u) << "each run gives its reference back";
+}

@@ -52,6 +52,25 @@ TEST(RdmaFrame, SizeIsTheFrameBytesWithoutBuildingAPacket)
     EXPECT_EQ(RdmaFrame::Make(ack)->GetSize(), CreateRdmaFrame(ack)->GetSize());
 }
 
+TEST(RdmaFrame, FilledInPlaceIsTheFrameOfItsHeader)
+{
+    // A NIC's way: a blank frame, its header filled in place, then sized. Same size and
+    // bytes as a frame made from the same header (DATA with INT, an ACK, a CNP).
+    RdmaHeader ack;
+    ack.type = RdmaPacketType::ACK;
+    ack.psn = 7;
+    RdmaHeader cnp;
+    cnp.type = RdmaPacketType::CNP;
+    for (const RdmaHeader& h : {IntData(0), IntData(1000), IntData(4096), ack, cnp})
+    {
+        Ptr<RdmaFrame> f = RdmaFrame::MakeBlank();
+        f->header = h;
+        f->Sized();
+        EXPECT_EQ(f->GetSize(), CreateRdmaFrame(h)->GetSize()) << h.payload;
+        EXPECT_EQ(Bytes(f->GetPacket()), Bytes(CreateRdmaFrame(h))) << h.payload;
+    }
+}
+
 TEST(RdmaFrame, EditedHeaderGivesTheBytesOfTheEditedFrame)
 {
     // Edited before anyone asked for the packet, and after: the same bytes either way,
