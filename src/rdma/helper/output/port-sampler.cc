@@ -16,29 +16,30 @@ void
 PortSampler::WriteHeader(std::ostream& out)
 {
     out << "time_ns,node,port,tx_bytes\n";
-}
-
-void
-PortSampler::Sample(std::ostream& out, int64_t now)
-{
+    m_ports.clear();
     for (uint32_t h : m_topo.GetHosts())
     {
-        const uint64_t tx = m_topo.GetNic(h)->GetDevice()->GetTxBytes();
-        if (tx > 0)
-        {
-            out << now << ',' << h << ",0," << tx << '\n';
-        }
+        m_ports.push_back(Port{h, 0, m_topo.GetNic(h)->GetDevice()});
     }
     for (uint32_t s : m_topo.GetSwitches())
     {
         Ptr<RdmaSwitch> sw = m_topo.GetSwitch(s);
         for (uint32_t port = 0; port < sw->GetNPorts(); ++port)
         {
-            const uint64_t tx = sw->GetPort(port)->GetTxBytes();
-            if (tx > 0)
-            {
-                out << now << ',' << s << ',' << port << ',' << tx << '\n';
-            }
+            m_ports.push_back(Port{s, port, sw->GetPort(port)});
+        }
+    }
+}
+
+void
+PortSampler::Sample(std::ostream& out, int64_t now)
+{
+    for (const Port& p : m_ports)
+    {
+        const uint64_t tx = p.device->GetTxBytes();
+        if (tx > 0)
+        {
+            out << now << ',' << p.node << ',' << p.port << ',' << tx << '\n';
         }
     }
 }

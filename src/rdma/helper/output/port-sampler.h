@@ -5,7 +5,10 @@
 #define RDMA_PORT_SAMPLER_H
 
 #include "ns3/periodic-sampler.h"
+#include "ns3/rdma-net-device.h"
 #include "ns3/rdma-topology.h"
+
+#include <vector>
 
 namespace ns3
 {
@@ -26,7 +29,16 @@ class PortSampler : public PeriodicSampler
     void Sample(std::ostream& out, int64_t nowNs) override;
 
   private:
+    /// A port, gathered once (WriteHeader): hosts' first, then every switch's in order.
+    struct Port
+    {
+        uint32_t node;
+        uint32_t port;
+        Ptr<const RdmaNetDevice> device;
+    };
+
     const RdmaTopology& m_topo;
+    std::vector<Port> m_ports;
 };
 
 } // namespace ns3

@@ -18,12 +18,16 @@ void
 QueueSampler::WriteHeader(std::ostream& out)
 {
     out << "time_ns,node,port,prio,bytes\n";
-    std::size_t slots = 0;
+    std::size_t ports = 0;
+    m_switches.clear();
     for (uint32_t s : m_topo.GetSwitches())
     {
-        slots += m_topo.GetSwitch(s)->GetNPorts() * kRdmaNumPriorities;
+        Ptr<RdmaSwitch> sw = m_topo.GetSwitch(s);
+        m_switches.push_back(SwitchQueues{s, sw->GetMmu(), sw->GetNPorts()});
+        ports += sw->GetNPorts();
     }
-    m_last.assign(slots, 0);
+    m_last.assign(ports * kRdmaNumPriorities, 0);
+    m_lastPort.assign(ports, 0);
 }
 
 double
@@ -35,20 +39,27 @@ QueueSampler::GetMeanLargestQueue() const
 void
 QueueSampler::Sample(std::ostream& out, int64_t now)
 {
-    std::size_t slot = 0;
+    std::size_t portIndex = 0;
     uint64_t largest = 0;
-    for (uint32_t s : m_topo.GetSwitches())
+    for (const SwitchQueues& sq : m_switches)
     {
-        Ptr<RdmaSwitch> sw = m_topo.GetSwitch(s);
-        Ptr<SwitchMmu> mmu = sw->GetMmu();
-        for (uint32_t port = 0; port < sw->GetNPorts(); ++port)
+        for (uint32_t port = 0; port < sq.ports; ++port, ++portIndex)
         {
+            // A port empty now and at the previous sample has no row to write, and its
+            // classes' last values are all 0 already: most ports, most of the time.
+            const uint64_t portBytes = sq.mmu->GetEgressPortBytes(port);
+            if (portBytes == 0 && m_lastPort[portIndex] == 0)
+            {
+                continue;
+            }
+            m_lastPort[portIndex] = portBytes;
+            std::size_t slot = portIndex * kRdmaNumPriorities;
             for (uint32_t c = 0; c < kRdmaNumPriorities; ++c, ++slot)
             {
-                const uint64_t bytes = mmu->GetEgressBytes(port, c);
+                const uint64_t bytes = sq.mmu->GetEgressBytes(port, c);
                 if (bytes != 0 || m_last[slot] != 0)
                 {
-                    out << now << ',' << s << ',' << port << ',' << c << ',' << bytes << '\n';
+                    out << now << ',' << sq.node << ',' << port << ',' << c << ',' << bytes << '\n';
                 }
                 m_last[slot] = bytes;
                 largest = std::max(largest, bytes);

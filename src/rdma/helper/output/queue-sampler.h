@@ -6,6 +6,7 @@
 
 #include "ns3/periodic-sampler.h"
 #include "ns3/rdma-topology.h"
+#include "ns3/switch-mmu.h"
 
 #include <vector>
 
@@ -31,8 +32,18 @@ class QueueSampler : public PeriodicSampler
     void Sample(std::ostream& out, int64_t nowNs) override;
 
   private:
+    /// A switch's egress queues, gathered once (WriteHeader): the fabric is built by then.
+    struct SwitchQueues
+    {
+        uint32_t node;
+        Ptr<const SwitchMmu> mmu;
+        uint32_t ports;
+    };
+
     const RdmaTopology& m_topo;
-    std::vector<uint64_t> m_last; ///< per (switch, port, class), flattened
+    std::vector<SwitchQueues> m_switches;
+    std::vector<uint64_t> m_last;     ///< per (switch, port, class), flattened
+    std::vector<uint64_t> m_lastPort; ///< per (switch, port): its classes' sum
     double m_largestSum = 0;
     uint64_t m_samples = 0;
 };
