@@ -87,10 +87,7 @@ class RdmaSimulatorImpl : public SimulatorImpl
                           const void* hint = nullptr,
                           const void* hint2 = nullptr)
     {
-        m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}},
-                      m_currentTs,
-                      hint,
-                      hint2);
+        PushReserved(ts, uid, context, event, hint, hint2, false);
     }
 
     /// ScheduleReserved for a DirectEvent: the same order, run by DirectEvent::Fire.
@@ -101,11 +98,7 @@ class RdmaSimulatorImpl : public SimulatorImpl
                           const void* hint = nullptr,
                           const void* hint2 = nullptr)
     {
-        m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}},
-                      m_currentTs,
-                      hint,
-                      hint2,
-                      true);
+        PushReserved(ts, uid, context, event, hint, hint2, true);
     }
 
     /// The time stamp of the event running now (ns-3 time steps).
@@ -174,6 +167,22 @@ class RdmaSimulatorImpl : public SimulatorImpl
 
   private:
     static RdmaSimulatorImpl* s_active; ///< the live instance, if any
+
+    /// Both ScheduleReserved: \p direct says whether \p event is a DirectEvent.
+    void PushReserved(uint64_t ts,
+                      uint32_t uid,
+                      uint32_t context,
+                      EventImpl* event,
+                      const void* hint,
+                      const void* hint2,
+                      bool direct)
+    {
+        m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}},
+                      m_currentTs,
+                      hint,
+                      hint2,
+                      direct);
+    }
 
     /// IsExpired(\p id), inline but for destroy events.
     bool IsExpiredInline(const EventId& id) const
