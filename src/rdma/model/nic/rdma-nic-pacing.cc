@@ -19,12 +19,6 @@ namespace ns3
 
 namespace
 {
-uint64_t
-NowPs()
-{
-    return RdmaSimulatorImpl::CurrentPs();
-}
-
 /// Host-side spraying: source ports are drawn from IANA's dynamic range [49152, 65535].
 constexpr uint32_t kDynamicPortFirst = 49152;
 constexpr uint32_t kDynamicPortCount = 16384;
@@ -72,7 +66,7 @@ RdmaNic::Reschedule(SendQueuePair& qp)
     {
         return;
     }
-    const uint64_t now = NowPs();
+    const uint64_t now = RdmaSimulatorImpl::CurrentPs();
     const uint64_t due = m_limiters[qp.limiter].nextSendPs;
     // Inside Pull the port is about to send and will pull again when it is free, so
     // neither a kick nor a wake-up is needed (a kick would even re-enter Pull).
@@ -99,7 +93,7 @@ RdmaNic::Reschedule(SendQueuePair& qp)
 Ptr<RdmaFrame>
 RdmaNic::Pull(uint8_t pausedMask)
 {
-    const uint64_t now = NowPs();
+    const uint64_t now = RdmaSimulatorImpl::CurrentPs();
     m_scheduler.Unpark(pausedMask);
     m_scheduler.ReleaseDue(now, [this](uint32_t qpn, uint32_t generation) {
         return m_sendQps[qpn].waitGeneration == generation;
@@ -187,6 +181,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     NS_ABORT_MSG_IF(lo == qp.messages.size(), "RdmaNic: no message holds PSN " << psn);
     const RdmaMessage* msg = &qp.messages[lo];
     uint32_t payload = m_mtu;
+    const Time now = RdmaSimulatorImpl::CurrentTime();
     Ptr<RdmaFrame> frame = RdmaFrame::MakeBlank(); // its header filled in place
     RdmaHeader& h = frame->header;
     if (psn == msg->lastPsn)
@@ -214,7 +209,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     h.dstQpn = qp.peerQpn;
     h.psn = psn;
     h.payload = payload;
-    h.timestamp = RdmaSimulatorImpl::CurrentTime().GetNanoSeconds();
+    h.timestamp = now.GetNanoSeconds();
 
     ++m_stats.dataPackets;
     if (psn < qp.maxSent)
@@ -243,15 +238,15 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     const uint64_t rate = qp.cc->GetRate();
     NotePeerRate(qp, rate);
     qp.cc->OnSend(payload);
-    const uint64_t now = NowPs();
+    const uint64_t nowPs = RdmaSimulatorImpl::CurrentPs();
     const uint32_t wire = rdmawire::WireBytes(RdmaPacketType::DATA, payload);
     limiter.nextSendPs =
         rate >= m_device->GetBitRate()
-            ? now
-            : now +
+            ? nowPs
+            : nowPs +
                   CappedWaitPs(limiter,
                                SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1)));
-    limiter.lastSendPs = now;
+    limiter.lastSendPs = nowPs;
     limiter.lastWire = wire;
     const bool rtoPending = RdmaSimulatorImpl::IsRunning(qp.rto);
     if (wasIdle || !rtoPending)
@@ -259,11 +254,11 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
         // The timeout counts from the oldest unacknowledged packet: a QP that sends
         // again after everything was acknowledged starts a new wait, even if the timer
         // armed for an earlier packet is still pending (it re-arms from lastProgress).
-        qp.lastProgress = RdmaSimulatorImpl::CurrentTime();
+        qp.lastProgress = now;
     }
     if (!rtoPending)
     {
-        ArmRto(qp, RdmaSimulatorImpl::CurrentTime() + CurrentRto(qp));
+        ArmRto(qp, now + CurrentRto(qp));
     }
     frame->Sized();
     return frame;
@@ -334,7 +329,7 @@ RdmaNic::Repace(SendQueuePair& qp)
     // controller has raised the rate since (an ACK can lift a window-limited Swift from
     // a millisecond gap), shorten the wait to what the new rate implies.
     RateLimiter& limiter = m_limiters[qp.limiter];
-    const uint64_t now = NowPs();
+    const uint64_t now = RdmaSimulatorImpl::CurrentPs();
     if (limiter.nextSendPs <= now)
     {
         return;
@@ -373,13 +368,13 @@ RdmaNic::ArmWake(uint64_t ps)
     {
         return;
     }
-    if (ps <= NowPs())
+    if (ps <= RdmaSimulatorImpl::CurrentPs())
     {
         return; // already due: the port's next pull will take it
     }
     m_wake.Cancel();
     m_wakePs = ps;
-    const uint64_t nowPs = NowPs();
+    const uint64_t nowPs = RdmaSimulatorImpl::CurrentPs();
     // Round up to the time resolution so the QP is due when we wake.
     const uint64_t delayNs = (ps - nowPs + kPsPerNs - 1) / kPsPerNs;
     m_wake = Simulator::Schedule(NanoSeconds(delayNs), &RdmaNic::Wake, this);

@@ -15,6 +15,17 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaSimulatorImpl);
 
 RdmaSimulatorImpl* RdmaSimulatorImpl::s_active = nullptr;
 
+namespace
+{
+/// Picoseconds per ns-3 time step, or 0 if a step is finer than 1 ps.
+uint64_t
+PsPerStep()
+{
+    const int64_t fs = TimeStep(1).GetFemtoSeconds();
+    return fs % 1000 == 0 ? static_cast<uint64_t>(fs / 1000) : 0;
+}
+} // namespace
+
 TypeId
 RdmaSimulatorImpl::GetTypeId()
 {
@@ -33,9 +44,7 @@ RdmaSimulatorImpl::RdmaSimulatorImpl()
       m_currentTs(0),
       m_currentContext(Simulator::NO_CONTEXT),
       m_eventCount(0),
-      m_psPerStep(TimeStep(1).GetFemtoSeconds() % 1000 == 0
-                      ? static_cast<uint64_t>(TimeStep(1).GetFemtoSeconds() / 1000)
-                      : 0)
+      m_psPerStep(PsPerStep())
 {
     s_active = this;
 }

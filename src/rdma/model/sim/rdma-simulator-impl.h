@@ -10,6 +10,7 @@
 #include "ns3/simulator.h"
 
 #include <list>
+#include <type_traits>
 
 namespace ns3
 {
@@ -78,27 +79,23 @@ class RdmaSimulatorImpl : public SimulatorImpl
      * \p uid from ReserveUid (each used once). Takes over one reference of \p event.
      * \p hint and \p hint2 (may be null) are the data the event reads first (see
      * EventHeap::Push): the simulator starts loading them into the cache while the event
-     * before it runs. They change nothing else.
+     * before it runs. They change nothing else. A DirectEvent (known from \p event's
+     * type) is run by DirectEvent::Fire.
      */
+    template <class E>
     void ScheduleReserved(uint64_t ts,
                           uint32_t uid,
                           uint32_t context,
-                          EventImpl* event,
+                          E* event,
                           const void* hint = nullptr,
                           const void* hint2 = nullptr)
     {
-        PushReserved(ts, uid, context, event, hint, hint2, false);
-    }
-
-    /// ScheduleReserved for a DirectEvent: the same order, run by DirectEvent::Fire.
-    void ScheduleReserved(uint64_t ts,
-                          uint32_t uid,
-                          uint32_t context,
-                          DirectEvent* event,
-                          const void* hint = nullptr,
-                          const void* hint2 = nullptr)
-    {
-        PushReserved(ts, uid, context, event, hint, hint2, true);
+        static_assert(std::is_base_of_v<EventImpl, E>, "an event");
+        m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}},
+                      m_currentTs,
+                      hint,
+                      hint2,
+                      std::is_base_of_v<DirectEvent, E>);
     }
 
     /// The time stamp of the event running now (ns-3 time steps).
@@ -167,22 +164,6 @@ class RdmaSimulatorImpl : public SimulatorImpl
 
   private:
     static RdmaSimulatorImpl* s_active; ///< the live instance, if any
-
-    /// Both ScheduleReserved: \p direct says whether \p event is a DirectEvent.
-    void PushReserved(uint64_t ts,
-                      uint32_t uid,
-                      uint32_t context,
-                      EventImpl* event,
-                      const void* hint,
-                      const void* hint2,
-                      bool direct)
-    {
-        m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}},
-                      m_currentTs,
-                      hint,
-                      hint2,
-                      direct);
-    }
 
     /// IsExpired(\p id), inline but for destroy events.
     bool IsExpiredInline(const EventId& id) const
