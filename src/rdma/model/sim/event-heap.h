@@ -26,7 +26,7 @@ namespace ns3
  * event may carry two *hints*: the addresses of the data it will read first (a link's
  * arrival: the frame and the receiving device), which the simulator starts loading
  * into the cache before the event runs (PrefetchTop). Used by ns3::RdmaScheduler and,
- * without a virtual call, by ns3::RdmaSimulatorImpl.
+ * for its far events, by ns3::RdmaSimulatorImpl (SplitEventQueue).
  */
 class EventHeap
 {
@@ -68,10 +68,11 @@ class EventHeap
         }
     }
 
-    /// True if this heap's earliest event runs before \p other's (both not empty).
-    bool TopBefore(const EventHeap& other) const
+    /// True if this heap's earliest event (not empty) runs before the event of time
+    /// stamp \p ts and uid \p uid (not in this heap).
+    bool TopBefore(uint64_t ts, uint32_t uid) const
     {
-        return Key(0) < other.Key(0);
+        return Key(0) < Order(ts, uid, 0);
     }
 
     /**
@@ -312,72 +313,6 @@ class EventHeap
     std::size_t m_n = 0;          ///< events held
     std::vector<Slot> m_slots;    ///< the events, by slot
     std::vector<uint32_t> m_free; ///< slots not in use, the latest freed last
-};
-
-/**
- * \ingroup rdma
- * \brief Two EventHeaps: events due within a horizon of the time they are scheduled
- * (frame arrivals, ends of transmission), and the others (flows that start later,
- * timeouts, samplers).
- *
- * The far events would otherwise deepen the heap that every per-frame event goes
- * through: a run with thousands of flows scheduled ahead has thousands of them. The
- * earliest event is the earlier of the two heads, so the order is exactly that of one
- * heap; a far event is moved nowhere, it just waits in the other heap.
- */
-class SplitEventQueue
-{
-  public:
-    using Event = Scheduler::Event;
-
-    /// Events due less than \p horizon time steps after "now" go to the near heap.
-    explicit SplitEventQueue(uint64_t horizon)
-        : m_horizon(horizon)
-    {
-    }
-
-    bool Empty() const
-    {
-        return m_near.Empty() && m_far.Empty();
-    }
-
-    /// Add \p ev, scheduled at time stamp \p now, with its hints and kind
-    /// (EventHeap::Push).
-    void Push(const Event& ev,
-              uint64_t now,
-              const void* hint = nullptr,
-              const void* hint2 = nullptr,
-              bool direct = false)
-    {
-        (ev.key.m_ts - now < m_horizon ? m_near : m_far).Push(ev, hint, hint2, direct);
-    }
-
-    /// Remove and return the earliest event (not empty); \p direct as EventHeap::Pop.
-    Event Pop(bool* direct = nullptr)
-    {
-        if (m_far.Empty() || (!m_near.Empty() && m_near.TopBefore(m_far)))
-        {
-            return m_near.Pop(direct);
-        }
-        return m_far.Pop(direct);
-    }
-
-    /// Remove the event of uid \p uid; false if it is not here. O(n).
-    bool Erase(uint32_t uid)
-    {
-        return m_near.Erase(uid) || m_far.Erase(uid);
-    }
-
-    /// Start loading the next near event's object into the cache.
-    void PrefetchNext() const
-    {
-        m_near.PrefetchTop();
-    }
-
-  private:
-    uint64_t m_horizon;
-    EventHeap m_near;
-    EventHeap m_far;
 };
 
 } // namespace ns3

@@ -93,7 +93,7 @@ void
 RdmaSimulatorImpl::SetScheduler(ObjectFactory /* schedulerFactory */)
 {
     // ns-3 hands every new implementation the SchedulerType global value. This one keeps
-    // its events in its own heap, which orders them as every ns-3 scheduler does, so the
+    // its events in its own queue, which orders them as every ns-3 scheduler does, so the
     // choice cannot change results; to run on another scheduler, use
     // DefaultSimulatorImpl (the runner does, for `simulator.scheduler` other than rdma).
 }
@@ -212,7 +212,7 @@ RdmaSimulatorImpl::Remove(const EventId& id)
         return;
     }
     EventImpl* impl = id.PeekEventImpl();
-    if (m_events.Erase(id.GetUid()))
+    if (m_events.Erase(id.GetTs(), id.GetUid()))
     {
         impl->Cancel();
         impl->Unref();

@@ -4,10 +4,10 @@
 #ifndef RDMA_SIMULATOR_IMPL_H
 #define RDMA_SIMULATOR_IMPL_H
 
-#include "ns3/event-heap.h"
 #include "ns3/event-impl.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
+#include "ns3/split-event-queue.h"
 
 #include <list>
 #include <type_traits>
@@ -35,19 +35,20 @@ class DirectEvent : public EventImpl
 /**
  * \ingroup rdma
  * \brief The module's event core: ns-3's DefaultSimulatorImpl semantics on the module's
- * EventHeap, plus events scheduled under a uid reserved earlier.
+ * SplitEventQueue, plus events scheduled under a uid reserved earlier.
  *
  * Events run in exactly the order DefaultSimulatorImpl runs them (time stamp, then the
  * order in which they were scheduled), so results are the same; only the cost differs:
- * the heaps are inline (no virtual scheduler call, no allocation per event; events due
- * more than 10 us after they are scheduled wait in a second heap, see SplitEventQueue),
+ * the queue is inline (no virtual scheduler call, no allocation per event): a timing
+ * wheel for events due within 10 us of when they are scheduled, a heap for the others
+ * (see SplitEventQueue),
  * and there is no logging or hook per event.
  *
  * Its addition is the reserved uid. A link keeps its frames in flight in its own FIFO
  * and holds one event, for the earliest arrival. When a frame is sent, the link takes
  * the uid that ns-3 would have given the frame's own arrival event (ReserveUid); when the
  * frame becomes the FIFO's head, its arrival is scheduled under that uid
- * (ScheduleReserved). So the heap holds one event per busy link instead of one per frame
+ * (ScheduleReserved). So the queue holds one event per busy link instead of one per frame
  * in flight, and every event still runs in the order it would have run with one event
  * per frame.
  *
@@ -78,7 +79,7 @@ class RdmaSimulatorImpl : public SimulatorImpl
      * Schedule \p event at the absolute time stamp \p ts (not before now) under the uid
      * \p uid from ReserveUid (each used once). Takes over one reference of \p event.
      * \p hint and \p hint2 (may be null) are the data the event reads first (see
-     * EventHeap::Push): the simulator starts loading them into the cache while the event
+     * EventWheel::Push): the simulator starts loading them into the cache while the event
      * before it runs. They change nothing else. A DirectEvent (known from \p event's
      * type) is run by DirectEvent::Fire.
      */

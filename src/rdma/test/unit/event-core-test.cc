@@ -1,17 +1,19 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * The module's event core: EventHeap and RdmaScheduler order events exactly as ns-3's
- * MapScheduler (time stamp, then uid); RdmaSimulatorImpl runs events in the order
- * DefaultSimulatorImpl does, including events scheduled later under a reserved uid.
+ * The module's event core: EventHeap, EventWheel, SplitEventQueue and RdmaScheduler order
+ * events exactly as ns-3's MapScheduler (time stamp, then uid); RdmaSimulatorImpl runs events in
+ * the order DefaultSimulatorImpl does, including events scheduled later under a reserved uid.
  */
 #include "ns3/event-heap.h"
+#include "ns3/event-wheel.h"
 #include "ns3/global-value.h"
 #include "ns3/make-event.h"
 #include "ns3/map-scheduler.h"
 #include "ns3/rdma-scheduler.h"
 #include "ns3/rdma-simulator-impl.h"
 #include "ns3/simulator.h"
+#include "ns3/split-event-queue.h"
 #include "ns3/string.h"
 
 #include <gtest/gtest.h>
@@ -24,21 +26,39 @@ namespace
 {
 
 /// A random mix of inserts, removals of the earliest and removals by uid, applied to
-/// \p a and \p b: every removed event must be the same.
+/// \p a and \p b: every removed event must be the same. Time stamps fall within
+/// \p spread steps after "now"; with \p reserve, one insert in four uses a uid taken
+/// earlier (as RdmaSimulatorImpl::ScheduleReserved does), older than events already in.
 void
-CompareSchedulers(Scheduler& a, Scheduler& b, uint32_t seed)
+CompareSchedulers(Scheduler& a,
+                  Scheduler& b,
+                  uint32_t seed,
+                  uint64_t spread = 50,
+                  bool reserve = false)
 {
     std::mt19937 rng(seed);
     std::vector<Scheduler::Event> live;
+    std::vector<uint32_t> reserved;
     uint32_t uid = 4; // ns-3's first valid uid
     uint64_t now = 0;
     for (int step = 0; step < 20000; ++step)
     {
         const uint32_t op = rng() % 10;
+        if (reserve && rng() % 8 == 0)
+        {
+            reserved.push_back(uid++);
+        }
         if (op < 6 || live.empty())
         {
             // Time stamps from a small range, so that many events share one.
-            Scheduler::Event ev{nullptr, Scheduler::EventKey{now + rng() % 50, uid++, 0}};
+            uint32_t u = uid++;
+            if (reserve && !reserved.empty() && rng() % 4 == 0)
+            {
+                const std::size_t r = rng() % reserved.size();
+                u = reserved[r];
+                reserved.erase(reserved.begin() + r);
+            }
+            Scheduler::Event ev{nullptr, Scheduler::EventKey{now + rng() % spread, u, 0}};
             a.Insert(ev);
             b.Insert(ev);
             live.push_back(ev);
@@ -50,6 +70,7 @@ CompareSchedulers(Scheduler& a, Scheduler& b, uint32_t seed)
             const Scheduler::Event y = b.RemoveNext();
             ASSERT_EQ(x.key.m_ts, y.key.m_ts) << "step " << step;
             ASSERT_EQ(x.key.m_uid, y.key.m_uid) << "step " << step;
+            ASSERT_GE(x.key.m_ts, now) << "step " << step;
             now = x.key.m_ts;
             live.erase(std::find_if(live.begin(), live.end(), [&x](const Scheduler::Event& e) {
                 return e.key.m_uid == x.key.m_uid;
@@ -118,7 +139,7 @@ class SplitQueueScheduler : public Scheduler
 
     void Remove(const Event& ev) override
     {
-        ASSERT_TRUE(m_queue.Erase(ev.key.m_uid));
+        ASSERT_TRUE(m_queue.Erase(ev.key.m_ts, ev.key.m_uid));
     }
 
   private:
@@ -136,6 +157,98 @@ TEST(EventCore, SplitQueueOrdersLikeMapScheduler)
         Ptr<Scheduler> split = CreateObject<SplitQueueScheduler>(horizon);
         Ptr<Scheduler> map = CreateObject<MapScheduler>();
         CompareSchedulers(*split, *map, 7 + horizon);
+        Ptr<Scheduler> splitReserving = CreateObject<SplitQueueScheduler>(horizon);
+        Ptr<Scheduler> mapReserving = CreateObject<MapScheduler>();
+        CompareSchedulers(*splitReserving, *mapReserving, 17 + horizon, 50, true);
+    }
+}
+
+namespace
+{
+/// An EventWheel behind the Scheduler interface ("now" = the last removed time stamp).
+class WheelScheduler : public Scheduler
+{
+  public:
+    explicit WheelScheduler(uint64_t horizon)
+        : m_wheel(EventWheel::ForHorizon(horizon))
+    {
+    }
+
+    void Insert(const Event& ev) override
+    {
+        ASSERT_LT(ev.key.m_ts - m_now, m_wheel.Span());
+        m_wheel.Push(ev, m_now);
+    }
+
+    bool IsEmpty() const override
+    {
+        return m_wheel.Empty();
+    }
+
+    Event PeekNext() const override
+    {
+        return Event{};
+    }
+
+    Event RemoveNext() override
+    {
+        const Event ev = m_wheel.Pop();
+        m_now = ev.key.m_ts;
+        return ev;
+    }
+
+    void Remove(const Event& ev) override
+    {
+        ASSERT_TRUE(m_wheel.Erase(ev.key.m_ts, ev.key.m_uid));
+    }
+
+  private:
+    EventWheel m_wheel;
+    uint64_t m_now = 0;
+};
+} // namespace
+
+TEST(EventCore, WheelOrdersLikeMapSchedulerAcrossTurnsAndReservedUids)
+{
+    // Buckets of one time step (many events share one), and of 2^k steps (a bucket holds
+    // several time stamps, ordered within it); time stamps spread over most of a turn, so
+    // that the cursor goes round the wheel many times; uids reserved earlier than events
+    // already in a bucket. Each against MapScheduler.
+    struct Case
+    {
+        uint64_t horizon;
+        uint64_t spread;
+    };
+
+    for (const Case c : {Case{10000, 50},
+                         Case{10000, 9000},
+                         Case{EventWheel::kBuckets - 1, EventWheel::kBuckets - 1},
+                         Case{10000000, 200},
+                         Case{10000000, 9000000}})
+    {
+        for (bool reserve : {false, true})
+        {
+            Ptr<Scheduler> wheel = CreateObject<WheelScheduler>(c.horizon);
+            Ptr<Scheduler> map = CreateObject<MapScheduler>();
+            CompareSchedulers(*wheel, *map, 3 + c.spread % 97 + reserve, c.spread, reserve);
+        }
+    }
+}
+
+TEST(EventCore, WheelSpansItsHorizonWithTheNarrowestBuckets)
+{
+    EXPECT_EQ(EventWheel::ForHorizon(10000).Span(), uint64_t(EventWheel::kBuckets - 1));
+    EXPECT_EQ(EventWheel::ForHorizon(EventWheel::kBuckets).Span(),
+              uint64_t(EventWheel::kBuckets - 1) * 2);
+    for (uint64_t horizon : {1ull, 16383ull, 16384ull, 10000000ull, 1ull << 40})
+    {
+        const uint64_t span = EventWheel::ForHorizon(horizon).Span();
+        EXPECT_GE(span, horizon);
+        if (span > EventWheel::kBuckets - 1)
+        {
+            // Buckets half as wide would span span / 2: too little.
+            EXPECT_LT(span / 2, horizon) << "buckets twice as wide as needed";
+        }
     }
 }
 
