@@ -21,12 +21,10 @@ namespace ns3
  * as one 128-bit number with the event's slot in its lowest bits, which never decide
  * since uids are unique, so an order test is one comparison). The keys are one
  * contiguous vector of 64-byte lines, a node's four children in one line. The events
- * (object, context, hints) stay in their slots while their keys move, so inserting or
- * removing allocates nothing and moves only 16-byte keys along about log4(n) lines. An
- * event may carry two *hints*: the addresses of the data it will read first (a link's
- * arrival: the frame and the receiving device), which the simulator starts loading
- * into the cache before the event runs (PrefetchTop). Used by ns3::RdmaScheduler and,
- * for its far events, by ns3::RdmaSimulatorImpl (SplitEventQueue).
+ * (object, context, kind) stay in their slots while their keys move, so inserting or
+ * removing allocates nothing and moves only 16-byte keys along about log4(n) lines.
+ * Used by ns3::RdmaScheduler and, for its far events, by ns3::RdmaSimulatorImpl
+ * (SplitEventQueue).
  */
 class EventHeap
 {
@@ -52,22 +50,6 @@ class EventHeap
         return ToEvent(Key(0));
     }
 
-    /// Start loading the earliest event's object and hint into the cache (none if empty).
-    void PrefetchTop() const
-    {
-        if (m_n == 0)
-        {
-            return;
-        }
-        Prefetch(SlotOf(Key(0)));
-        // And the event likely to run after it (its earliest child), so that a load that
-        // takes longer than one event still arrives in time.
-        if (m_n > 1)
-        {
-            Prefetch(SlotOf(Key(MinChild(1))));
-        }
-    }
-
     /// True if this heap's earliest event (not empty) runs before the event of time
     /// stamp \p ts and uid \p uid (not in this heap).
     bool TopBefore(uint64_t ts, uint32_t uid) const
@@ -76,14 +58,9 @@ class EventHeap
     }
 
     /**
-     * Add \p ev. \p hint and \p hint2 (may be null): the data it reads first, two
-     * cache lines from \p hint and four from \p hint2 (see PrefetchTop). \p direct:
-     * the event is a DirectEvent, which Pop reports.
+     * Add \p ev. \p direct: the event is a DirectEvent, which Pop reports.
      */
-    void Push(const Event& ev,
-              const void* hint = nullptr,
-              const void* hint2 = nullptr,
-              bool direct = false)
+    void Push(const Event& ev, bool direct = false)
     {
         const std::size_t i = m_n++;
         if ((i + kPad + 1) / kArity + 1 > m_lines.size())
@@ -94,13 +71,13 @@ class EventHeap
         if (m_free.empty())
         {
             slot = static_cast<uint32_t>(m_slots.size());
-            m_slots.push_back(Slot{ev.impl, hint, hint2, ev.key.m_context, direct});
+            m_slots.push_back(Slot{ev.impl, ev.key.m_context, direct});
         }
         else
         {
             slot = m_free.back();
             m_free.pop_back();
-            m_slots[slot] = Slot{ev.impl, hint, hint2, ev.key.m_context, direct};
+            m_slots[slot] = Slot{ev.impl, ev.key.m_context, direct};
         }
         SiftUp(i, Order(ev.key.m_ts, ev.key.m_uid, slot));
     }
@@ -177,31 +154,10 @@ class EventHeap
     /// An event where it waits: its key holds the slot's index.
     struct Slot
     {
-        EventImpl* impl;   ///< the event
-        const void* hint;  ///< what it reads first (two lines), or null
-        const void* hint2; ///< what it reads next (four lines), or null
-        uint32_t context;  ///< its context
-        bool direct;       ///< a DirectEvent (Push)
+        EventImpl* impl;  ///< the event
+        uint32_t context; ///< its context
+        bool direct;      ///< a DirectEvent (Push)
     };
-
-    /// Start loading what \p v's event reads first: its object and its hints.
-    static void Prefetch(const Slot& v)
-    {
-        __builtin_prefetch(v.impl);
-        __builtin_prefetch(reinterpret_cast<const char*>(v.impl) + 64);
-        if (v.hint != nullptr)
-        {
-            __builtin_prefetch(v.hint);
-            __builtin_prefetch(static_cast<const char*>(v.hint) + 64);
-        }
-        if (v.hint2 != nullptr)
-        {
-            for (int line = 0; line < 4; ++line)
-            {
-                __builtin_prefetch(static_cast<const char*>(v.hint2) + 64 * line);
-            }
-        }
-    }
 
     static OrderKey Order(uint64_t ts, uint32_t uid, uint32_t slot)
     {

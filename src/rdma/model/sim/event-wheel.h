@@ -23,8 +23,10 @@ namespace ns3
  * by (time stamp, uid), the events whose time stamp divided by 2^shift is b modulo
  * kBuckets. A bitmap of non-empty buckets (and one bit per bitmap word) finds the next
  * event in a few word operations. Every event must be due less than Span() time steps
- * after the "now" it is pushed at; then all events in the wheel lie within one turn of
- * it, so the first non-empty bucket from the cursor holds the earliest event.
+ * after "now" (the last event popped, or AdvanceTo) when it is pushed; then all events in
+ * the wheel lie within one turn of the cursor (a bucket at or after now's, and at or
+ * before the earliest event's), so the first non-empty bucket from the cursor holds the
+ * earliest event, which is kept until it is popped or an earlier one is pushed.
  *
  * Why not a heap: on a busy fabric a heap of a few thousand events spent ~290
  * instructions per event (pop and push, two 128-bit comparisons per level); here a push
@@ -45,6 +47,7 @@ class EventWheel
     /// A wheel whose buckets span 2^\p shift time steps each.
     explicit EventWheel(uint32_t shift)
         : m_shift(shift),
+          m_lowMask((uint64_t(1) << shift) - 1),
           m_buckets(kBuckets, Bucket{kNil, kNil}),
           m_bits(kBuckets / 64, 0)
     {
@@ -74,32 +77,29 @@ class EventWheel
     }
 
     /**
-     * Add \p ev, due less than Span() time steps after \p now (the current time stamp:
-     * no event in the wheel is earlier). \p hint, \p hint2: what it reads first
+     * Add \p ev, due less than Span() time steps after "now": the time stamp of the
+     * event popped last, or the one given to AdvanceTo since, whichever is later (no
+     * event in the wheel is earlier). \p hint, \p hint2: what it reads first
      * (PrefetchNext); \p direct: whether it is a DirectEvent, which Pop reports.
      */
     void Push(const Event& ev,
-              uint64_t now,
               const void* hint = nullptr,
               const void* hint2 = nullptr,
               bool direct = false)
     {
-        // The cursor must precede no event, and every event must lie within one turn of
-        // it: no event is earlier than now, so it may move up to now (FindNext may have
-        // moved it past now, to the earliest event, which this one may precede).
         const uint64_t bucketOf = ev.key.m_ts >> m_shift;
-        m_cursor = std::min(std::max(m_cursor, now >> m_shift), bucketOf);
         const uint32_t n = NewNode();
-        Node& node = m_nodes[n];
+        Node* nodes = m_nodes.data();
+        Node& node = nodes[n];
         node.ts = ev.key.m_ts;
-        node.uid = ev.key.m_uid;
+        node.order = (ev.key.m_ts & m_lowMask) << 32 | ev.key.m_uid;
         node.next = kNil;
+        node.context = ev.key.m_context;
         node.impl = ev.impl;
         node.hint = hint;
         node.hint2 = hint2;
-        node.context = ev.key.m_context;
         node.direct = direct;
-        const uint32_t b = Index(node.ts);
+        const uint32_t b = static_cast<uint32_t>(bucketOf) & (kBuckets - 1);
         Bucket& bucket = m_buckets[b];
         ++m_n;
         if (bucket.head == kNil)
@@ -107,55 +107,81 @@ class EventWheel
             bucket.head = bucket.tail = n;
             m_bits[b / 64] |= uint64_t(1) << (b % 64);
             m_summary[b / 4096] |= uint64_t(1) << ((b / 64) % 64);
-            return;
         }
-        if (Before(m_nodes[bucket.tail], node))
+        else if (nodes[bucket.tail].order < node.order)
         {
-            m_nodes[bucket.tail].next = n;
+            nodes[bucket.tail].next = n;
             bucket.tail = n;
-            return;
         }
-        // Under a uid reserved before events already here: insert in order.
-        uint32_t* link = &bucket.head;
-        while (Before(m_nodes[*link], node))
+        else
         {
-            link = &m_nodes[*link].next;
+            // Under a uid reserved before events already here: insert in order.
+            uint32_t* link = &bucket.head;
+            while (nodes[*link].order < node.order)
+            {
+                link = &nodes[*link].next;
+            }
+            node.next = *link;
+            *link = n;
         }
-        node.next = *link;
-        *link = n;
+        // At or before the cursor (the earliest event's bucket, if it is known): the
+        // cursor must precede every event, and the earliest event may be this one.
+        if (bucketOf <= m_cursor)
+        {
+            if (bucketOf < m_cursor)
+            {
+                // Alone in a bucket before the first non-empty one.
+                m_cursor = bucketOf;
+                m_head = m_head != kNil ? n : kNil;
+            }
+            else if (m_head != kNil && node.order < nodes[m_head].order)
+            {
+                m_head = n;
+            }
+        }
+    }
+
+    /**
+     * The event core's time has moved to \p ts (an event not in the wheel, and not
+     * after any event in it, is running): no event can be pushed before it, and pushes
+     * reach up to Span() after it, so the cursor moves up to it.
+     */
+    void AdvanceTo(uint64_t ts)
+    {
+        m_cursor = std::max(m_cursor, ts >> m_shift);
     }
 
     /// The time stamp and uid of the earliest event (not empty): for SplitEventQueue.
     void PeekKey(uint64_t* ts, uint32_t* uid)
     {
-        const Node& head = m_nodes[m_buckets[FindNext()].head];
+        const Node& head = m_nodes[Head()];
         *ts = head.ts;
-        *uid = head.uid;
+        *uid = static_cast<uint32_t>(head.order);
     }
 
     /// Remove and return the earliest event (not empty); if \p direct is given, set it
     /// to whether the event was pushed as a DirectEvent.
     Event Pop(bool* direct = nullptr)
     {
-        const uint32_t b = FindNext();
+        const uint32_t n = Head();
+        const uint32_t b = static_cast<uint32_t>(m_cursor) & (kBuckets - 1);
         Bucket& bucket = m_buckets[b];
-        const uint32_t n = bucket.head;
         const Node& node = m_nodes[n];
         bucket.head = node.next;
+        // The next of its bucket is the earliest now; if none, it is found when asked.
+        m_head = node.next;
         if (bucket.head == kNil)
         {
             bucket.tail = kNil;
-            m_bits[b / 64] &= ~(uint64_t(1) << (b % 64));
-            if (m_bits[b / 64] == 0)
-            {
-                m_summary[b / 4096] &= ~(uint64_t(1) << ((b / 64) % 64));
-            }
+            ClearBit(b);
         }
         if (direct != nullptr)
         {
             *direct = node.direct;
         }
-        const Event ev{node.impl, Scheduler::EventKey{node.ts, node.uid, node.context}};
+        const Event ev{
+            node.impl,
+            Scheduler::EventKey{node.ts, static_cast<uint32_t>(node.order), node.context}};
         FreeNode(n);
         --m_n;
         return ev;
@@ -169,7 +195,7 @@ class EventWheel
         {
             return;
         }
-        const Node& head = m_nodes[m_buckets[FindNext()].head];
+        const Node& head = m_nodes[Head()];
         Prefetch(head);
         if (head.next != kNil)
         {
@@ -180,12 +206,13 @@ class EventWheel
     /// Remove the event of time stamp \p ts and uid \p uid; false if it is not here.
     bool Erase(uint64_t ts, uint32_t uid)
     {
-        const uint32_t b = Index(ts);
+        const uint32_t b = static_cast<uint32_t>(ts >> m_shift) & (kBuckets - 1);
+        const uint64_t order = (ts & m_lowMask) << 32 | uid;
         Bucket& bucket = m_buckets[b];
         uint32_t prev = kNil;
         for (uint32_t n = bucket.head; n != kNil; prev = n, n = m_nodes[n].next)
         {
-            if (m_nodes[n].uid != uid || m_nodes[n].ts != ts)
+            if (m_nodes[n].order != order || m_nodes[n].ts != ts)
             {
                 continue;
             }
@@ -196,11 +223,11 @@ class EventWheel
             }
             if (bucket.head == kNil)
             {
-                m_bits[b / 64] &= ~(uint64_t(1) << (b % 64));
-                if (m_bits[b / 64] == 0)
-                {
-                    m_summary[b / 4096] &= ~(uint64_t(1) << ((b / 64) % 64));
-                }
+                ClearBit(b);
+            }
+            if (m_head == n)
+            {
+                m_head = kNil;
             }
             FreeNode(n);
             --m_n;
@@ -216,12 +243,12 @@ class EventWheel
     struct Node
     {
         uint64_t ts;       ///< time stamp
-        uint32_t uid;      ///< uid
+        uint64_t order;    ///< its order in its bucket: (time stamp's low bits, uid)
         uint32_t next;     ///< next node of its bucket (or of the free list), or kNil
+        uint32_t context;  ///< its context
         EventImpl* impl;   ///< the event
         const void* hint;  ///< what it reads first (two lines), or null
         const void* hint2; ///< what it reads next (four lines), or null
-        uint32_t context;  ///< its context
         bool direct;       ///< a DirectEvent
     };
 
@@ -232,14 +259,25 @@ class EventWheel
         uint32_t tail;
     };
 
-    static bool Before(const Node& a, const Node& b)
+    /// The earliest event's node (not empty), found from the cursor if not known.
+    uint32_t Head()
     {
-        return a.ts < b.ts || (a.ts == b.ts && a.uid < b.uid);
+        if (m_head == kNil)
+        {
+            const uint32_t b = FindNext();
+            m_head = m_buckets[b].head;
+        }
+        return m_head;
     }
 
-    uint32_t Index(uint64_t ts) const
+    /// Bucket \p b is empty now.
+    void ClearBit(uint32_t b)
     {
-        return static_cast<uint32_t>(ts >> m_shift) & (kBuckets - 1);
+        m_bits[b / 64] &= ~(uint64_t(1) << (b % 64));
+        if (m_bits[b / 64] == 0)
+        {
+            m_summary[b / 4096] &= ~(uint64_t(1) << ((b / 64) % 64));
+        }
     }
 
     /// The first non-empty bucket from the cursor, which moves there (not empty).
@@ -318,6 +356,7 @@ class EventWheel
     static constexpr uint32_t kSummaryWords = kBuckets / 64 / 64;
 
     uint32_t m_shift;              ///< a bucket spans 2^m_shift time steps
+    uint64_t m_lowMask;            ///< a time stamp's bits within its bucket
     uint64_t m_cursor = 0;         ///< a bucket number (time stamp >> m_shift) no event precedes
     std::size_t m_n = 0;           ///< events held
     std::vector<Bucket> m_buckets; ///< by time stamp >> m_shift, modulo kBuckets
@@ -325,6 +364,8 @@ class EventWheel
     uint64_t m_summary[kSummaryWords] = {}; ///< bit w: m_bits[w] is not zero
     std::vector<Node> m_nodes;              ///< the events, by node index
     uint32_t m_free = kNil;                 ///< the first free node (free nodes chain by next)
+    /// The earliest event's node (in the cursor's bucket), kNil if not known (or none).
+    uint32_t m_head = kNil;
 };
 
 } // namespace ns3

@@ -56,7 +56,7 @@ class DirectEvent : public EventImpl
  * `rdma`, the default); the module also works on any other implementation, without
  * reserved uids (see Active()).
  */
-class RdmaSimulatorImpl : public SimulatorImpl
+class RdmaSimulatorImpl final : public SimulatorImpl
 {
   public:
     static TypeId GetTypeId();

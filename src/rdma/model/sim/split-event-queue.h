@@ -41,7 +41,8 @@ class SplitEventQueue
     }
 
     /// Add \p ev, scheduled at time stamp \p now, with its hints and kind
-    /// (EventWheel::Push).
+    /// (EventWheel::Push; a far event keeps only its kind: it runs long after the hints
+    /// would have been of use).
     void Push(const Event& ev,
               uint64_t now,
               const void* hint = nullptr,
@@ -50,11 +51,11 @@ class SplitEventQueue
     {
         if (ev.key.m_ts - now < m_horizon)
         {
-            m_near.Push(ev, now, hint, hint2, direct);
+            m_near.Push(ev, hint, hint2, direct);
         }
         else
         {
-            m_far.Push(ev, hint, hint2, direct);
+            m_far.Push(ev, direct);
         }
     }
 
@@ -75,7 +76,9 @@ class SplitEventQueue
                 return m_near.Pop(direct);
             }
         }
-        return m_far.Pop(direct);
+        const Event ev = m_far.Pop(direct);
+        m_near.AdvanceTo(ev.key.m_ts);
+        return ev;
     }
 
     /// Remove the event of time stamp \p ts and uid \p uid; false if it is not here.

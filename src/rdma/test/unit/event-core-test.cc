@@ -161,6 +161,28 @@ TEST(EventCore, SplitQueueOrdersLikeMapScheduler)
         Ptr<Scheduler> mapReserving = CreateObject<MapScheduler>();
         CompareSchedulers(*splitReserving, *mapReserving, 17 + horizon, 50, true);
     }
+    // Far events that carry time more than a turn of the wheel (16,384 steps) ahead.
+    Ptr<Scheduler> split = CreateObject<SplitQueueScheduler>(10000);
+    Ptr<Scheduler> map = CreateObject<MapScheduler>();
+    CompareSchedulers(*split, *map, 11, 40000, true);
+}
+
+TEST(EventCore, SplitQueueKeepsOrderAfterAFarEventCarriesTimeOverATurn)
+{
+    // The wheel has 16,384 one-step buckets here. A near event at 100, then a far one at
+    // 16,400 (bucket 16): near events pushed then at 16,500 and 16,450 (buckets 116 and
+    // 66) must come out by time, which a scan from bucket 100 (the last near event's)
+    // would not give.
+    SplitEventQueue q(10000);
+    q.Push({nullptr, {100, 1, 0}}, 0);
+    q.Push({nullptr, {16400, 2, 0}}, 0);
+    EXPECT_EQ(q.Pop().key.m_uid, 1u);
+    EXPECT_EQ(q.Pop().key.m_uid, 2u);
+    q.Push({nullptr, {16500, 3, 0}}, 16400);
+    q.Push({nullptr, {16450, 4, 0}}, 16400);
+    EXPECT_EQ(q.Pop().key.m_ts, 16450u);
+    EXPECT_EQ(q.Pop().key.m_ts, 16500u);
+    EXPECT_TRUE(q.Empty());
 }
 
 namespace
@@ -177,7 +199,7 @@ class WheelScheduler : public Scheduler
     void Insert(const Event& ev) override
     {
         ASSERT_LT(ev.key.m_ts - m_now, m_wheel.Span());
-        m_wheel.Push(ev, m_now);
+        m_wheel.Push(ev);
     }
 
     bool IsEmpty() const override
@@ -272,7 +294,7 @@ TEST(EventCore, HeapKeepsTimeStampsBeyondThirtyTwoBits)
 TEST(EventCore, HeapOrdersByUidNotContextAndReturnsBoth)
 {
     // The context shares the order key's lowest bits: it must never decide the order
-    // (uids do), and every event must come back with its own context and hint-free
+    // (uids do), and every event must come back with its own context and other
     // fields intact, across the heap's growth.
     EventHeap heap;
     const uint32_t n = 5000;
@@ -281,7 +303,7 @@ TEST(EventCore, HeapOrdersByUidNotContextAndReturnsBoth)
         // In a scrambled order (7 is prime to n); same time stamp for pairs, contexts
         // decreasing as uids increase.
         const uint32_t i = (k * 7) % n;
-        heap.Push({nullptr, {i / 2, 100 + i, 0xffffffffu - i}}, &heap);
+        heap.Push({nullptr, {i / 2, 100 + i, 0xffffffffu - i}});
     }
     for (uint32_t i = 0; i < n; ++i)
     {
