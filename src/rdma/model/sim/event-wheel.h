@@ -44,7 +44,8 @@ class EventWheel
     /// Buckets per turn.
     static constexpr uint32_t kBuckets = 1u << 14;
 
-    /// A wheel whose buckets span 2^\p shift time steps each.
+    /// A wheel whose buckets span 2^\p shift time steps each (\p shift <= 32: a node's
+    /// order key holds its time stamp's low \p shift bits above the 32-bit uid).
     explicit EventWheel(uint32_t shift)
         : m_shift(shift),
           m_lowMask((uint64_t(1) << shift) - 1),
@@ -187,8 +188,8 @@ class EventWheel
         return ev;
     }
 
-    /// Start loading the earliest event's object and hints, and the next one's object,
-    /// into the cache (nothing if empty).
+    /// Start loading the earliest event's object and hints into the cache, and those of
+    /// the event after it (nothing if empty).
     void PrefetchNext()
     {
         if (m_n == 0)
@@ -197,9 +198,19 @@ class EventWheel
         }
         const Node& head = m_nodes[Head()];
         Prefetch(head);
-        if (head.next != kNil)
+        // And the one after it (a load that takes longer than one event still arrives in
+        // time): the next of its bucket, or the head of the next non-empty bucket.
+        uint32_t after = head.next;
+        if (after == kNil)
         {
-            __builtin_prefetch(m_nodes[head.next].impl);
+            const uint32_t from = (static_cast<uint32_t>(m_cursor) + 1) & (kBuckets - 1);
+            uint32_t b = FirstSetFrom(from);
+            b = b != kNil ? b : FirstSetFrom(0);
+            after = b != kNil ? m_buckets[b].head : kNil;
+        }
+        if (after != kNil)
+        {
+            Prefetch(m_nodes[after]);
         }
     }
 

@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 using namespace ns3;
@@ -106,18 +107,30 @@ TEST(EventCore, RdmaSchedulerOrdersLikeMapScheduler)
 
 namespace
 {
-/// SplitEventQueue behind the Scheduler interface ("now" = the last removed time stamp).
-class SplitQueueScheduler : public Scheduler
+/**
+ * A SplitEventQueue or an EventWheel behind the Scheduler interface ("now" = the last
+ * removed time stamp). A wheel checks that every event is within its span of now.
+ */
+template <class Queue>
+class QueueScheduler : public Scheduler
 {
   public:
-    explicit SplitQueueScheduler(uint64_t horizon)
-        : m_queue(horizon)
+    explicit QueueScheduler(Queue queue)
+        : m_queue(std::move(queue))
     {
     }
 
     void Insert(const Event& ev) override
     {
-        m_queue.Push(ev, m_now);
+        if constexpr (std::is_same_v<Queue, EventWheel>)
+        {
+            ASSERT_LT(ev.key.m_ts - m_now, m_queue.Span());
+            m_queue.Push(ev);
+        }
+        else
+        {
+            m_queue.Push(ev, m_now);
+        }
     }
 
     bool IsEmpty() const override
@@ -143,9 +156,12 @@ class SplitQueueScheduler : public Scheduler
     }
 
   private:
-    SplitEventQueue m_queue;
+    Queue m_queue;
     uint64_t m_now = 0;
 };
+
+using SplitQueueScheduler = QueueScheduler<SplitEventQueue>;
+using WheelScheduler = QueueScheduler<EventWheel>;
 } // namespace
 
 TEST(EventCore, SplitQueueOrdersLikeMapScheduler)
@@ -154,15 +170,15 @@ TEST(EventCore, SplitQueueOrdersLikeMapScheduler)
     // near and far events interleave in every way.
     for (uint64_t horizon : {1u, 10u, 25u, 1000u})
     {
-        Ptr<Scheduler> split = CreateObject<SplitQueueScheduler>(horizon);
+        Ptr<Scheduler> split = CreateObject<SplitQueueScheduler>(SplitEventQueue(horizon));
         Ptr<Scheduler> map = CreateObject<MapScheduler>();
         CompareSchedulers(*split, *map, 7 + horizon);
-        Ptr<Scheduler> splitReserving = CreateObject<SplitQueueScheduler>(horizon);
+        Ptr<Scheduler> splitReserving = CreateObject<SplitQueueScheduler>(SplitEventQueue(horizon));
         Ptr<Scheduler> mapReserving = CreateObject<MapScheduler>();
         CompareSchedulers(*splitReserving, *mapReserving, 17 + horizon, 50, true);
     }
     // Far events that carry time more than a turn of the wheel (16,384 steps) ahead.
-    Ptr<Scheduler> split = CreateObject<SplitQueueScheduler>(10000);
+    Ptr<Scheduler> split = CreateObject<SplitQueueScheduler>(SplitEventQueue(10000));
     Ptr<Scheduler> map = CreateObject<MapScheduler>();
     CompareSchedulers(*split, *map, 11, 40000, true);
 }
@@ -185,51 +201,6 @@ TEST(EventCore, SplitQueueKeepsOrderAfterAFarEventCarriesTimeOverATurn)
     EXPECT_TRUE(q.Empty());
 }
 
-namespace
-{
-/// An EventWheel behind the Scheduler interface ("now" = the last removed time stamp).
-class WheelScheduler : public Scheduler
-{
-  public:
-    explicit WheelScheduler(uint64_t horizon)
-        : m_wheel(EventWheel::ForHorizon(horizon))
-    {
-    }
-
-    void Insert(const Event& ev) override
-    {
-        ASSERT_LT(ev.key.m_ts - m_now, m_wheel.Span());
-        m_wheel.Push(ev);
-    }
-
-    bool IsEmpty() const override
-    {
-        return m_wheel.Empty();
-    }
-
-    Event PeekNext() const override
-    {
-        return Event{};
-    }
-
-    Event RemoveNext() override
-    {
-        const Event ev = m_wheel.Pop();
-        m_now = ev.key.m_ts;
-        return ev;
-    }
-
-    void Remove(const Event& ev) override
-    {
-        ASSERT_TRUE(m_wheel.Erase(ev.key.m_ts, ev.key.m_uid));
-    }
-
-  private:
-    EventWheel m_wheel;
-    uint64_t m_now = 0;
-};
-} // namespace
-
 TEST(EventCore, WheelOrdersLikeMapSchedulerAcrossTurnsAndReservedUids)
 {
     // Buckets of one time step (many events share one), and of 2^k steps (a bucket holds
@@ -250,7 +221,7 @@ TEST(EventCore, WheelOrdersLikeMapSchedulerAcrossTurnsAndReservedUids)
     {
         for (bool reserve : {false, true})
         {
-            Ptr<Scheduler> wheel = CreateObject<WheelScheduler>(c.horizon);
+            Ptr<Scheduler> wheel = CreateObject<WheelScheduler>(EventWheel::ForHorizon(c.horizon));
             Ptr<Scheduler> map = CreateObject<MapScheduler>();
             CompareSchedulers(*wheel, *map, 3 + c.spread % 97 + reserve, c.spread, reserve);
         }
