@@ -203,9 +203,8 @@ class EventWheel
         uint32_t after = head.next;
         if (after == kNil)
         {
-            const uint32_t from = (static_cast<uint32_t>(m_cursor) + 1) & (kBuckets - 1);
-            uint32_t b = FirstSetFrom(from);
-            b = b != kNil ? b : FirstSetFrom(0);
+            const uint32_t b =
+                FirstSetCircular((static_cast<uint32_t>(m_cursor) + 1) & (kBuckets - 1));
             after = b != kNil ? m_buckets[b].head : kNil;
         }
         if (after != kNil)
@@ -295,13 +294,16 @@ class EventWheel
     uint32_t FindNext()
     {
         const uint32_t from = static_cast<uint32_t>(m_cursor) & (kBuckets - 1);
-        uint32_t b = FirstSetFrom(from);
-        if (b == kNil)
-        {
-            b = FirstSetFrom(0); // wrapped around
-        }
+        const uint32_t b = FirstSetCircular(from);
         m_cursor += (b - from) & (kBuckets - 1);
         return b;
+    }
+
+    /// The first non-empty bucket at or after \p from, wrapping around, or kNil.
+    uint32_t FirstSetCircular(uint32_t from) const
+    {
+        const uint32_t b = FirstSetFrom(from);
+        return b != kNil ? b : FirstSetFrom(0);
     }
 
     /// The first non-empty bucket at or after \p from (no wrap), or kNil.
