@@ -303,8 +303,9 @@ RdmaNetDevice::TryTransmit()
     }
     m_channel->Transmit(std::move(f), this, txTime);
     RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
-    const bool morePending =
-        m_nonEmpty != 0 || !m_pfcQueue.empty() || m_ownerPulls || !m_pullSource.IsNull();
+    const bool morePending = m_nonEmpty != 0 || !m_pfcQueue.empty() ||
+                             (m_ownerPulls && m_owner->HasFramesToPull(m_ownerPort)) ||
+                             !m_pullSource.IsNull();
     if (sim == nullptr || morePending)
     {
         m_txComplete->ScheduleIn(txTime);
@@ -317,6 +318,15 @@ RdmaNetDevice::TryTransmit()
     m_txEndTs = sim->NowTs() + static_cast<uint64_t>(txTime.GetTimeStep());
     m_txEndUid = sim->ReserveUid();
     m_txEndContext = sim->GetContext();
+}
+
+void
+RdmaNetDevice::NotifyPullable()
+{
+    if (m_txCompleteDeferred && StillBusy())
+    {
+        ScheduleDeferredTxComplete();
+    }
 }
 
 void

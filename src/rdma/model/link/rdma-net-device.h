@@ -73,6 +73,13 @@ class RdmaNetDevice : public NetDevice
     void SendPfc(uint8_t priority, uint16_t quanta);
     /// Start a transmission if the port is idle and something may be sent.
     void TryTransmit();
+    /**
+     * The owner's pull source, empty until now, will have a frame later (e.g. a QP now
+     * waits for its pacing time): if the port is busy and left its end of transmission
+     * unscheduled, schedule it, so that the port pulls when the frame is out (see
+     * RdmaPortOwner::HasFramesToPull). Otherwise nothing.
+     */
+    void NotifyPullable();
 
     DataRate GetDataRate() const;
     uint64_t GetBitRate() const;

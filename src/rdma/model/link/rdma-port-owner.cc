@@ -17,4 +17,10 @@ RdmaPortOwner::PullFrame(uint32_t /* port */, uint8_t /* pausedMask */)
     return nullptr;
 }
 
+bool
+RdmaPortOwner::HasFramesToPull(uint32_t /* port */) const
+{
+    return true;
+}
+
 } // namespace ns3

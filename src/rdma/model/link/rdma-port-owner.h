@@ -46,6 +46,15 @@ class RdmaPortOwner
      * Default: nullptr.
      */
     virtual Ptr<RdmaFrame> PullFrame(uint32_t port, uint8_t pausedMask);
+
+    /**
+     * Whether PullFrame may have a frame for port \p port when its current frame is out.
+     * False promises two things: PullFrame would now return nullptr and change nothing,
+     * and the owner calls the device's TryTransmit (a frame is ready) or NotifyPullable
+     * (one will be, later) as soon as that stops being true. The port then skips its end
+     * of transmission, which would find nothing to send. Default: true.
+     */
+    virtual bool HasFramesToPull(uint32_t port) const;
 };
 
 } // namespace ns3

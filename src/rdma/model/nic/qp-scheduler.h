@@ -57,6 +57,13 @@ class QpScheduler
     /// Move the QPs parked in classes not in \p pausedMask back to the ready list.
     void Unpark(uint8_t pausedMask);
     bool HasWaiting() const;
+
+    /// No QP is ready, waiting or parked.
+    bool IsEmpty() const
+    {
+        return m_ready.empty() && m_waiting.empty() && m_parkedMask == 0;
+    }
+
     /// Earliest pacing time in the heap (HasWaiting() must be true).
     uint64_t NextWaitingPs() const;
 

@@ -91,7 +91,10 @@ struct SendQueuePair
     bool started = false;         ///< has sent a data packet (OnFirstSend was called)
     bool active = false;          ///< counted in its peer group's activeQps
     bool rated = false;           ///< counted in its peer group's ratedQps / rateSum
-    uint64_t pacedRate = 0;       ///< its latest rate in the group's sums (bit/s)
+    /// rto is pending (armed and not yet run; it is cancelled only at disposal): read
+    /// per packet instead of the EventId, whose EventImpl is one more cold cache line.
+    bool rtoArmed = false;
+    uint64_t pacedRate = 0; ///< its latest rate in the group's sums (bit/s)
     Time lastProgress;
     EventId rto;
 

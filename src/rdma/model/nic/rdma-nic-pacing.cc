@@ -86,6 +86,9 @@ RdmaNic::Reschedule(SendQueuePair& qp)
         if (!m_inPull)
         {
             ArmWake(due);
+            // The port may have skipped its end of transmission (nothing to pull then);
+            // it must pull when its frame is out, as it would have.
+            m_device->NotifyPullable();
         }
     }
 }
@@ -248,7 +251,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
                                SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1)));
     limiter.lastSendPs = nowPs;
     limiter.lastWire = wire;
-    const bool rtoPending = RdmaSimulatorImpl::IsRunning(qp.rto);
+    const bool rtoPending = qp.rtoArmed;
     if (wasIdle || !rtoPending)
     {
         // The timeout counts from the oldest unacknowledged packet: a QP that sends

@@ -146,6 +146,7 @@ RdmaNic::CurrentRto(const SendQueuePair& qp) const
 void
 RdmaNic::ArmRto(SendQueuePair& qp, Time at)
 {
+    qp.rtoArmed = true;
     qp.rto = Simulator::Schedule(at - RdmaSimulatorImpl::CurrentTime(),
                                  &RdmaNic::RtoExpired,
                                  this,
@@ -156,6 +157,7 @@ void
 RdmaNic::RtoExpired(uint32_t qpn)
 {
     SendQueuePair& qp = m_sendQps[qpn];
+    qp.rtoArmed = false;
     if (!qp.HasOutstanding())
     {
         return; // everything sent is acknowledged: the timer stops until the next send

@@ -206,6 +206,12 @@ RdmaNic::PullFrame(uint32_t /* port */, uint8_t pausedMask)
     return Pull(pausedMask);
 }
 
+bool
+RdmaNic::HasFramesToPull(uint32_t /* port */) const
+{
+    return !m_scheduler.IsEmpty();
+}
+
 Ptr<RdmaNetDevice>
 RdmaNic::GetDevice() const
 {

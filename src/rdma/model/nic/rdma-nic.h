@@ -180,6 +180,8 @@ class RdmaNic : public Object, public RdmaPortOwner
     // RdmaPortOwner: the port's direct calls (Receive and Pull).
     void FrameReceived(uint32_t port, RdmaNetDevice* dev, const Ptr<RdmaFrame>& f) override;
     Ptr<RdmaFrame> PullFrame(uint32_t port, uint8_t pausedMask) override;
+    /// False when no QP is ready, waiting or parked (Reschedule then tells the port).
+    bool HasFramesToPull(uint32_t port) const override;
     void ReceiveData(const RdmaHeader& h);
     void ReceiveAck(const RdmaHeader& h);
     void ReceiveNack(const RdmaHeader& h);

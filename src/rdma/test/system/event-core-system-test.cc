@@ -91,3 +91,20 @@ TEST(EventCore, SameResultsOnEverySchedulerHpccIntAndLossyDrops)
     })"));
     EXPECT_GT(lossy["drops"].get<int>(), 0);
 }
+
+TEST(EventCore, SameResultsOnEverySchedulerPacedSendersThatAlsoAcknowledge)
+{
+    // Every host sends and receives (an MoE all-to-all), and HPCC paces its QPs: NIC
+    // ports that send an ACK with no QP ready skip their end of transmission under the
+    // rdma core, then must pull on time when a QP becomes ready or starts waiting for
+    // its pacing time (RdmaNetDevice::NotifyPullable).
+    const json sum = ExpectSameOnEveryScheduler(json::parse(R"({
+        "topology": {"type": "star", "hosts": 8},
+        "cc": {"algorithm": "hpcc"},
+        "stop_time_ms": 3,
+        "traffic": {"moe": {"enabled": true, "preset": "mixtral", "ranks": 8,
+                            "tokens_per_rank": 512}},
+        "output": {"queue_sample_us": 5, "port_sample_us": 5, "cc_sample_us": 0}
+    })"));
+    EXPECT_EQ(sum["flows_total"].get<int>(), 8 * 7 * 2); // dispatch and combine, all pairs
+}
