@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/compact-deque.h"
+#include "ns3/event-wheel.h"
 #include "ns3/log.h"
 #include "ns3/member-event.h"
 #include "ns3/node.h"
@@ -136,6 +137,15 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
         d.ScheduleHead(sim, {ts, uid, frame});
     }
 }
+
+const void*
+RdmaChannel::GetTxHint(const RdmaNetDevice* from) const
+{
+    return PeekPointer(m_dirs[PeekPointer(m_devices[0]) == from ? 1 : 0]);
+}
+
+static_assert(EventWheel::kHint2Lines >= RdmaNetDevice::kHotLines,
+              "an arrival's second hint (the receiving device) loads all its hot lines");
 
 void
 RdmaChannel::Arrive(Direction& d)

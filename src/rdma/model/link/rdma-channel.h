@@ -47,6 +47,10 @@ class RdmaChannel : public Channel
     /// Start sending frame \p f from \p src; it arrives at the peer after txTime + delay.
     void Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime);
 
+    /// Where the FIFO of frames that \p from sends lives (null before its first
+    /// transmission): for a prefetch by the device, changes nothing.
+    const void* GetTxHint(const RdmaNetDevice* from) const;
+
     /// The device at the other end of \p device.
     Ptr<RdmaNetDevice> GetPeer(Ptr<const RdmaNetDevice> device) const;
 

@@ -92,6 +92,7 @@ RdmaNetDevice::RdmaNetDevice()
       m_txEndContext(0),
       m_rate("100Gb/s"),
       m_clock(m_rate.GetBitRate()),
+      m_txHint(nullptr),
       m_txBytes(0),
       m_txFrames(0),
       m_linkDownDrops(0),
@@ -114,6 +115,7 @@ RdmaNetDevice::DoDispose()
     m_owner = nullptr;
     m_txComplete = nullptr;
     m_channel = nullptr;
+    m_txHint = nullptr;
     m_node = nullptr;
     m_rxCallback = RxCallback();
     m_dequeueCallback = DequeueCallback();
@@ -125,6 +127,7 @@ void
 RdmaNetDevice::Attach(Ptr<RdmaChannel> channel)
 {
     m_channel = channel;
+    m_txHint = nullptr;
     channel->Attach(this);
 }
 
@@ -260,7 +263,33 @@ RdmaNetDevice::ScheduleDeferredTxComplete()
     RdmaSimulatorImpl::Active()->ScheduleReserved(m_txEndTs,
                                                   m_txEndUid,
                                                   m_txEndContext,
-                                                  PeekPointer(m_txComplete));
+                                                  PeekPointer(m_txComplete),
+                                                  NextFrameHint(),
+                                                  HotData());
+}
+
+const void*
+RdmaNetDevice::NextFrameHint() const
+{
+    // SelectNext's choice as things stand: the strict class, else the first class with
+    // frames from m_rrNext on. A pause or a frame that arrives before the end of
+    // transmission may change it; a wrong guess only loads a line for nothing.
+    const uint8_t paused = m_honourPfc ? (m_pausedMask & ~m_pfcIgnored) : 0;
+    const uint32_t ready = m_nonEmpty & ~paused;
+    if (ready == 0)
+    {
+        // Nothing queued: a NIC makes its next frame when pulled.
+        return m_ownerPulls ? m_owner->PullHint(m_ownerPort) : nullptr;
+    }
+    uint32_t c = m_strictPriority;
+    if (((ready >> c) & 1) == 0)
+    {
+        const uint32_t rr = m_rrNext;
+        const uint32_t rotated = ((ready >> rr) | (ready << (kRdmaNumPriorities - rr))) &
+                                 ((1u << kRdmaNumPriorities) - 1);
+        c = (__builtin_ctz(rotated) + rr) % kRdmaNumPriorities;
+    }
+    return PeekPointer(m_queues[c].front());
 }
 
 void
@@ -278,6 +307,14 @@ RdmaNetDevice::TryTransmit()
     if (!m_channel || !m_linkUp)
     {
         return;
+    }
+    // The link and its FIFO, which Transmit reads below: let them load while SelectNext
+    // takes the frame.
+    __builtin_prefetch(PeekPointer(m_channel));
+    if (m_txHint != nullptr)
+    {
+        __builtin_prefetch(m_txHint);
+        __builtin_prefetch(static_cast<const char*>(m_txHint) + 64);
     }
     Ptr<RdmaFrame> f = SelectNext();
     if (!f)
@@ -302,13 +339,17 @@ RdmaNetDevice::TryTransmit()
         Sniff(*f, true);
     }
     m_channel->Transmit(std::move(f), this, txTime);
+    if (m_txHint == nullptr)
+    {
+        m_txHint = m_channel->GetTxHint(this);
+    }
     RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
     const bool morePending = m_nonEmpty != 0 || !m_pfcQueue.empty() ||
                              (m_ownerPulls && m_owner->HasFramesToPull(m_ownerPort)) ||
                              !m_pullSource.IsNull();
     if (sim == nullptr || morePending)
     {
-        m_txComplete->ScheduleIn(txTime);
+        m_txComplete->ScheduleIn(txTime, NextFrameHint(), HotData());
         return;
     }
     // Nothing waits for the port: its end of transmission would find nothing to send.

@@ -17,6 +17,12 @@ RdmaPortOwner::PullFrame(uint32_t /* port */, uint8_t /* pausedMask */)
     return nullptr;
 }
 
+const void*
+RdmaPortOwner::PullHint(uint32_t /* port */) const
+{
+    return nullptr;
+}
+
 bool
 RdmaPortOwner::HasFramesToPull(uint32_t /* port */) const
 {

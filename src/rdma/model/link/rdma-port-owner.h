@@ -55,6 +55,14 @@ class RdmaPortOwner
      * of transmission, which would find nothing to send. Default: true.
      */
     virtual bool HasFramesToPull(uint32_t port) const;
+
+    /**
+     * What PullFrame(\p port, ...) would read first if called now (for example the QP
+     * it would serve), for the port's end-of-transmission event to load into the cache
+     * meanwhile (RdmaSimulatorImpl::ScheduleReserved); any address or null, it changes
+     * nothing. Default: null.
+     */
+    virtual const void* PullHint(uint32_t port) const;
 };
 
 } // namespace ns3

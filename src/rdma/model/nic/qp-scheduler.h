@@ -31,6 +31,18 @@ class QpScheduler
     void PushReady(uint32_t qpn);
     /// Pop the next ready QP; false if none.
     bool PopReady(uint32_t& qpn);
+
+    /// The QP that PopReady would give now, without popping it; false if none.
+    bool PeekReady(uint32_t& qpn) const
+    {
+        if (m_ready.empty())
+        {
+            return false;
+        }
+        qpn = m_ready.front();
+        return true;
+    }
+
     /// Wait until \p readyPs; \p generation tags the entry (see ReleaseDue).
     void PushWaiting(uint32_t qpn, uint64_t readyPs, uint32_t generation = 0);
 

@@ -212,6 +212,13 @@ RdmaNic::HasFramesToPull(uint32_t /* port */) const
     return !m_scheduler.IsEmpty();
 }
 
+const void*
+RdmaNic::PullHint(uint32_t /* port */) const
+{
+    uint32_t qpn;
+    return m_scheduler.PeekReady(qpn) ? &m_sendQps[qpn] : nullptr;
+}
+
 Ptr<RdmaNetDevice>
 RdmaNic::GetDevice() const
 {

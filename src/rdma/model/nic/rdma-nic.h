@@ -182,6 +182,8 @@ class RdmaNic : public Object, public RdmaPortOwner
     Ptr<RdmaFrame> PullFrame(uint32_t port, uint8_t pausedMask) override;
     /// False when no QP is ready, waiting or parked (Reschedule then tells the port).
     bool HasFramesToPull(uint32_t port) const override;
+    /// The QP that Pull would serve first, if one is ready.
+    const void* PullHint(uint32_t port) const override;
     void ReceiveData(const RdmaHeader& h);
     void ReceiveAck(const RdmaHeader& h);
     void ReceiveNack(const RdmaHeader& h);

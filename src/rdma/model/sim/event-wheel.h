@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -19,19 +20,22 @@ namespace ns3
  * near events of SplitEventQueue (frame arrivals, ends of transmission).
  *
  * Orders events exactly as every ns-3 scheduler does: by time stamp, then by uid. The
- * wheel has kBuckets buckets of 2^shift time steps each; bucket b holds, as a list sorted
- * by (time stamp, uid), the events whose time stamp divided by 2^shift is b modulo
- * kBuckets. A bitmap of non-empty buckets (and one bit per bitmap word) finds the next
- * event in a few word operations. Every event must be due less than Span() time steps
- * after "now" (the last event popped, or AdvanceTo) when it is pushed; then all events in
- * the wheel lie within one turn of the cursor (a bucket at or after now's, and at or
- * before the earliest event's), so the first non-empty bucket from the cursor holds the
- * earliest event, which is kept until it is popped or an earlier one is pushed.
+ * wheel has kBuckets buckets of 2^shift time steps each; bucket b holds, as a list, the
+ * events whose time stamp divided by 2^shift is b modulo kBuckets, sorted by (time stamp,
+ * uid) by the time the cursor reaches it. A bitmap of non-empty buckets (and one bit per bitmap
+ * word) finds the next event in a few word operations. Every event must be due less than Span()
+ * time steps after "now" (the last event popped, or AdvanceTo) when it is pushed; then all events
+ * in the wheel lie within one turn of the cursor (a bucket at or after now's, and at or before the
+ * earliest event's), so the first non-empty bucket from the cursor holds the earliest event, which
+ * is kept until it is popped or an earlier one is pushed.
  *
  * Why not a heap: on a busy fabric a heap of a few thousand events spent ~290
  * instructions per event (pop and push, two 128-bit comparisons per level); here a push
- * is an append to its bucket's list (an insertion when its uid was reserved earlier than
- * events already there, rare and short), and a pop takes a list's head.
+ * is an append to its bucket's list, and a pop takes a list's head. An event under a uid
+ * reserved earlier than events already in its bucket is appended too, and the bucket is
+ * sorted once, when the cursor reaches it (in the bucket being consumed, it is inserted
+ * in order). On a 1,024-host fabric a bucket holds hundreds of events due in the same
+ * nanosecond, and inserting each in order walked half the list, one cold node per step.
  *
  * Events (object, context, hints) sit in pooled nodes reused last freed first, so a
  * push allocates nothing once the run has warmed up.
@@ -40,6 +44,10 @@ class EventWheel
 {
   public:
     using Event = Scheduler::Event;
+
+    /// Cache lines loaded from an event's first hint, and from its second (Push).
+    static constexpr uint32_t kHintLines = 2;
+    static constexpr uint32_t kHint2Lines = 9;
 
     /// Buckets per turn.
     static constexpr uint32_t kBuckets = 1u << 14;
@@ -50,7 +58,8 @@ class EventWheel
         : m_shift(shift),
           m_lowMask((uint64_t(1) << shift) - 1),
           m_buckets(kBuckets, Bucket{kNil, kNil}),
-          m_bits(kBuckets / 64, 0)
+          m_bits(kBuckets / 64, 0),
+          m_unsorted(kBuckets / 64, 0)
     {
         m_nodes.reserve(1024);
     }
@@ -114,9 +123,10 @@ class EventWheel
             nodes[bucket.tail].next = n;
             bucket.tail = n;
         }
-        else
+        else if (bucketOf == m_cursor && m_head != kNil)
         {
-            // Under a uid reserved before events already here: insert in order.
+            // Under a uid reserved before events already here, in the bucket being
+            // consumed (sorted, and hot): insert in order.
             uint32_t* link = &bucket.head;
             while (nodes[*link].order < node.order)
             {
@@ -124,6 +134,16 @@ class EventWheel
             }
             node.next = *link;
             *link = n;
+        }
+        else
+        {
+            // Under a uid reserved before events already here, in a later bucket: append,
+            // and sort the bucket once, when the cursor reaches it (Head). Walking the
+            // list here cost one cold node per step, and a bucket of a large fabric
+            // holds hundreds of events due in the same nanosecond.
+            nodes[bucket.tail].next = n;
+            bucket.tail = n;
+            m_unsorted[b / 64] |= uint64_t(1) << (b % 64);
         }
         // At or before the cursor (the earliest event's bucket, if it is known): the
         // cursor must precede every event, and the earliest event may be this one.
@@ -209,7 +229,14 @@ class EventWheel
         }
         if (after != kNil)
         {
-            Prefetch(m_nodes[after]);
+            const Node& a = m_nodes[after];
+            Prefetch(a);
+            // And the node of the event after that, whose hints are read here next time:
+            // otherwise that read waits for a node pushed long ago.
+            if (a.next != kNil)
+            {
+                __builtin_prefetch(&m_nodes[a.next]);
+            }
         }
     }
 
@@ -249,16 +276,17 @@ class EventWheel
   private:
     static constexpr uint32_t kNil = ~0u;
 
-    /// An event where it waits, in its bucket's list.
-    struct Node
+    /// An event where it waits, in its bucket's list: one cache line each (a node that
+    /// straddled two lines cost two loads when cold).
+    struct alignas(64) Node
     {
         uint64_t ts;       ///< time stamp
         uint64_t order;    ///< its order in its bucket: (time stamp's low bits, uid)
         uint32_t next;     ///< next node of its bucket (or of the free list), or kNil
         uint32_t context;  ///< its context
         EventImpl* impl;   ///< the event
-        const void* hint;  ///< what it reads first (two lines), or null
-        const void* hint2; ///< what it reads next (four lines), or null
+        const void* hint;  ///< what it reads first (kHintLines lines), or null
+        const void* hint2; ///< what it reads next (kHint2Lines lines), or null
         bool direct;       ///< a DirectEvent
     };
 
@@ -275,14 +303,39 @@ class EventWheel
         if (m_head == kNil)
         {
             const uint32_t b = FindNext();
+            if ((m_unsorted[b / 64] >> (b % 64)) & 1)
+            {
+                Sort(b);
+            }
             m_head = m_buckets[b].head;
         }
         return m_head;
     }
 
+    /// Put bucket \p b's list in order (it was appended to out of order).
+    void Sort(uint32_t b)
+    {
+        m_unsorted[b / 64] &= ~(uint64_t(1) << (b % 64));
+        Bucket& bucket = m_buckets[b];
+        m_scratch.clear();
+        for (uint32_t n = bucket.head; n != kNil; n = m_nodes[n].next)
+        {
+            m_scratch.emplace_back(m_nodes[n].order, n);
+        }
+        std::sort(m_scratch.begin(), m_scratch.end());
+        for (std::size_t i = 0; i + 1 < m_scratch.size(); ++i)
+        {
+            m_nodes[m_scratch[i].second].next = m_scratch[i + 1].second;
+        }
+        bucket.head = m_scratch.front().second;
+        bucket.tail = m_scratch.back().second;
+        m_nodes[bucket.tail].next = kNil;
+    }
+
     /// Bucket \p b is empty now.
     void ClearBit(uint32_t b)
     {
+        m_unsorted[b / 64] &= ~(uint64_t(1) << (b % 64));
         m_bits[b / 64] &= ~(uint64_t(1) << (b % 64));
         if (m_bits[b / 64] == 0)
         {
@@ -354,12 +407,14 @@ class EventWheel
         __builtin_prefetch(reinterpret_cast<const char*>(v.impl) + 64);
         if (v.hint != nullptr)
         {
-            __builtin_prefetch(v.hint);
-            __builtin_prefetch(static_cast<const char*>(v.hint) + 64);
+            for (uint32_t line = 0; line < kHintLines; ++line)
+            {
+                __builtin_prefetch(static_cast<const char*>(v.hint) + 64 * line);
+            }
         }
         if (v.hint2 != nullptr)
         {
-            for (int line = 0; line < 4; ++line)
+            for (uint32_t line = 0; line < kHint2Lines; ++line)
             {
                 __builtin_prefetch(static_cast<const char*>(v.hint2) + 64 * line);
             }
@@ -368,15 +423,17 @@ class EventWheel
 
     static constexpr uint32_t kSummaryWords = kBuckets / 64 / 64;
 
-    uint32_t m_shift;              ///< a bucket spans 2^m_shift time steps
-    uint64_t m_lowMask;            ///< a time stamp's bits within its bucket
-    uint64_t m_cursor = 0;         ///< a bucket number (time stamp >> m_shift) no event precedes
-    std::size_t m_n = 0;           ///< events held
-    std::vector<Bucket> m_buckets; ///< by time stamp >> m_shift, modulo kBuckets
-    std::vector<uint64_t> m_bits;  ///< bit b: bucket b is not empty
-    uint64_t m_summary[kSummaryWords] = {}; ///< bit w: m_bits[w] is not zero
-    std::vector<Node> m_nodes;              ///< the events, by node index
-    uint32_t m_free = kNil;                 ///< the first free node (free nodes chain by next)
+    uint32_t m_shift;                 ///< a bucket spans 2^m_shift time steps
+    uint64_t m_lowMask;               ///< a time stamp's bits within its bucket
+    uint64_t m_cursor = 0;            ///< a bucket number (time stamp >> m_shift) no event precedes
+    std::size_t m_n = 0;              ///< events held
+    std::vector<Bucket> m_buckets;    ///< by time stamp >> m_shift, modulo kBuckets
+    std::vector<uint64_t> m_bits;     ///< bit b: bucket b is not empty
+    std::vector<uint64_t> m_unsorted; ///< bit b: bucket b's list is out of order
+    std::vector<std::pair<uint64_t, uint32_t>> m_scratch; ///< Sort's (order, node)
+    uint64_t m_summary[kSummaryWords] = {};               ///< bit w: m_bits[w] is not zero
+    std::vector<Node> m_nodes;                            ///< the events, by node index
+    uint32_t m_free = kNil; ///< the first free node (free nodes chain by next)
     /// The earliest event's node (in the cursor's bucket), kNil if not known (or none).
     uint32_t m_head = kNil;
 };

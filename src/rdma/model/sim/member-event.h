@@ -32,8 +32,9 @@ class MemberEvent : public DirectEvent
     {
     }
 
-    /// Schedule a run after \p delay (with the running event's context).
-    void ScheduleIn(const Time& delay)
+    /// Schedule a run after \p delay (with the running event's context); \p hint and
+    /// \p hint2: what the run reads first (RdmaSimulatorImpl::ScheduleReserved).
+    void ScheduleIn(const Time& delay, const void* hint = nullptr, const void* hint2 = nullptr)
     {
         if (RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active())
         {
@@ -43,7 +44,9 @@ class MemberEvent : public DirectEvent
             sim->ScheduleReserved(sim->NowTs() + static_cast<uint64_t>(delay.GetTimeStep()),
                                   sim->ReserveUid(),
                                   sim->GetContext(),
-                                  this);
+                                  this,
+                                  hint,
+                                  hint2);
             return;
         }
         Simulator::Schedule(delay, Ptr<EventImpl>(this));

@@ -181,6 +181,10 @@ void
 RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<RdmaFrame>& f)
 {
     const RdmaHeader& h = f->header;
+    const uint8_t prio = h.priority;
+    // On a large fabric each of these lines was last touched thousands of events ago:
+    // ask for them all now, so that they load together rather than one after another.
+    m_mmu->PrefetchIngress(inPort, prio);
     const std::vector<uint32_t>& candidates = GetRoute(h.dst);
     if (candidates.empty())
     {
@@ -190,7 +194,8 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
     }
     const uint32_t outPort =
         candidates.size() == 1 ? candidates[0] : m_lb->SelectPort(h, candidates);
-    const uint8_t prio = h.priority;
+    m_ports[outPort]->PrefetchHotData();
+    m_mmu->PrefetchEgress(outPort, prio);
     const uint32_t bytes = f->GetSize();
     if (m_stormDropping != 0 && (m_stormDrop[outPort] & (1u << prio)))
     {
@@ -222,6 +227,9 @@ void
 RdmaSwitch::FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority)
 {
     const uint32_t inPort = f.meta & ~kMetaInt;
+    // The buffer's counters of both ports: ask for them together (see FrameReceived).
+    m_mmu->PrefetchEgress(outPort, priority);
+    m_mmu->PrefetchIngress(inPort, priority);
     const uint32_t bytes = f.GetSize();
     RdmaHeader& h = f.header;
     // A frame discarded because its link went down (LINK_DOWN, counted by the port) only

@@ -97,6 +97,23 @@ class SwitchMmu : public Object
     uint64_t GetEgressBytes(uint32_t outPort, uint8_t priority) const;
     /// Bytes queued at egress \p outPort over all classes.
     uint64_t GetEgressPortBytes(uint32_t outPort) const;
+
+    /// Start loading what Admit and ShouldPause read for ingress (\p inPort,
+    /// \p priority) into the cache; changes nothing.
+    void PrefetchIngress(uint32_t inPort, uint8_t priority) const
+    {
+        __builtin_prefetch(&m_ingressShared[inPort][priority]);
+        __builtin_prefetch(&m_headroomUsed[inPort][priority]);
+    }
+
+    /// Start loading what Admit reads for egress (\p outPort, \p priority); changes
+    /// nothing.
+    void PrefetchEgress(uint32_t outPort, uint8_t priority) const
+    {
+        __builtin_prefetch(&m_egress[outPort][priority]);
+        __builtin_prefetch(&m_egressPort[outPort]);
+    }
+
     uint64_t GetIngressBytes(uint32_t inPort, uint8_t priority) const;
     uint64_t GetHeadroomUsed(uint32_t inPort, uint8_t priority) const;
     /// Largest egress (port, class) queue seen since the start (bytes).

@@ -16,6 +16,7 @@
 #include "ns3/split-event-queue.h"
 #include "ns3/string.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <random>
 #include <type_traits>
@@ -226,6 +227,51 @@ TEST(EventCore, WheelOrdersLikeMapSchedulerAcrossTurnsAndReservedUids)
             CompareSchedulers(*wheel, *map, 3 + c.spread % 97 + reserve, c.spread, reserve);
         }
     }
+}
+
+TEST(EventCore, WheelOrdersCrowdedBucketsFilledOutOfOrder)
+{
+    // A large fabric's arrivals: hundreds of events due in the same nanosecond, most
+    // under uids reserved long before (the wheel appends those to their bucket and sorts
+    // it when the cursor gets there), mixed with fresh uids and with several time stamps
+    // per bucket; then more reserved uids pushed into the bucket being consumed (inserted
+    // in order there). Every event must come out by (time stamp, uid).
+    EventWheel wheel = EventWheel::ForHorizon(10000000); // buckets of 1,024 steps
+    std::mt19937 rng(5);
+    std::vector<std::pair<uint64_t, uint32_t>> expected;
+    uint32_t freshUid = 100000;
+    for (uint32_t i = 0; i < 2000; ++i)
+    {
+        // Three buckets ahead of "now" (0), four time stamps in each.
+        const uint64_t ts = 5000 + 1024 * (rng() % 3) + 7 * (rng() % 4);
+        const uint32_t uid = rng() % 3 != 0 ? 99999 - i : freshUid++;
+        wheel.Push({nullptr, {ts, uid, 0}});
+        expected.emplace_back(ts, uid);
+    }
+    std::sort(expected.begin(), expected.end());
+    std::vector<std::pair<uint64_t, uint32_t>> got;
+    for (uint32_t i = 0; i < 500; ++i)
+    {
+        const Scheduler::Event ev = wheel.Pop();
+        got.emplace_back(ev.key.m_ts, ev.key.m_uid);
+    }
+    // Into the bucket being consumed, at or after the time popped last: reserved uids
+    // below and above those still there.
+    const uint64_t now = got.back().first;
+    for (uint32_t i = 0; i < 200; ++i)
+    {
+        const uint64_t ts = now + rng() % 3;
+        const uint32_t uid = 2000 + 1000 * (i % 2) + i;
+        wheel.Push({nullptr, {ts, uid, 0}});
+        expected.emplace_back(ts, uid);
+    }
+    std::sort(expected.begin() + 500, expected.end());
+    while (!wheel.Empty())
+    {
+        const Scheduler::Event ev = wheel.Pop();
+        got.emplace_back(ev.key.m_ts, ev.key.m_uid);
+    }
+    EXPECT_EQ(got, expected);
 }
 
 TEST(EventCore, WheelSpansItsHorizonWithTheNarrowestBuckets)
