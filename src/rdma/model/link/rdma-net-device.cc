@@ -260,35 +260,33 @@ RdmaNetDevice::ScheduleDeferredTxComplete()
 {
     m_txCompleteDeferred = false;
     m_txComplete->Ref();
+    const void* slot = nullptr;
+    const void* next = NextFrameHint(&slot);
     RdmaSimulatorImpl::Active()->ScheduleReserved(m_txEndTs,
                                                   m_txEndUid,
                                                   m_txEndContext,
                                                   PeekPointer(m_txComplete),
-                                                  NextFrameHint(),
-                                                  HotData());
+                                                  next,
+                                                  HotData(),
+                                                  slot);
 }
 
 const void*
-RdmaNetDevice::NextFrameHint() const
+RdmaNetDevice::NextFrameHint(const void** slot) const
 {
-    // SelectNext's choice as things stand: the strict class, else the first class with
-    // frames from m_rrNext on. A pause or a frame that arrives before the end of
-    // transmission may change it; a wrong guess only loads a line for nothing.
-    const uint8_t paused = m_honourPfc ? (m_pausedMask & ~m_pfcIgnored) : 0;
-    const uint32_t ready = m_nonEmpty & ~paused;
+    // About SelectNext's choice as things stand: the strict class, else the lowest class
+    // with frames (pauses and the round robin ignored: a wrong guess only loads a line
+    // for nothing, and this runs for every frame). A frame that arrives before the end
+    // of transmission may change it.
+    const uint32_t ready = m_nonEmpty;
     if (ready == 0)
     {
         // Nothing queued: a NIC makes its next frame when pulled.
         return m_ownerPulls ? m_owner->PullHint(m_ownerPort) : nullptr;
     }
-    uint32_t c = m_strictPriority;
-    if (((ready >> c) & 1) == 0)
-    {
-        const uint32_t rr = m_rrNext;
-        const uint32_t rotated = ((ready >> rr) | (ready << (kRdmaNumPriorities - rr))) &
-                                 ((1u << kRdmaNumPriorities) - 1);
-        c = (__builtin_ctz(rotated) + rr) % kRdmaNumPriorities;
-    }
+    const uint32_t c =
+        ((ready >> m_strictPriority) & 1) != 0 ? m_strictPriority : __builtin_ctz(ready);
+    *slot = &m_queues[c].front();
     return PeekPointer(m_queues[c].front());
 }
 
@@ -349,7 +347,9 @@ RdmaNetDevice::TryTransmit()
                              !m_pullSource.IsNull();
     if (sim == nullptr || morePending)
     {
-        m_txComplete->ScheduleIn(txTime, NextFrameHint(), HotData());
+        const void* slot = nullptr;
+        const void* next = NextFrameHint(&slot);
+        m_txComplete->ScheduleIn(txTime, next, HotData(), slot);
         return;
     }
     // Nothing waits for the port: its end of transmission would find nothing to send.

@@ -205,9 +205,10 @@ class RdmaNetDevice : public NetDevice
     bool StillBusy();
     /// Schedule the deferred end of transmission in its reserved slot.
     void ScheduleDeferredTxComplete();
-    /// The frame that SelectNext would take now, if queued here, else what the owner
-    /// would read first to make one (a hint for the end of transmission's event).
-    const void* NextFrameHint() const;
+    /// The frame that SelectNext would take now, if queued here (and \p slot: where its
+    /// queue holds it), else what the owner would read first to make one (\p slot
+    /// unchanged): hints for the end of transmission's event.
+    const void* NextFrameHint(const void** slot) const;
     void HandlePfc(const RdmaHeader& h);
     /// Fire the Sniffer trace with \p f as on the wire, sent by this port (\p tx) or
     /// received (rdma-net-device-sniffer.cc).

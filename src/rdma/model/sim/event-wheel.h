@@ -57,7 +57,7 @@ class EventWheel
     explicit EventWheel(uint32_t shift)
         : m_shift(shift),
           m_lowMask((uint64_t(1) << shift) - 1),
-          m_buckets(kBuckets, Bucket{kNil, kNil}),
+          m_buckets(kBuckets, Bucket{kNil, kNil, 0}),
           m_bits(kBuckets / 64, 0),
           m_unsorted(kBuckets / 64, 0)
     {
@@ -95,7 +95,8 @@ class EventWheel
     void Push(const Event& ev,
               const void* hint = nullptr,
               const void* hint2 = nullptr,
-              bool direct = false)
+              bool direct = false,
+              const void* hint3 = nullptr)
     {
         const uint64_t bucketOf = ev.key.m_ts >> m_shift;
         const uint32_t n = NewNode();
@@ -108,10 +109,12 @@ class EventWheel
         node.impl = ev.impl;
         node.hint = hint;
         node.hint2 = hint2;
+        node.hint3 = hint3;
         node.direct = direct;
         const uint32_t b = static_cast<uint32_t>(bucketOf) & (kBuckets - 1);
         Bucket& bucket = m_buckets[b];
         ++m_n;
+        ++bucket.count;
         if (bucket.head == kNil)
         {
             bucket.head = bucket.tail = n;
@@ -123,10 +126,11 @@ class EventWheel
             nodes[bucket.tail].next = n;
             bucket.tail = n;
         }
-        else if (bucketOf == m_cursor && m_head != kNil)
+        else if ((bucketOf == m_cursor && m_head != kNil) || bucket.count <= kShortBucket)
         {
             // Under a uid reserved before events already here, in the bucket being
-            // consumed (sorted, and hot): insert in order.
+            // consumed (sorted, and hot) or in a short one: insert in order (in a bucket
+            // still to be sorted, anywhere before its tail will do).
             uint32_t* link = &bucket.head;
             while (nodes[*link].order < node.order)
             {
@@ -205,6 +209,7 @@ class EventWheel
             Scheduler::EventKey{node.ts, static_cast<uint32_t>(node.order), node.context}};
         FreeNode(n);
         --m_n;
+        --bucket.count;
         return ev;
     }
 
@@ -268,6 +273,7 @@ class EventWheel
             }
             FreeNode(n);
             --m_n;
+            --bucket.count;
             return true;
         }
         return false;
@@ -287,6 +293,7 @@ class EventWheel
         EventImpl* impl;   ///< the event
         const void* hint;  ///< what it reads first (kHintLines lines), or null
         const void* hint2; ///< what it reads next (kHint2Lines lines), or null
+        const void* hint3; ///< one more line it reads, or null
         bool direct;       ///< a DirectEvent
     };
 
@@ -295,7 +302,12 @@ class EventWheel
     {
         uint32_t head;
         uint32_t tail;
+        uint32_t count; ///< events in it
     };
+
+    /// Buckets of at most this many events are kept in order as events arrive (a short
+    /// walk costs less than a sort); longer ones are sorted when the cursor gets there.
+    static constexpr uint32_t kShortBucket = 16;
 
     /// The earliest event's node (not empty), found from the cursor if not known.
     uint32_t Head()
@@ -418,6 +430,10 @@ class EventWheel
             {
                 __builtin_prefetch(static_cast<const char*>(v.hint2) + 64 * line);
             }
+        }
+        if (v.hint3 != nullptr)
+        {
+            __builtin_prefetch(v.hint3);
         }
     }
 

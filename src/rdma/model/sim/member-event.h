@@ -32,9 +32,12 @@ class MemberEvent : public DirectEvent
     {
     }
 
-    /// Schedule a run after \p delay (with the running event's context); \p hint and
-    /// \p hint2: what the run reads first (RdmaSimulatorImpl::ScheduleReserved).
-    void ScheduleIn(const Time& delay, const void* hint = nullptr, const void* hint2 = nullptr)
+    /// Schedule a run after \p delay (with the running event's context); \p hint,
+    /// \p hint2 and \p hint3: what the run reads first (RdmaSimulatorImpl::ScheduleReserved).
+    void ScheduleIn(const Time& delay,
+                    const void* hint = nullptr,
+                    const void* hint2 = nullptr,
+                    const void* hint3 = nullptr)
     {
         if (RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active())
         {
@@ -46,7 +49,8 @@ class MemberEvent : public DirectEvent
                                   sim->GetContext(),
                                   this,
                                   hint,
-                                  hint2);
+                                  hint2,
+                                  hint3);
             return;
         }
         Simulator::Schedule(delay, Ptr<EventImpl>(this));

@@ -78,7 +78,7 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /**
      * Schedule \p event at the absolute time stamp \p ts (not before now) under the uid
      * \p uid from ReserveUid (each used once). Takes over one reference of \p event.
-     * \p hint and \p hint2 (may be null) are the data the event reads first (see
+     * \p hint, \p hint2 and \p hint3 (may be null) are the data the event reads first (see
      * EventWheel::Push): the simulator starts loading them into the cache while the event
      * before it runs. They change nothing else. A DirectEvent (known from \p event's
      * type) is run by DirectEvent::Fire.
@@ -89,14 +89,16 @@ class RdmaSimulatorImpl final : public SimulatorImpl
                           uint32_t context,
                           E* event,
                           const void* hint = nullptr,
-                          const void* hint2 = nullptr)
+                          const void* hint2 = nullptr,
+                          const void* hint3 = nullptr)
     {
         static_assert(std::is_base_of_v<EventImpl, E>, "an event");
         m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}},
                       m_currentTs,
                       hint,
                       hint2,
-                      std::is_base_of_v<DirectEvent, E>);
+                      std::is_base_of_v<DirectEvent, E>,
+                      hint3);
     }
 
     /// The time stamp of the event running now (ns-3 time steps).

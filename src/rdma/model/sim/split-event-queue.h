@@ -47,11 +47,12 @@ class SplitEventQueue
               uint64_t now,
               const void* hint = nullptr,
               const void* hint2 = nullptr,
-              bool direct = false)
+              bool direct = false,
+              const void* hint3 = nullptr)
     {
         if (ev.key.m_ts - now < m_horizon)
         {
-            m_near.Push(ev, hint, hint2, direct);
+            m_near.Push(ev, hint, hint2, direct, hint3);
         }
         else
         {
