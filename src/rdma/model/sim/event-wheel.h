@@ -32,10 +32,11 @@ namespace ns3
  * Why not a heap: on a busy fabric a heap of a few thousand events spent ~290
  * instructions per event (pop and push, two 128-bit comparisons per level); here a push
  * is an append to its bucket's list, and a pop takes a list's head. An event under a uid
- * reserved earlier than events already in its bucket is appended too, and the bucket is
- * sorted once, when the cursor reaches it (in the bucket being consumed, it is inserted
- * in order). On a 1,024-host fabric a bucket holds hundreds of events due in the same
- * nanosecond, and inserting each in order walked half the list, one cold node per step.
+ * reserved earlier than events already in its bucket is inserted in order into a bucket of
+ * up to kShortBucket events or the bucket being consumed; into a longer one it is appended,
+ * and the bucket is sorted once, when the cursor reaches it. On a 1,024-host fabric a bucket holds
+ * hundreds of events due in the same nanosecond, and inserting each in order walked half the list,
+ * one cold node per step.
  *
  * Events (object, context, hints) sit in pooled nodes reused last freed first, so a
  * push allocates nothing once the run has warmed up.
@@ -89,8 +90,9 @@ class EventWheel
     /**
      * Add \p ev, due less than Span() time steps after "now": the time stamp of the
      * event popped last, or the one given to AdvanceTo since, whichever is later (no
-     * event in the wheel is earlier). \p hint, \p hint2: what it reads first
-     * (PrefetchNext); \p direct: whether it is a DirectEvent, which Pop reports.
+     * event in the wheel is earlier). \p hint (kHintLines lines), \p hint2 (kHint2Lines)
+     * and \p hint3 (one line): what it reads first (PrefetchNext); \p direct: whether it
+     * is a DirectEvent, which Pop reports.
      */
     void Push(const Event& ev,
               const void* hint = nullptr,
@@ -141,7 +143,7 @@ class EventWheel
         }
         else
         {
-            // Under a uid reserved before events already here, in a later bucket: append,
+            // Under a uid reserved before events already here, in a long later bucket: append,
             // and sort the bucket once, when the cursor reaches it (Head). Walking the
             // list here cost one cold node per step, and a bucket of a large fabric
             // holds hundreds of events due in the same nanosecond.
