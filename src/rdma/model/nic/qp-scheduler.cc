@@ -15,11 +15,10 @@ QpScheduler::PushReady(uint32_t qpn)
 bool
 QpScheduler::PopReady(uint32_t& qpn)
 {
-    if (m_ready.empty())
+    if (!PeekReady(qpn))
     {
         return false;
     }
-    qpn = m_ready.front();
     m_ready.pop_front();
     return true;
 }
