@@ -185,15 +185,18 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
     // On a large fabric each of these lines was last touched thousands of events ago:
     // ask for them all now, so that they load together rather than one after another.
     m_mmu->PrefetchIngress(inPort, prio);
-    const std::vector<uint32_t>& candidates = GetRoute(h.dst);
-    if (candidates.empty())
+    const std::vector<uint32_t>* candidates = nullptr;
+    uint32_t outPort = m_routes.Route(h.dst, &candidates);
+    if (outPort == RouteTable::kNotSingle)
     {
-        // Unreachable (a link went down): drop, counted on the ingress port.
-        CountDrop(*f, inPort, inPort, DropReason::NO_ROUTE);
-        return;
+        if (candidates->empty())
+        {
+            // Unreachable (a link went down): drop, counted on the ingress port.
+            CountDrop(*f, inPort, inPort, DropReason::NO_ROUTE);
+            return;
+        }
+        outPort = m_lb->SelectPort(h, *candidates);
     }
-    const uint32_t outPort =
-        candidates.size() == 1 ? candidates[0] : m_lb->SelectPort(h, candidates);
     m_ports[outPort]->PrefetchHotData();
     m_mmu->PrefetchEgress(outPort, prio);
     const uint32_t bytes = f->GetSize();
