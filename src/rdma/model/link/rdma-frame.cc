@@ -18,9 +18,41 @@ FreeList()
     static std::vector<void*> list;
     return list;
 }
+
+/// Frames nobody holds, still constructed (RdmaFrameRecycler), reused first.
+std::vector<RdmaFrame*>&
+Recycled()
+{
+    static std::vector<RdmaFrame*> list;
+    return list;
+}
 } // namespace
 
 static_assert(sizeof(RdmaFrame) == 128, "an RdmaFrame is two cache lines");
+
+void
+RdmaFrameRecycler::Delete(RdmaFrame* f)
+{
+    f->m_packet = nullptr;
+    Recycled().push_back(f);
+}
+
+RdmaFrame*
+RdmaFrame::Reuse()
+{
+    std::vector<RdmaFrame*>& list = Recycled();
+    if (list.empty())
+    {
+        return nullptr;
+    }
+    RdmaFrame* f = list.back();
+    list.pop_back();
+    f->Ref(); // from 0, as a new frame's 1 (the Ptr made of it takes it over)
+    f->m_size = 0;
+    f->meta = 0;
+    f->header.Reset();
+    return f;
+}
 
 RdmaFrame::RdmaFrame(const RdmaHeader& h)
     : header(h)
@@ -36,6 +68,10 @@ RdmaFrame::RdmaFrame()
 Ptr<RdmaFrame>
 RdmaFrame::MakeBlank()
 {
+    if (RdmaFrame* f = Reuse())
+    {
+        return Ptr<RdmaFrame>(f, false);
+    }
     return Create<RdmaFrame>();
 }
 
@@ -48,9 +84,8 @@ RdmaFrame::Sized()
 Ptr<RdmaFrame>
 RdmaFrame::FromPacket(Ptr<Packet> p)
 {
-    RdmaHeader h;
-    p->PeekHeader(h);
-    Ptr<RdmaFrame> f = Create<RdmaFrame>(h);
+    Ptr<RdmaFrame> f = MakeBlank();
+    p->PeekHeader(f->header);
     f->m_size = p->GetSize();
     f->m_packet = std::move(p);
     return f;
@@ -59,7 +94,10 @@ RdmaFrame::FromPacket(Ptr<Packet> p)
 Ptr<RdmaFrame>
 RdmaFrame::Make(const RdmaHeader& h)
 {
-    return Create<RdmaFrame>(h);
+    Ptr<RdmaFrame> f = MakeBlank();
+    f->header = h;
+    f->Sized();
+    return f;
 }
 
 Ptr<Packet>

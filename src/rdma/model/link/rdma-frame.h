@@ -11,6 +11,16 @@
 namespace ns3
 {
 
+class RdmaFrame;
+
+/// What happens to a frame nobody holds any more: it goes, constructed, to the recycled
+/// frames, which RdmaFrame's makers reuse (no header constructed and destroyed through
+/// ns-3's Header and ObjectBase per frame).
+struct RdmaFrameRecycler
+{
+    static void Delete(RdmaFrame* f);
+};
+
 /**
  * \ingroup rdma
  * \brief A frame on its way through the fabric: its RdmaHeader, parsed once when the
@@ -24,13 +34,15 @@ namespace ns3
  * (a switch marking ECN or stamping INT) calls HeaderChanged, which rewrites the Packet
  * if it exists. Frames are recycled through a free list: making one allocates nothing
  * once the run has warmed up, and a frame no sink looks at never allocates a Packet.
+ * A frame nobody holds is kept constructed (RdmaFrameRecycler) and made blank again
+ * (RdmaHeader::Reset) when it is reused.
  *
  * A frame is two aligned cache lines, the reference count, size and header fields that
  * every hop reads in the first (the INT records and the Packet in the second): the
  * simulator prefetches both before a frame's arrival (RdmaChannel). Frames come from
  * slabs of 64-byte-aligned slots.
  */
-class alignas(64) RdmaFrame final : public SimpleRefCount<RdmaFrame>
+class alignas(64) RdmaFrame final : public SimpleRefCount<RdmaFrame, empty, RdmaFrameRecycler>
 {
     uint32_t m_size; ///< frame bytes (first: beside the reference count)
 
@@ -78,6 +90,11 @@ class alignas(64) RdmaFrame final : public SimpleRefCount<RdmaFrame>
     uint32_t meta = 0; ///< what its current holder tags it with while it is queued
 
   private:
+    friend struct RdmaFrameRecycler;
+
+    /// A recycled frame as a blank one (MakeBlank's state), or null if there is none.
+    static RdmaFrame* Reuse();
+
     Ptr<Packet> m_packet; ///< the bytes, if anyone asked for them
 };
 

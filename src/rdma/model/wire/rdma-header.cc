@@ -17,24 +17,30 @@ static_assert(kFieldBytes <= rdmawire::HeaderBytes(RdmaPacketType::DATA),
 } // namespace
 
 RdmaHeader::RdmaHeader()
-    : type(RdmaPacketType::DATA),
-      priority(0),
-      ecn(NOT_ECT),
-      flags(0),
-      intHops(0),
-      sport(0),
-      dport(rdmawire::kRoceUdpPort),
-      quanta(0),
-      src(0),
-      dst(0),
-      dstQpn(0),
-      psn(0),
-      payload(0),
-      sackPsn(0),
-      remoteDelayNs(0),
-      timestamp(0),
-      intStack{}
 {
+    Reset();
+}
+
+void
+RdmaHeader::Reset()
+{
+    type = RdmaPacketType::DATA;
+    priority = 0;
+    ecn = NOT_ECT;
+    flags = 0;
+    intHops = 0;
+    sport = 0;
+    dport = rdmawire::kRoceUdpPort;
+    quanta = 0;
+    src = 0;
+    dst = 0;
+    dstQpn = 0;
+    psn = 0;
+    payload = 0;
+    sackPsn = 0;
+    remoteDelayNs = 0;
+    timestamp = 0;
+    intStack.fill(0);
 }
 
 void

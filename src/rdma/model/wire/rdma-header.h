@@ -47,6 +47,9 @@ class RdmaHeader : public Header
 
     RdmaHeader();
 
+    /// Every field back to its default, as constructed (a recycled frame's header).
+    void Reset();
+
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;

@@ -112,3 +112,59 @@ TEST(RdmaFrame, FromPacketKeepsThePacketAndParsesItsHeader)
     EXPECT_EQ(f->header.psn, 42u);
     EXPECT_EQ(f->header.payload, 512u);
 }
+
+TEST(RdmaFrame, ARecycledFrameIsAsBlankAsANewOne)
+{
+    // A frame with every field set, INT records and a Packet, then dropped: the next
+    // frame made reuses it (the same slot), and must show nothing of it.
+    RdmaFrame* old;
+    {
+        Ptr<RdmaFrame> f = RdmaFrame::MakeBlank();
+        f->header = IntData(700);
+        f->header.flags |= RdmaHeader::FLAG_LAST | RdmaHeader::FLAG_ECN_ECHO;
+        f->header.sport = 50000;
+        f->header.dport = 1;
+        f->header.quanta = 7;
+        f->header.dstQpn = 5;
+        f->header.sackPsn = 41;
+        f->header.remoteDelayNs = 99;
+        f->header.PushIntHop(0x1234);
+        f->header.PushIntHop(0x5678);
+        f->Sized();
+        f->meta = 17;
+        ASSERT_GT(f->GetPacket()->GetSize(), 700u);
+        old = PeekPointer(f);
+    }
+    Ptr<RdmaFrame> f = RdmaFrame::MakeBlank();
+    ASSERT_EQ(PeekPointer(f), old) << "the dropped frame is reused first";
+    const RdmaHeader fresh;
+    const RdmaHeader& h = f->header;
+    EXPECT_EQ(h.type, fresh.type);
+    EXPECT_EQ(h.priority, fresh.priority);
+    EXPECT_EQ(h.ecn, fresh.ecn);
+    EXPECT_EQ(h.flags, fresh.flags);
+    EXPECT_EQ(h.intHops, fresh.intHops);
+    EXPECT_EQ(h.sport, fresh.sport);
+    EXPECT_EQ(h.dport, fresh.dport);
+    EXPECT_EQ(h.quanta, fresh.quanta);
+    EXPECT_EQ(h.src, fresh.src);
+    EXPECT_EQ(h.dst, fresh.dst);
+    EXPECT_EQ(h.dstQpn, fresh.dstQpn);
+    EXPECT_EQ(h.psn, fresh.psn);
+    EXPECT_EQ(h.payload, fresh.payload);
+    EXPECT_EQ(h.sackPsn, fresh.sackPsn);
+    EXPECT_EQ(h.remoteDelayNs, fresh.remoteDelayNs);
+    EXPECT_EQ(h.timestamp, fresh.timestamp);
+    EXPECT_EQ(h.intStack, fresh.intStack);
+    EXPECT_EQ(f->GetSize(), 0u);
+    EXPECT_EQ(f->meta, 0u);
+    // Its Packet is built from its own header again, not the old frame's.
+    f->header = IntData(100);
+    f->Sized();
+    EXPECT_EQ(Bytes(f->GetPacket()), Bytes(CreateRdmaFrame(f->header)));
+    EXPECT_EQ(f->GetPacket()->GetSize(), f->GetSize());
+    // And one frame held while another is made is never handed out twice.
+    Ptr<RdmaFrame> g = RdmaFrame::Make(IntData(200));
+    EXPECT_NE(PeekPointer(g), PeekPointer(f));
+    EXPECT_EQ(f->header.payload, 100u);
+}
