@@ -385,7 +385,7 @@ RdmaNic::Repace(SendQueuePair& qp)
 void
 RdmaNic::ArmWake(uint64_t ps)
 {
-    if (WakePending() && m_wakePs <= ps)
+    if (m_wake.IsPending() && m_wakePs <= ps)
     {
         return;
     }
@@ -393,51 +393,10 @@ RdmaNic::ArmWake(uint64_t ps)
     {
         return; // already due: the port's next pull will take it
     }
-    CancelWake();
     m_wakePs = ps;
     const uint64_t nowPs = RdmaSimulatorImpl::CurrentPs();
     // Round up to the time resolution so the QP is due when we wake.
-    const Time delay = NanoSeconds((ps - nowPs + kPsPerNs - 1) / kPsPerNs);
-    if (RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active())
-    {
-        // The time stamp, uid and context Simulator::Schedule would give.
-        m_wakeUid = sim->ReserveUid();
-        m_wakeArmed = true;
-        m_wakeEvent->Ref();
-        sim->ScheduleReserved(sim->NowTs() + static_cast<uint64_t>(delay.GetTimeStep()),
-                              m_wakeUid,
-                              sim->GetContext(),
-                              PeekPointer(m_wakeEvent));
-        return;
-    }
-    m_wake = Simulator::Schedule(delay, &RdmaNic::Wake, this);
-}
-
-bool
-RdmaNic::WakePending() const
-{
-    return RdmaSimulatorImpl::Active() != nullptr ? m_wakeArmed : m_wake.IsRunning();
-}
-
-void
-RdmaNic::CancelWake()
-{
-    m_wakeArmed = false;
-    if (RdmaSimulatorImpl::Active() == nullptr)
-    {
-        m_wake.Cancel();
-    }
-}
-
-void
-RdmaNic::WakeFired()
-{
-    if (!m_wakeArmed || RdmaSimulatorImpl::Active()->CurrentUid() != m_wakeUid)
-    {
-        return; // cancelled
-    }
-    m_wakeArmed = false;
-    Wake();
+    m_wake.Schedule(NanoSeconds((ps - nowPs + kPsPerNs - 1) / kPsPerNs));
 }
 
 void

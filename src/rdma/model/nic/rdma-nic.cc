@@ -134,10 +134,8 @@ RdmaNic::RdmaNic()
       m_probeResponsePriority(-1),
       m_entropyChangePackets(0),
       m_nodeId(0),
-      m_wakeEvent(Create<MemberEvent<RdmaNic, &RdmaNic::WakeFired>>(this)),
+      m_wake(this),
       m_wakePs(0),
-      m_wakeUid(0),
-      m_wakeArmed(false),
       m_inPull(false)
 {
     m_ccFactory.SetTypeId(NoCongestionControl::GetTypeId());
@@ -170,7 +168,7 @@ RdmaNic::DoDispose()
         l.probeTimer.Cancel();
         l.cc = nullptr;
     }
-    CancelWake();
+    m_wake.Cancel();
     m_device = nullptr;
     m_recovery = nullptr;
     Object::DoDispose();

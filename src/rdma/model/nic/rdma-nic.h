@@ -164,12 +164,6 @@ class RdmaNic : public Object, public RdmaPortOwner
     /// Wake the port at \p ps (a pacing gap ends): one pending wake-up at a time, the
     /// earliest asked for.
     void ArmWake(uint64_t ps);
-    /// Whether a wake-up is still to come.
-    bool WakePending() const;
-    /// Forget the pending wake-up: it will not run.
-    void CancelWake();
-    /// The wake-up's event ran (RdmaSimulatorImpl): wake unless it was cancelled since.
-    void WakeFired();
     void Wake();
     /// ACK or NACK for \p rq, echoing the timestamp (and INT stack) of \p data.
     /// \p hostDelay: how long the host held \p data (HostRxModel), echoed in the answer.
@@ -254,17 +248,10 @@ class RdmaNic : public Object, public RdmaPortOwner
     std::vector<SendQueuePair> m_sendQps;
     std::vector<RecvQueuePair> m_recvQps;
     QpScheduler m_scheduler;
-    /// The pacing wake-up. Under RdmaSimulatorImpl it is m_wakeEvent, one object
-    /// scheduled again and again (no allocation, no EventId): a cancelled one still runs,
-    /// as ns-3's cancelled events are still taken off the queue, but WakeFired finds
-    /// that it is not the uid in m_wakeUid, or that m_wakeArmed is false, and does
-    /// nothing. Under any other simulator implementation it is the ns-3 event m_wake.
-    Ptr<MemberEvent<RdmaNic, &RdmaNic::WakeFired>> m_wakeEvent;
-    EventId m_wake;
-    uint64_t m_wakePs;  ///< when the pending wake-up is due (ps)
-    uint32_t m_wakeUid; ///< its uid (RdmaSimulatorImpl)
-    bool m_wakeArmed;   ///< whether it is still to come (RdmaSimulatorImpl)
-    bool m_inPull;      ///< inside Pull(): the port is about to send
+    /// The pacing wake-up (no event allocated per wait under RdmaSimulatorImpl).
+    RearmableEvent<RdmaNic, &RdmaNic::Wake> m_wake;
+    uint64_t m_wakePs; ///< when the pending wake-up is due (ps)
+    bool m_inPull;     ///< inside Pull(): the port is about to send
     Stats m_stats;
 
     CompletionCallback m_completionCallback;

@@ -21,7 +21,7 @@ namespace ns3
  * Simulator::MakeEvent allocates and frees an event object per scheduling; this one is
  * made once, by its owner, and scheduled again and again (each scheduling holds one
  * reference, which the simulator gives back after running it). It must never be
- * cancelled: an owner that may need to cancel uses an ordinary EventId.
+ * cancelled: an owner that may need to cancel uses a RearmableEvent (below).
  */
 template <class T, void (T::*Method)()>
 class MemberEvent : public DirectEvent
@@ -34,26 +34,28 @@ class MemberEvent : public DirectEvent
 
     /// Schedule a run after \p delay (with the running event's context); \p hint,
     /// \p hint2 and \p hint3: what the run reads first (RdmaSimulatorImpl::ScheduleReserved).
-    void ScheduleIn(const Time& delay,
-                    const void* hint = nullptr,
-                    const void* hint2 = nullptr,
-                    const void* hint3 = nullptr)
+    /// Returns the run's uid.
+    uint32_t ScheduleIn(const Time& delay,
+                        const void* hint = nullptr,
+                        const void* hint2 = nullptr,
+                        const void* hint3 = nullptr)
     {
         if (RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active())
         {
             // The same uid and key that Simulator::Schedule would give, without the
             // EventId it would build.
+            const uint32_t uid = sim->ReserveUid();
             Ref();
             sim->ScheduleReserved(sim->NowTs() + static_cast<uint64_t>(delay.GetTimeStep()),
-                                  sim->ReserveUid(),
+                                  uid,
                                   sim->GetContext(),
                                   this,
                                   hint,
                                   hint2,
                                   hint3);
-            return;
+            return uid;
         }
-        Simulator::Schedule(delay, Ptr<EventImpl>(this));
+        return Simulator::Schedule(delay, Ptr<EventImpl>(this)).GetUid();
     }
 
   protected:
@@ -64,6 +66,79 @@ class MemberEvent : public DirectEvent
 
   private:
     T* m_object; ///< not owned: the owner outlives its scheduled events
+};
+
+/**
+ * \ingroup rdma
+ * \brief A timer that calls `(object->*Method)()`, at most one run pending, that can be
+ * cancelled and scheduled again (a NIC's pacing wake-up).
+ *
+ * Under RdmaSimulatorImpl it schedules one MemberEvent again and again (no allocation, no
+ * EventId): cancelling only forgets the pending run, which still comes off the queue, as
+ * ns-3's cancelled events do, and then does nothing (its uid is not the current one).
+ * Under any other simulator implementation each run is an ordinary ns-3 event. Both give
+ * a run the time stamp, uid and context that Simulator::Schedule would.
+ */
+template <class T, void (T::*Method)()>
+class RearmableEvent
+{
+  public:
+    explicit RearmableEvent(T* object)
+        : m_object(object),
+          m_event(Create<MemberEvent<RearmableEvent, &RearmableEvent::Fired>>(this))
+    {
+    }
+
+    RearmableEvent(const RearmableEvent&) = delete;
+    RearmableEvent& operator=(const RearmableEvent&) = delete;
+
+    /// Run after \p delay, instead of any run still pending.
+    void Schedule(const Time& delay)
+    {
+        Cancel();
+        if (RdmaSimulatorImpl::Active() != nullptr)
+        {
+            m_uid = m_event->ScheduleIn(delay);
+            m_armed = true;
+            return;
+        }
+        m_ns3 = Simulator::Schedule(delay, Method, m_object);
+    }
+
+    /// Forget the pending run, if any: it will not call the object.
+    void Cancel()
+    {
+        m_armed = false;
+        if (RdmaSimulatorImpl::Active() == nullptr)
+        {
+            m_ns3.Cancel();
+        }
+    }
+
+    /// Whether a run is still to come.
+    bool IsPending() const
+    {
+        return RdmaSimulatorImpl::Active() != nullptr ? m_armed : m_ns3.IsRunning();
+    }
+
+  private:
+    /// A scheduled run came off the queue (RdmaSimulatorImpl): call the object unless
+    /// it was cancelled since.
+    void Fired()
+    {
+        if (!m_armed || RdmaSimulatorImpl::Active()->CurrentUid() != m_uid)
+        {
+            return;
+        }
+        m_armed = false;
+        (m_object->*Method)();
+    }
+
+    T* m_object; ///< not owned: the owner outlives its scheduled runs
+    Ptr<MemberEvent<RearmableEvent, &RearmableEvent::Fired>> m_event;
+    EventId m_ns3;        ///< the pending run under any other simulator implementation
+    uint32_t m_uid = 0;   ///< the uid of the run that counts (RdmaSimulatorImpl)
+    bool m_armed = false; ///< whether it is still to come (RdmaSimulatorImpl)
 };
 
 } // namespace ns3
