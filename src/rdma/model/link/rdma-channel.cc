@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/member-event.h"
 #include "ns3/node.h"
+#include "ns3/prefetch.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-simulator-impl.h"
 #include "ns3/simulator.h"
@@ -159,7 +160,7 @@ RdmaChannel::Arrive(Direction& d)
     const bool more = !d.fifo.empty();
     if (more)
     {
-        __builtin_prefetch(&d.fifo.front());
+        PrefetchLine(&d.fifo.front());
     }
     d.to->Receive(f);
     if (more)

@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/prefetch.h"
 #include "ns3/rdma-channel.h"
 #include "ns3/rdma-port-owner.h"
 #include "ns3/rdma-simulator-impl.h"
@@ -308,11 +309,10 @@ RdmaNetDevice::TryTransmit()
     }
     // The link and its FIFO, which Transmit reads below: let them load while SelectNext
     // takes the frame.
-    __builtin_prefetch(PeekPointer(m_channel));
+    PrefetchLine(PeekPointer(m_channel));
     if (m_txHint != nullptr)
     {
-        __builtin_prefetch(m_txHint);
-        __builtin_prefetch(static_cast<const char*>(m_txHint) + 64);
+        PrefetchLines(m_txHint, 2);
     }
     Ptr<RdmaFrame> f = SelectNext();
     if (!f)

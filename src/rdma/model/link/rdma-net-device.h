@@ -10,6 +10,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/member-event.h"
 #include "ns3/net-device.h"
+#include "ns3/prefetch.h"
 #include "ns3/rdma-frame.h"
 #include "ns3/rdma-header.h"
 #include "ns3/serialization-clock.h"
@@ -148,10 +149,7 @@ class RdmaNetDevice : public NetDevice
     /// frame). Changes nothing.
     void PrefetchHotData() const
     {
-        for (uint32_t line = 0; line < kHotLines; ++line)
-        {
-            __builtin_prefetch(reinterpret_cast<const char*>(&m_linkUp) + 64 * line);
-        }
+        PrefetchLines(&m_linkUp, kHotLines);
     }
 
     uint64_t GetTxBytes() const;  ///< frame bytes sent

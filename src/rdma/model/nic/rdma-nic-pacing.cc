@@ -6,6 +6,7 @@
  */
 #include "ns3/abort.h"
 #include "ns3/hash-constants.h"
+#include "ns3/prefetch.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-simulator-impl.h"
 #include "ns3/rdma-wire.h"
@@ -114,14 +115,11 @@ RdmaNic::Pull(uint8_t pausedMask)
         SendQueuePair& qp = m_sendQps[qpn];
         // Its controller, limiter and oldest message, each last touched a round trip
         // ago: ask for them together rather than one after another.
-        for (uint32_t line = 0; line < kCcPrefetchLines; ++line)
-        {
-            __builtin_prefetch(reinterpret_cast<const char*>(PeekPointer(qp.cc)) + 64 * line);
-        }
-        __builtin_prefetch(&m_limiters[qp.limiter]);
+        PrefetchLines(PeekPointer(qp.cc), kCcPrefetchLines);
+        PrefetchLine(&m_limiters[qp.limiter]);
         if (!qp.messages.empty())
         {
-            __builtin_prefetch(&qp.messages.front());
+            PrefetchLine(&qp.messages.front());
         }
         if (pausedMask & (1u << qp.priority))
         {

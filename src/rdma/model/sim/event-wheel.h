@@ -4,6 +4,7 @@
 #ifndef RDMA_EVENT_WHEEL_H
 #define RDMA_EVENT_WHEEL_H
 
+#include "ns3/prefetch.h"
 #include "ns3/scheduler.h"
 
 #include <algorithm>
@@ -223,8 +224,13 @@ class EventWheel
         {
             return;
         }
-        const Node& head = m_nodes[Head()];
-        Prefetch(head);
+        const uint32_t h = Head();
+        const Node& head = m_nodes[h];
+        if (h != m_prefetched)
+        {
+            // Not prefetched as the event after the last one (it was pushed since).
+            Prefetch(head);
+        }
         // And the one after it (a load that takes longer than one event still arrives in
         // time): the next of its bucket, or the head of the next non-empty bucket.
         uint32_t after = head.next;
@@ -238,11 +244,12 @@ class EventWheel
         {
             const Node& a = m_nodes[after];
             Prefetch(a);
+            m_prefetched = after;
             // And the node of the event after that, whose hints are read here next time:
             // otherwise that read waits for a node pushed long ago.
             if (a.next != kNil)
             {
-                __builtin_prefetch(&m_nodes[a.next]);
+                PrefetchLine(&m_nodes[a.next]);
             }
         }
     }
@@ -417,25 +424,18 @@ class EventWheel
 
     static void Prefetch(const Node& v)
     {
-        __builtin_prefetch(v.impl);
-        __builtin_prefetch(reinterpret_cast<const char*>(v.impl) + 64);
+        PrefetchLines(v.impl, 2);
         if (v.hint != nullptr)
         {
-            for (uint32_t line = 0; line < kHintLines; ++line)
-            {
-                __builtin_prefetch(static_cast<const char*>(v.hint) + 64 * line);
-            }
+            PrefetchLines(v.hint, kHintLines);
         }
         if (v.hint2 != nullptr)
         {
-            for (uint32_t line = 0; line < kHint2Lines; ++line)
-            {
-                __builtin_prefetch(static_cast<const char*>(v.hint2) + 64 * line);
-            }
+            PrefetchLines(v.hint2, kHint2Lines);
         }
         if (v.hint3 != nullptr)
         {
-            __builtin_prefetch(v.hint3);
+            PrefetchLine(v.hint3);
         }
     }
 
@@ -454,6 +454,9 @@ class EventWheel
     uint32_t m_free = kNil; ///< the first free node (free nodes chain by next)
     /// The earliest event's node (in the cursor's bucket), kNil if not known (or none).
     uint32_t m_head = kNil;
+    /// The node whose event PrefetchNext prefetched as the one after the earliest (a
+    /// hint only: if its node was freed and reused since, one prefetch is skipped).
+    uint32_t m_prefetched = kNil;
 };
 
 } // namespace ns3

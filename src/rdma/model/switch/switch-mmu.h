@@ -6,6 +6,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/prefetch.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/switch-verdict.h"
@@ -102,16 +103,16 @@ class SwitchMmu : public Object
     /// \p priority) into the cache; changes nothing.
     void PrefetchIngress(uint32_t inPort, uint8_t priority) const
     {
-        __builtin_prefetch(&m_ingressShared[inPort][priority]);
-        __builtin_prefetch(&m_headroomUsed[inPort][priority]);
+        PrefetchLine(&m_ingressShared[inPort][priority]);
+        PrefetchLine(&m_headroomUsed[inPort][priority]);
     }
 
     /// Start loading what Admit reads for egress (\p outPort, \p priority); changes
     /// nothing.
     void PrefetchEgress(uint32_t outPort, uint8_t priority) const
     {
-        __builtin_prefetch(&m_egress[outPort][priority]);
-        __builtin_prefetch(&m_egressPort[outPort]);
+        PrefetchLine(&m_egress[outPort][priority]);
+        PrefetchLine(&m_egressPort[outPort]);
     }
 
     uint64_t GetIngressBytes(uint32_t inPort, uint8_t priority) const;
