@@ -58,12 +58,17 @@ def counts():
 
 
 def test_the_simulation_loop_prefetches_the_next_events_and_their_hints(counts):
-    # PrefetchNext (inlined into Run): an event's object (2 lines), its first hint
-    # (kHintLines), its second (kHint2Lines) and third (1), for the event after the next;
-    # the next one's too when it was not prefetched before; and one more node.
+    # PrefetchNext (GCC inlines it into Run; counted in its own copy too, should another
+    # compiler keep one, which Run then calls: it calls Head, which writes, so it is not
+    # pure): an event's object (2 lines), its first hint (kHintLines), its second
+    # (kHint2Lines) and third (1), for the event after the next; the next one's too when
+    # it was not prefetched before; and one more node. The build with the bug had 1.
     one_event = 2 + constant("sim/event-wheel.h", "kHintLines") + \
         constant("sim/event-wheel.h", "kHint2Lines") + 1
-    assert count(counts, "ns3::RdmaSimulatorImpl::Run(") >= 2 * one_event + 1
+    loop = count(counts, "ns3::RdmaSimulatorImpl::Run(") + \
+        count(counts, "ns3::EventWheel::PrefetchNext(") + \
+        count(counts, "ns3::SplitEventQueue::PrefetchNext(")
+    assert loop >= 2 * one_event + 1
 
 
 def test_a_switch_prefetches_the_egress_port_and_the_buffer_counters(counts):
