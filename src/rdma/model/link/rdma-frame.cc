@@ -11,7 +11,10 @@ namespace ns3
 
 namespace
 {
-/// Freed frames' memory, reused by the next frames (the simulator is single-threaded).
+/// Unused frame slots, carved from slabs (the simulator is single-threaded). A frame
+/// nobody holds goes to Recycled(), still constructed, not back here: a slot returns
+/// only through operator delete (a frame destroyed otherwise, e.g. a constructor that
+/// threw).
 std::vector<void*>&
 FreeList()
 {

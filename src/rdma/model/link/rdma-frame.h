@@ -81,9 +81,10 @@ class alignas(64) RdmaFrame final : public SimpleRefCount<RdmaFrame, empty, Rdma
     /// The header was edited; \p oldHeaderBytes is the size it had before.
     void HeaderChanged(uint32_t oldHeaderBytes);
 
-    /// A slot from the free list (refilled by slabs of aligned slots).
+    /// An unused slot (from slabs of aligned slots). Frames nobody holds are recycled
+    /// constructed (RdmaFrameRecycler), so this runs only when none is left to reuse.
     static void* operator new(std::size_t size);
-    /// Back to the free list.
+    /// The slot back to the unused ones (a frame destroyed rather than recycled).
     static void operator delete(void* p);
 
     RdmaHeader header; ///< the parsed header: the truth
