@@ -141,56 +141,15 @@ class EventWheel
         const uint32_t b = static_cast<uint32_t>(bucketOf) & (kBuckets - 1);
         Bucket& bucket = m_buckets[b];
         ++m_n;
-        const bool consumed = bucketOf == m_cursor && m_headKnown;
-        if (bucket.first == bucket.end)
+        if (bucket.first != bucket.end && bucket.end != bucket.capacity &&
+            bucket.entries[bucket.end - 1].order < entry.order)
         {
-            bucket.first = bucket.end = 0;
-            if (bucket.entries == nullptr)
-            {
-                TakeArray(bucket);
-            }
+            // The common case: after the events already in a bucket with room.
             bucket.entries[bucket.end++] = entry;
-            m_bits[b / 64] |= uint64_t(1) << (b % 64);
-            m_summary[b / 4096] |= uint64_t(1) << ((b / 64) % 64);
         }
         else
         {
-            if (bucket.end == bucket.capacity)
-            {
-                Grow(bucket);
-            }
-            Entry* entries = bucket.entries;
-            if (entries[bucket.end - 1].order < entry.order)
-            {
-                entries[bucket.end++] = entry;
-            }
-            else if (consumed || bucket.end - bucket.first <= kShortBucket)
-            {
-                // Under a uid reserved before events already here, in the bucket being
-                // consumed (sorted, and hot) or in a short one: insert in order (in a bucket
-                // still to be sorted, anywhere before its last entry will do).
-                Entry* at = std::upper_bound(
-                    entries + bucket.first,
-                    entries + bucket.end,
-                    entry,
-                    [](const Entry& a, const Entry& e) { return a.order < e.order; });
-                std::copy_backward(at, entries + bucket.end, entries + bucket.end + 1);
-                *at = entry;
-                ++bucket.end;
-            }
-            else
-            {
-                // Under a uid reserved before events already here, in a long later bucket:
-                // append, and sort the bucket once, when the cursor reaches it (Head).
-                entries[bucket.end++] = entry;
-                m_unsorted[b / 64] |= uint64_t(1) << (b % 64);
-            }
-        }
-        // Before the cursor (the earliest event's bucket, if it is known): the cursor must
-        // precede every event, and this one, alone in its bucket, is the earliest.
-        if (bucketOf < m_cursor)
-        {
-            m_cursor = bucketOf;
+            Place(bucket, b, bucketOf, entry);
         }
     }
 
@@ -205,14 +164,14 @@ class EventWheel
         if (to > m_cursor)
         {
             m_cursor = to;
-            m_headKnown = false;
+            m_head = nullptr;
         }
     }
 
     /// The time stamp and uid of the earliest event (not empty): for SplitEventQueue.
     void PeekKey(uint64_t* ts, uint32_t* uid)
     {
-        const Entry& head = Head();
+        const Entry& head = *Head();
         *ts = m_nodes[head.node].ts;
         *uid = static_cast<uint32_t>(head.order);
     }
@@ -221,13 +180,17 @@ class EventWheel
     /// to whether the event was pushed as a DirectEvent.
     Event Pop(bool* direct = nullptr)
     {
-        const Entry head = Head();
+        const Entry head = *Head();
         const uint32_t b = static_cast<uint32_t>(m_cursor) & (kBuckets - 1);
         Bucket& bucket = m_buckets[b];
         // The next of its bucket is the earliest now; if none, it is found when asked.
         if (++bucket.first == bucket.end)
         {
             Emptied(b);
+        }
+        else
+        {
+            ++m_head;
         }
         const Node& node = m_nodes[head.node];
         if (direct != nullptr)
@@ -250,7 +213,7 @@ class EventWheel
         {
             return;
         }
-        const uint32_t h = Head().node;
+        const uint32_t h = Head()->node;
         if (h != m_prefetched)
         {
             // Not prefetched as the event after the last one (it was pushed since).
@@ -300,6 +263,10 @@ class EventWheel
             if (--bucket.end == bucket.first)
             {
                 Emptied(b);
+            }
+            else if (m_head != nullptr && b == (static_cast<uint32_t>(m_cursor) & (kBuckets - 1)))
+            {
+                m_head = bucket.entries + bucket.first; // (the array did not move)
             }
             FreeNode(entry.node);
             --m_n;
@@ -352,13 +319,12 @@ class EventWheel
     static constexpr uint32_t kClasses = 32 - kMinLog2;
 
     /// The earliest event's entry (not empty), found from the cursor if not known.
-    const Entry& Head()
+    const Entry* Head()
     {
-        const uint32_t b =
-            m_headKnown ? static_cast<uint32_t>(m_cursor) & (kBuckets - 1) : FindNext();
-        Bucket& bucket = m_buckets[b];
-        if (!m_headKnown)
+        if (m_head == nullptr)
         {
+            const uint32_t b = FindNext();
+            Bucket& bucket = m_buckets[b];
             if ((m_unsorted[b / 64] >> (b % 64)) & 1)
             {
                 m_unsorted[b / 64] &= ~(uint64_t(1) << (b % 64));
@@ -366,9 +332,76 @@ class EventWheel
                           bucket.entries + bucket.end,
                           [](const Entry& x, const Entry& y) { return x.order < y.order; });
             }
-            m_headKnown = true;
+            m_head = bucket.entries + bucket.first;
         }
-        return bucket.entries[bucket.first];
+        return m_head;
+    }
+
+    /**
+     * Push's other cases: \p entry, of bucket number \p bucketOf (index \p b), goes
+     * into an empty bucket, a full one, or before events already there.
+     */
+    __attribute__((noinline)) void Place(Bucket& bucket,
+                                         uint32_t b,
+                                         uint64_t bucketOf,
+                                         const Entry& entry)
+    {
+        const bool consumed = bucketOf == m_cursor && m_head != nullptr;
+        if (bucket.first == bucket.end)
+        {
+            TakeArray(bucket);
+            bucket.entries[bucket.end++] = entry;
+            m_bits[b / 64] |= uint64_t(1) << (b % 64);
+            m_summary[b / 4096] |= uint64_t(1) << ((b / 64) % 64);
+        }
+        else
+        {
+            if (bucket.end == bucket.capacity)
+            {
+                Grow(bucket);
+            }
+            Entry* entries = bucket.entries;
+            if (entries[bucket.end - 1].order < entry.order)
+            {
+                entries[bucket.end++] = entry;
+            }
+            else if (consumed || bucket.end - bucket.first <= kShortBucket)
+            {
+                // Under a uid reserved before events already here, in the bucket being
+                // consumed (sorted, and hot) or in a short one: insert in order (in a bucket
+                // still to be sorted, anywhere before its last entry will do).
+                Entry* at = std::upper_bound(
+                    entries + bucket.first,
+                    entries + bucket.end,
+                    entry,
+                    [](const Entry& a, const Entry& e) { return a.order < e.order; });
+                std::copy_backward(at, entries + bucket.end, entries + bucket.end + 1);
+                *at = entry;
+                ++bucket.end;
+            }
+            else
+            {
+                // Under a uid reserved before events already here, in a long later bucket:
+                // append, and sort the bucket once, when the cursor reaches it (Head).
+                entries[bucket.end++] = entry;
+                m_unsorted[b / 64] |= uint64_t(1) << (b % 64);
+            }
+        }
+        if (consumed)
+        {
+            // The cursor's bucket (its array may have moved, the entry may be first).
+            m_head = bucket.entries + bucket.first;
+        }
+        else if (bucketOf < m_cursor)
+        {
+            // Before the cursor (the earliest event's bucket, if it is known): the cursor
+            // must precede every event, and this one, alone in its bucket, is the earliest.
+            m_cursor = bucketOf;
+            if (m_head != nullptr)
+            {
+                m_head = bucket.entries;
+            }
+        }
     }
 
     /// Bucket \p b is empty now: its array goes back to the pool, its bits are cleared,
@@ -385,11 +418,12 @@ class EventWheel
         }
         if (b == (static_cast<uint32_t>(m_cursor) & (kBuckets - 1)))
         {
-            m_headKnown = false;
+            m_head = nullptr;
         }
     }
 
-    /// Give \p bucket (which holds no array) the smallest array, from the pool if it has one.
+    /// Give \p bucket (empty, which holds no array) the smallest array, from the pool if it has
+    /// one.
     void TakeArray(Bucket& bucket)
     {
         std::vector<Entry*>& pool = m_arrays[0];
@@ -525,8 +559,9 @@ class EventWheel
     uint32_t m_free = kNil;                 ///< the first free node (free nodes chain by next)
     /// Free arrays by size class (2^(kMinLog2 + class) entries), last freed last.
     std::vector<Entry*> m_arrays[kClasses];
-    /// Whether the cursor's bucket is sorted and its first entry is the earliest event.
-    bool m_headKnown = false;
+    /// The earliest event's entry (the first of the cursor's bucket, sorted), or null if
+    /// not known.
+    Entry* m_head = nullptr;
     /// The node whose event PrefetchNext prefetched as the one after the earliest (a
     /// hint only: if its node was freed and reused since, one prefetch is skipped).
     uint32_t m_prefetched = kNil;
