@@ -300,8 +300,8 @@ class EventWheel
     };
 
     /// A bucket: its events are entries[first, end), in order unless its m_unsorted bit
-    /// is set; entries before first were popped. An empty bucket holds no array, except
-    /// the one being consumed.
+    /// is set; entries before first were popped. An empty bucket holds no array (it gives
+    /// it back to the pool as it empties).
     struct Bucket
     {
         Entry* entries = nullptr;
