@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 namespace ns3
@@ -260,13 +259,10 @@ class EventWheel
             }
             // Keeps the others' order: a sorted bucket stays sorted.
             std::copy(bucket.entries + i + 1, bucket.entries + bucket.end, bucket.entries + i);
+            // (The earliest event's entry, if known, is still entries[first].)
             if (--bucket.end == bucket.first)
             {
                 Emptied(b);
-            }
-            else if (m_head != nullptr && b == (static_cast<uint32_t>(m_cursor) & (kBuckets - 1)))
-            {
-                m_head = bucket.entries + bucket.first; // (the array did not move)
             }
             FreeNode(entry.node);
             --m_n;
@@ -299,6 +295,16 @@ class EventWheel
         uint32_t node;
     };
 
+    /// Whether entry \p a runs before entry \p b of the same bucket (a type, not a
+    /// function pointer, so that the sort and the search inline it).
+    struct Before
+    {
+        bool operator()(const Entry& a, const Entry& b) const
+        {
+            return a.order < b.order;
+        }
+    };
+
     /// A bucket: its events are entries[first, end), in order unless its m_unsorted bit
     /// is set; entries before first were popped. An empty bucket holds no array (it gives
     /// it back to the pool as it empties).
@@ -328,9 +334,7 @@ class EventWheel
             if ((m_unsorted[b / 64] >> (b % 64)) & 1)
             {
                 m_unsorted[b / 64] &= ~(uint64_t(1) << (b % 64));
-                std::sort(bucket.entries + bucket.first,
-                          bucket.entries + bucket.end,
-                          [](const Entry& x, const Entry& y) { return x.order < y.order; });
+                std::sort(bucket.entries + bucket.first, bucket.entries + bucket.end, Before{});
             }
             m_head = bucket.entries + bucket.first;
         }
@@ -370,11 +374,8 @@ class EventWheel
                 // Under a uid reserved before events already here, in the bucket being
                 // consumed (sorted, and hot) or in a short one: insert in order (in a bucket
                 // still to be sorted, anywhere before its last entry will do).
-                Entry* at = std::upper_bound(
-                    entries + bucket.first,
-                    entries + bucket.end,
-                    entry,
-                    [](const Entry& a, const Entry& e) { return a.order < e.order; });
+                Entry* at =
+                    std::upper_bound(entries + bucket.first, entries + bucket.end, entry, Before{});
                 std::copy_backward(at, entries + bucket.end, entries + bucket.end + 1);
                 *at = entry;
                 ++bucket.end;
@@ -422,27 +423,17 @@ class EventWheel
         }
     }
 
-    /// Give \p bucket (empty, which holds no array) the smallest array, from the pool if it has
-    /// one.
+    /// Give \p bucket (empty, which holds no array) the smallest array.
     void TakeArray(Bucket& bucket)
     {
-        std::vector<Entry*>& pool = m_arrays[0];
-        if (!pool.empty())
-        {
-            bucket.entries = pool.back();
-            pool.pop_back();
-        }
-        else
-        {
-            bucket.entries = new Entry[1u << kMinLog2];
-        }
         bucket.capacity = 1u << kMinLog2;
+        bucket.entries = NewArray(bucket.capacity);
     }
 
-    /// Return \p bucket's array to the pool of its size (last freed, first reused).
+    /// Return \p bucket's array to the pool.
     void GiveArray(Bucket& bucket)
     {
-        m_arrays[__builtin_ctz(bucket.capacity) - kMinLog2].push_back(bucket.entries);
+        FreeArray(bucket.entries, bucket.capacity);
         bucket.entries = nullptr;
         bucket.first = bucket.end = bucket.capacity = 0;
     }
@@ -451,23 +442,33 @@ class EventWheel
     void Grow(Bucket& bucket)
     {
         const uint32_t capacity = bucket.capacity * 2;
-        std::vector<Entry*>& pool = m_arrays[__builtin_ctz(capacity) - kMinLog2];
-        Entry* entries;
-        if (!pool.empty())
-        {
-            entries = pool.back();
-            pool.pop_back();
-        }
-        else
-        {
-            entries = new Entry[capacity];
-        }
+        Entry* entries = NewArray(capacity);
         std::copy(bucket.entries + bucket.first, bucket.entries + bucket.end, entries);
-        m_arrays[__builtin_ctz(bucket.capacity) - kMinLog2].push_back(bucket.entries);
+        FreeArray(bucket.entries, bucket.capacity);
         bucket.entries = entries;
         bucket.end -= bucket.first;
         bucket.first = 0;
         bucket.capacity = capacity;
+    }
+
+    /// An array of \p capacity entries (a power of two, at least 2^kMinLog2): the one
+    /// freed last of that size, else a new one.
+    Entry* NewArray(uint32_t capacity)
+    {
+        std::vector<Entry*>& pool = m_arrays[__builtin_ctz(capacity) - kMinLog2];
+        if (pool.empty())
+        {
+            return new Entry[capacity];
+        }
+        Entry* entries = pool.back();
+        pool.pop_back();
+        return entries;
+    }
+
+    /// Back to the pool of its size: \p entries, of \p capacity entries.
+    void FreeArray(Entry* entries, uint32_t capacity)
+    {
+        m_arrays[__builtin_ctz(capacity) - kMinLog2].push_back(entries);
     }
 
     /// The first non-empty bucket from the cursor, which moves there (not empty).
