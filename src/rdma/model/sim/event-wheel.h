@@ -369,11 +369,25 @@ class EventWheel
             {
                 entries[bucket.end++] = entry;
             }
-            else if (consumed || bucket.end - bucket.first <= kShortBucket)
+            else if (bucket.end - bucket.first <= kShortBucket)
             {
-                // Under a uid reserved before events already here, in the bucket being
-                // consumed (sorted, and hot) or in a short one: insert in order (in a bucket
-                // still to be sorted, anywhere before its last entry will do).
+                // Under a uid reserved before events already here, in a short bucket: insert
+                // in order, moving the later entries up one by one from the end (a few
+                // entries: a call to memmove and a binary search's mispredicted branches
+                // cost more). In a bucket still to be sorted, anywhere before its last entry
+                // will do.
+                uint32_t i = bucket.end;
+                do
+                {
+                    entries[i] = entries[i - 1];
+                    --i;
+                } while (i > bucket.first && entry.order < entries[i - 1].order);
+                entries[i] = entry;
+                ++bucket.end;
+            }
+            else if (consumed)
+            {
+                // The same in the long bucket being consumed (sorted, and hot).
                 Entry* at =
                     std::upper_bound(entries + bucket.first, entries + bucket.end, entry, Before{});
                 std::copy_backward(at, entries + bucket.end, entries + bucket.end + 1);
