@@ -387,7 +387,9 @@ class EventWheel
             }
             else if (consumed)
             {
-                // The same in the long bucket being consumed (sorted, and hot).
+                // The same in the long bucket being consumed (sorted, and hot), where the
+                // move can be long: a search and memmove (moving entries one by one, as
+                // above, ran 0.85% more instructions on the 1,024-host permutation).
                 Entry* at =
                     std::upper_bound(entries + bucket.first, entries + bucket.end, entry, Before{});
                 std::copy_backward(at, entries + bucket.end, entries + bucket.end + 1);
