@@ -33,7 +33,8 @@ def constant(path, name):
 
 
 def prefetches_by_function():
-    """Prefetch instructions of each function of the library, by demangled name."""
+    """Prefetch instructions of each function of the library, by demangled name, and
+    the calls each makes (("calls", caller, callee) keys)."""
     out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-C", LIB],
                          capture_output=True, text=True, check=True).stdout
     counts = {}
@@ -44,11 +45,22 @@ def prefetches_by_function():
             function = head.group(1)
         elif function and re.search(r"\tprefetch", line):
             counts[function] = counts.get(function, 0) + 1
+        elif function:
+            call = re.search(r"\tcall\s+[0-9a-f]+ <(.*)>$", line)
+            if call:
+                key = ("calls", function, call.group(1))
+                counts[key] = counts.get(key, 0) + 1
     return counts
 
 
 def count(counts, prefix):
-    return sum(n for f, n in counts.items() if f.startswith(prefix))
+    return sum(n for f, n in counts.items() if isinstance(f, str) and f.startswith(prefix))
+
+
+def calls(counts, caller, callee):
+    """Whether a function named `caller...` calls one named `callee...`."""
+    return any(k[1].startswith(caller) and k[2].startswith(callee)
+               for k in counts if isinstance(k, tuple))
 
 
 @pytest.fixture(scope="module")
@@ -58,13 +70,15 @@ def counts():
 
 
 def test_the_simulation_loop_prefetches_the_next_events_and_their_hints(counts):
-    # PrefetchNext (GCC inlines it into Run; counted in its own copy too, should another
-    # compiler keep one, which Run then calls: it calls Head, which writes, so it is not
-    # pure): an event's object (2 lines), its first hint (kHintLines), its second
-    # (kHint2Lines) and third (1), for the event after the next; the next one's too when
-    # it was not prefetched before; and one more node. The build with the bug had 1.
+#PrefetchNext(GCC inlines it into Run; counted in its own copy too, should another
+#compiler keep one, which Run then calls : it calls Head, which writes, so it is not
+#pure) : an event's object (2 lines), its first hint (kHintLines), its second
+#(kHint2Lines) and third(kHint3Lines), for the event after the next; the next one's
+#too when it was not prefetched before; and one more node.The build with the bug
+#had 1.
     one_event = 2 + constant("sim/event-wheel.h", "kHintLines") + \
-        constant("sim/event-wheel.h", "kHint2Lines") + 1
+        constant("sim/event-wheel.h", "kHint2Lines") + \
+        constant("sim/event-wheel.h", "kHint3Lines")
     loop = count(counts, "ns3::RdmaSimulatorImpl::Run(") + \
         count(counts, "ns3::EventWheel::PrefetchNext(") + \
         count(counts, "ns3::SplitEventQueue::PrefetchNext(")
@@ -72,16 +86,26 @@ def test_the_simulation_loop_prefetches_the_next_events_and_their_hints(counts):
 
 
 def test_a_switch_prefetches_the_egress_port_and_the_buffer_counters(counts):
-    # Ingress counters (2 lines), the egress port's hot lines, the egress counters (2).
+#Ingress counters(2 lines), the egress port's hot lines, the egress counters (2).
     hot = constant("link/rdma-net-device.h", "kHotLines")
     assert count(counts, "ns3::RdmaSwitch::FrameReceived(") >= 2 + hot + 2
     assert count(counts, "ns3::RdmaSwitch::FrameDequeued(") >= 4
 
 
-def test_a_nic_prefetches_the_qp_it_pulls(counts):
-    # The controller's lines, the rate limiter and the oldest message.
+def test_a_nic_prefetches_the_qp_it_pulls_or_acknowledges(counts):
+#PrefetchSendState : the controller's lines, the rate limiter and the oldest message,
+#in its own copy and in each caller, inlined or called.
     lines = constant("nic/rdma-nic-pacing.cc", "kCcPrefetchLines")
-    assert count(counts, "ns3::RdmaNic::Pull(") >= lines + 2
+    state = "ns3::RdmaNic::PrefetchSendState("
+    if count(counts, state) > 0:
+        assert count(counts, state) >= lines + 2
+    for caller in ("ns3::RdmaNic::Pull(", "ns3::RdmaNic::ReceiveAck(",
+                   "ns3::RdmaNic::ReceiveNack("):
+        assert count(counts, caller) >= lines + 2 or calls(counts, caller, state), caller
+
+
+def test_the_qp_scheduler_prefetches_its_ready_ring_ahead(counts):
+    assert count(counts, "ns3::QpScheduler::PopReady(") >= 1
 
 
 def test_a_port_prefetches_its_link_and_an_arrival_the_next_fifo_slot(counts):

@@ -31,7 +31,8 @@ class RdmaChannel::Direction : public DirectEvent
     Direction(RdmaChannel* channel, RdmaNetDevice* to)
         : channel(channel),
           to(to),
-          context(to->GetNode() ? to->GetNode()->GetId() : 0)
+          context(to->GetNode() ? to->GetNode()->GetId() : 0),
+          hints(to->GetArrivalHints())
     {
     }
 
@@ -45,19 +46,22 @@ class RdmaChannel::Direction : public DirectEvent
 
     /// Schedule the arrival of \p next, the FIFO's new head, under the uid it reserved
     /// (one reference of this event per scheduling, given back by the simulator). The
-    /// hints: the frame and the receiving device's hot fields.
+    /// hints: the frame, the receiving device's hot fields and the queue pair it is for.
     void ScheduleHead(RdmaSimulatorImpl* sim, const InFlight& next)
     {
         head = next.frame;
         Ref();
-        sim->ScheduleReserved(next.ts, next.uid, context, this, next.frame, to->HotData());
+        sim->ScheduleReserved(next.ts, next.uid, context, this, next.frame, to->HotData(), next.qp);
     }
 
     /// The FIFO's head frame, kept here so that its arrival reads no FIFO slot.
     RdmaFrame* head = nullptr;
-    RdmaChannel* channel;        ///< the link
-    RdmaNetDevice* to;           ///< the receiving device
-    uint32_t context;            ///< its node id (the arrival's event context)
+    RdmaChannel* channel; ///< the link
+    RdmaNetDevice* to;    ///< the receiving device
+    uint32_t context;     ///< its node id (the arrival's event context)
+    /// Where its frames find their queue pair (a NIC's tables), or null: taken when the
+    /// direction is made (on the link's first frame, after setup has given owners).
+    const RdmaArrivalHints* hints;
     uint64_t lastTs = 0;         ///< arrival time stamp of the newest frame in the FIFO
     CompactDeque<InFlight> fifo; ///< frames in flight, earliest arrival first
 
@@ -132,10 +136,13 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
     RdmaFrame* frame = PeekPointer(f);
     frame->Ref(); // the FIFO's reference, handed to the receiver on arrival
     d.lastTs = ts;
-    d.fifo.push_back({ts, uid, frame});
+    // Found now, while the frame is in the cache: at the arrival of the frame before it,
+    // its header would be one more cold line.
+    const void* qp = d.hints != nullptr ? d.hints->For(frame->header) : nullptr;
+    d.fifo.push_back({ts, uid, frame, qp});
     if (d.fifo.size() == 1)
     {
-        d.ScheduleHead(sim, {ts, uid, frame});
+        d.ScheduleHead(sim, d.fifo.front());
     }
 }
 

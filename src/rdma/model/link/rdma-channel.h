@@ -73,6 +73,7 @@ class RdmaChannel : public Channel
         uint64_t ts;      ///< arrival time stamp
         uint32_t uid;     ///< reserved when it was sent (RdmaSimulatorImpl::ReserveUid)
         RdmaFrame* frame; ///< holds one reference (raw, so that a FIFO pop reads no slot)
+        const void* qp;   ///< the receiver's state it reads first (RdmaArrivalHints), or null
     };
 
     /// One direction of the link: frames in flight to device `to`, in arrival order.

@@ -283,7 +283,7 @@ RdmaNetDevice::NextFrameHint(const void** slot) const
     if (ready == 0)
     {
         // Nothing queued: a NIC makes its next frame when pulled.
-        return m_ownerPulls ? m_owner->PullHint(m_ownerPort) : nullptr;
+        return m_ownerPulls ? m_owner->PullHint(m_ownerPort, slot) : nullptr;
     }
     const uint32_t c =
         ((ready >> m_strictPriority) & 1) != 0 ? m_strictPriority : __builtin_ctz(ready);

@@ -13,6 +13,7 @@
 #include "ns3/prefetch.h"
 #include "ns3/rdma-frame.h"
 #include "ns3/rdma-header.h"
+#include "ns3/rdma-port-owner.h"
 #include "ns3/serialization-clock.h"
 #include "ns3/traced-callback.h"
 
@@ -65,6 +66,13 @@ class RdmaNetDevice : public NetDevice
      * (RdmaPortOwner::PullFrame) when the queues are empty.
      */
     void SetOwner(RdmaPortOwner* owner, uint32_t port, bool pulls = false);
+
+    /// Where frames arriving here find their queue pair's state (the owner's
+    /// RdmaPortOwner::GetArrivalHints), or null.
+    const RdmaArrivalHints* GetArrivalHints() const
+    {
+        return m_owner != nullptr ? m_owner->GetArrivalHints(m_ownerPort) : nullptr;
+    }
 
     /// Queue \p p in class \p priority; \p meta comes back in the dequeue callback.
     void Enqueue(Ptr<Packet> p, uint8_t priority, uint32_t meta);
@@ -204,8 +212,9 @@ class RdmaNetDevice : public NetDevice
     /// Schedule the deferred end of transmission in its reserved slot.
     void ScheduleDeferredTxComplete();
     /// The frame that SelectNext would take now, if queued here (and \p slot: where its
-    /// queue holds it), else what the owner would read first to make one (\p slot
-    /// unchanged): hints for the end of transmission's event.
+    /// queue holds it), else what the owner would read first to make one (and \p slot:
+    /// its own state read before, if it says; RdmaPortOwner::PullHint): hints for the end
+    /// of transmission's event.
     const void* NextFrameHint(const void** slot) const;
     void HandlePfc(const RdmaHeader& h);
     /// Fire the Sniffer trace with \p f as on the wire, sent by this port (\p tx) or

@@ -18,7 +18,13 @@ RdmaPortOwner::PullFrame(uint32_t /* port */, uint8_t /* pausedMask */)
 }
 
 const void*
-RdmaPortOwner::PullHint(uint32_t /* port */) const
+RdmaPortOwner::PullHint(uint32_t /* port */, const void** /* more */) const
+{
+    return nullptr;
+}
+
+const RdmaArrivalHints*
+RdmaPortOwner::GetArrivalHints(uint32_t /* port */) const
 {
     return nullptr;
 }

@@ -14,6 +14,40 @@ class RdmaNetDevice;
 
 /**
  * \ingroup rdma
+ * \brief Where a port's owner keeps the state that a frame addressed to one of its queue
+ * pairs reads first, so that a link can have it loaded into the cache before the frame
+ * arrives (a NIC: its receive QPs for DATA, its send QPs for the answers). Two tables
+ * indexed by RdmaHeader::dstQpn. Only addresses: nothing is read through them.
+ */
+struct RdmaArrivalHints
+{
+    const char* data = nullptr;    ///< DATA frames: the entry of QP n is at data + n * dataStride
+    uint32_t dataCount = 0;        ///< entries in `data`
+    uint32_t dataStride = 0;       ///< bytes per entry of `data`
+    const char* answers = nullptr; ///< ACK, NACK, CNP and probe answers, likewise
+    uint32_t answerCount = 0;      ///< entries in `answers`
+    uint32_t answerStride = 0;     ///< bytes per entry of `answers`
+
+    /// \return the entry that a frame with header \p h reads first, or null
+    const void* For(const RdmaHeader& h) const
+    {
+        switch (h.type)
+        {
+        case RdmaPacketType::DATA:
+            return h.dstQpn < dataCount ? data + size_t(h.dstQpn) * dataStride : nullptr;
+        case RdmaPacketType::ACK:
+        case RdmaPacketType::NACK:
+        case RdmaPacketType::CNP:
+        case RdmaPacketType::PROBE_RESP:
+            return h.dstQpn < answerCount ? answers + size_t(h.dstQpn) * answerStride : nullptr;
+        default:
+            return nullptr;
+        }
+    }
+};
+
+/**
+ * \ingroup rdma
  * \brief The node behind an RdmaNetDevice (a switch or a NIC), called directly by the
  * port on the per-frame path: cheaper than three ns-3 Callbacks per frame.
  *
@@ -61,8 +95,18 @@ class RdmaPortOwner
      * it would serve), for the port's end-of-transmission event to load into the cache
      * meanwhile (RdmaSimulatorImpl::ScheduleReserved); any address or null, it changes
      * nothing. Default: null.
+     * \param port the port that will pull
+     * \param[out] more if the owner sets it: what PullFrame reads before that (its own
+     *        scheduling state), loaded too (EventWheel::kHint3Lines lines)
      */
-    virtual const void* PullHint(uint32_t port) const;
+    virtual const void* PullHint(uint32_t port, const void** more) const;
+
+    /**
+     * Where the frames that arrive on port \p port find their queue pair's state (see
+     * RdmaArrivalHints), for the link to prefetch it with the frame. The object must live
+     * as long as the owner and be kept current as its tables move. Default: null (none).
+     */
+    virtual const RdmaArrivalHints* GetArrivalHints(uint32_t port) const;
 };
 
 } // namespace ns3

@@ -4,11 +4,11 @@
 #ifndef RDMA_QP_SCHEDULER_H
 #define RDMA_QP_SCHEDULER_H
 
+#include "ns3/compact-deque.h"
 #include "ns3/rdma-wire.h"
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -23,7 +23,9 @@ namespace ns3
  * - a round-robin list of QPs that may send now,
  * - a min-heap of QPs waiting for their pacing time,
  * - per class, the QPs parked while PFC pauses that class.
- * It only stores QP numbers; the NIC owns the QPs and their states.
+ * It only stores QP numbers; the NIC owns the QPs and their states. A NIC with hundreds
+ * of active QPs reaches an entry of the ready list a whole round after it was written,
+ * so the list is a ring whose pops load the next line of entries ahead of need.
  */
 class QpScheduler
 {
@@ -79,6 +81,14 @@ class QpScheduler
     /// Earliest pacing time in the heap (HasWaiting() must be true).
     uint64_t NextWaitingPs() const;
 
+    /// Where the fields that every pull reads begin (the parked mask, the ready ring and
+    /// the pacing heap: 56 bytes, within two cache lines), for a prefetch; changes
+    /// nothing.
+    const void* HotData() const
+    {
+        return &m_parkedMask;
+    }
+
   private:
     struct Waiting
     {
@@ -92,10 +102,12 @@ class QpScheduler
         }
     };
 
-    std::deque<uint32_t> m_ready;
+    // What every pull reads comes first (HotData), the parked lists last.
+    uint8_t m_parkedMask = 0;
+    /// A ring (contiguous: PopReady prefetches the entries it will reach next).
+    CompactDeque<uint32_t> m_ready;
     std::priority_queue<Waiting, std::vector<Waiting>, std::greater<Waiting>> m_waiting;
     std::array<std::vector<uint32_t>, kRdmaNumPriorities> m_parked;
-    uint8_t m_parkedMask = 0;
 };
 
 } // namespace ns3

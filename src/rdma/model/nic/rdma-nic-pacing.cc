@@ -101,6 +101,17 @@ namespace
 constexpr uint32_t kCcPrefetchLines = 6;
 } // namespace
 
+void
+RdmaNic::PrefetchSendState(const SendQueuePair& qp) const
+{
+    PrefetchLines(PeekPointer(qp.cc), kCcPrefetchLines);
+    PrefetchLine(&m_limiters[qp.limiter]);
+    if (!qp.messages.empty())
+    {
+        PrefetchLine(&qp.messages.front());
+    }
+}
+
 Ptr<RdmaFrame>
 RdmaNic::Pull(uint8_t pausedMask)
 {
@@ -113,14 +124,7 @@ RdmaNic::Pull(uint8_t pausedMask)
     while (m_scheduler.PopReady(qpn))
     {
         SendQueuePair& qp = m_sendQps[qpn];
-        // Its controller, limiter and oldest message, each last touched a round trip
-        // ago: ask for them together rather than one after another.
-        PrefetchLines(PeekPointer(qp.cc), kCcPrefetchLines);
-        PrefetchLine(&m_limiters[qp.limiter]);
-        if (!qp.messages.empty())
-        {
-            PrefetchLine(&qp.messages.front());
-        }
+        PrefetchSendState(qp);
         if (pausedMask & (1u << qp.priority))
         {
             qp.state = SendQueuePair::State::PARKED;

@@ -17,6 +17,7 @@ void
 RdmaNic::ReceiveAck(const RdmaHeader& h)
 {
     SendQueuePair& qp = m_sendQps[h.dstQpn];
+    PrefetchSendState(qp);
     Acknowledge(qp, h.psn + 1, h);
     Repace(qp);
     Reschedule(qp);
@@ -26,6 +27,7 @@ void
 RdmaNic::ReceiveNack(const RdmaHeader& h)
 {
     SendQueuePair& qp = m_sendQps[h.dstQpn];
+    PrefetchSendState(qp);
     Acknowledge(qp, h.psn, h);
     if (h.flags & RdmaHeader::FLAG_CNP)
     {

@@ -214,10 +214,28 @@ RdmaNic::HasFramesToPull(uint32_t /* port */) const
 }
 
 const void*
-RdmaNic::PullHint(uint32_t /* port */) const
+RdmaNic::PullHint(uint32_t /* port */, const void** more) const
 {
+    *more = m_scheduler.HotData();
     uint32_t qpn;
     return m_scheduler.PeekReady(qpn) ? &m_sendQps[qpn] : nullptr;
+}
+
+const RdmaArrivalHints*
+RdmaNic::GetArrivalHints(uint32_t /* port */) const
+{
+    return &m_arrivalHints;
+}
+
+void
+RdmaNic::NoteQpTables()
+{
+    m_arrivalHints.data = reinterpret_cast<const char*>(m_recvQps.data());
+    m_arrivalHints.dataCount = static_cast<uint32_t>(m_recvQps.size());
+    m_arrivalHints.dataStride = sizeof(RecvQueuePair);
+    m_arrivalHints.answers = reinterpret_cast<const char*>(m_sendQps.data());
+    m_arrivalHints.answerCount = static_cast<uint32_t>(m_sendQps.size());
+    m_arrivalHints.answerStride = sizeof(SendQueuePair);
 }
 
 Ptr<RdmaNetDevice>
@@ -283,6 +301,7 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
     }
     qp.cc = m_limiters[qp.limiter].cc;
     m_sendQps.push_back(std::move(qp));
+    NoteQpTables();
     return m_sendQps.size() - 1;
 }
 
@@ -335,6 +354,7 @@ RdmaNic::AddRecvQp(uint32_t peerNode, uint16_t sport, uint8_t priority)
     rq.sport = sport;
     rq.priority = priority;
     m_recvQps.push_back(rq);
+    NoteQpTables();
     return m_recvQps.size() - 1;
 }
 

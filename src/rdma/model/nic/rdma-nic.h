@@ -156,6 +156,9 @@ class RdmaNic : public Object, public RdmaPortOwner
     static void SkipReported(SendQueuePair& qp);
     /// A pacing wait of \p waitPs, capped at the controller's PacingRecheck().
     uint64_t CappedWaitPs(const RateLimiter& limiter, uint64_t waitPs) const;
+    /// Start loading \p qp's controller, limiter and oldest message, each last touched
+    /// about a round trip ago, together rather than one after another as they are read.
+    void PrefetchSendState(const SendQueuePair& qp) const;
     /// After an ACK: shorten a pending pacing gap if the rate has risen since.
     void Repace(SendQueuePair& qp);
     /// Put an IDLE QP back into the scheduler if it may send.
@@ -185,8 +188,13 @@ class RdmaNic : public Object, public RdmaPortOwner
     Ptr<RdmaFrame> PullFrame(uint32_t port, uint8_t pausedMask) override;
     /// False when no QP is ready, waiting or parked (Reschedule then tells the port).
     bool HasFramesToPull(uint32_t port) const override;
-    /// The QP that Pull would serve first, if one is ready.
-    const void* PullHint(uint32_t port) const override;
+    /// The QP that Pull would serve first, if one is ready; \p more: the scheduler.
+    const void* PullHint(uint32_t port, const void** more) const override;
+    /// Its QP tables (kept current by AddSendQp and AddRecvQp): an arriving frame's QP is
+    /// loaded into the cache with the frame.
+    const RdmaArrivalHints* GetArrivalHints(uint32_t port) const override;
+    /// Point m_arrivalHints at the QP tables where they are now.
+    void NoteQpTables();
     void ReceiveData(const RdmaHeader& h);
     void ReceiveAck(const RdmaHeader& h);
     void ReceiveNack(const RdmaHeader& h);
@@ -247,6 +255,7 @@ class RdmaNic : public Object, public RdmaPortOwner
     std::unordered_map<uint32_t, uint32_t> m_destinationLimiter;
     std::vector<SendQueuePair> m_sendQps;
     std::vector<RecvQueuePair> m_recvQps;
+    RdmaArrivalHints m_arrivalHints; ///< where m_recvQps and m_sendQps are
     QpScheduler m_scheduler;
     /// The pacing wake-up (no event allocated per wait under RdmaSimulatorImpl).
     RearmableEvent<RdmaNic, &RdmaNic::Wake> m_wake;

@@ -52,9 +52,10 @@ class EventWheel
   public:
     using Event = Scheduler::Event;
 
-    /// Cache lines loaded from an event's first hint, and from its second (Push).
+    /// Cache lines loaded from an event's first hint, its second and its third (Push).
     static constexpr uint32_t kHintLines = 2;
     static constexpr uint32_t kHint2Lines = 9;
+    static constexpr uint32_t kHint3Lines = 2;
 
     /// Buckets per turn.
     static constexpr uint32_t kBuckets = 1u << 14;
@@ -117,7 +118,7 @@ class EventWheel
      * Add \p ev, due less than Span() time steps after "now": the time stamp of the
      * event popped last, or the one given to AdvanceTo since, whichever is later (no
      * event in the wheel is earlier). \p hint (kHintLines lines), \p hint2 (kHint2Lines)
-     * and \p hint3 (one line): what it reads first (PrefetchNext); \p direct: whether it
+     * and \p hint3 (kHint3Lines): what it reads first (PrefetchNext); \p direct: whether it
      * is a DirectEvent, which Pop reports.
      */
     void Push(const Event& ev,
@@ -284,7 +285,7 @@ class EventWheel
         EventImpl* impl;   ///< the event
         const void* hint;  ///< what it reads first (kHintLines lines), or null
         const void* hint2; ///< what it reads next (kHint2Lines lines), or null
-        const void* hint3; ///< one more line it reads, or null
+        const void* hint3; ///< what it reads after those (kHint3Lines lines), or null
         bool direct;       ///< a DirectEvent
     };
 
@@ -558,7 +559,7 @@ class EventWheel
         }
         if (v.hint3 != nullptr)
         {
-            PrefetchLine(v.hint3);
+            PrefetchLines(v.hint3, kHint3Lines);
         }
     }
 

@@ -1,0 +1,115 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Where a link finds the state a frame's arrival reads first (RdmaArrivalHints): the
+ * queue pair the frame is addressed to, looked up from its header when it is sent, so
+ * that the simulator loads it into the cache with the frame. A hint changes nothing that
+ * is simulated; what can go wrong is that it names the wrong memory, which these tests
+ * check: DATA frames name the receive QP, answers the send QP, other frames and unknown
+ * QP numbers nothing, and a NIC's tables stay right as its QP vectors grow and move.
+ */
+#include "ns3/core-module.h"
+#include "ns3/rdma-module.h"
+
+#include <gtest/gtest.h>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+RdmaHeader
+Frame(RdmaPacketType type, uint32_t dstQpn)
+{
+    RdmaHeader h;
+    h.type = type;
+    h.dstQpn = dstQpn;
+    return h;
+}
+
+} // namespace
+
+TEST(ArrivalHintsTest, DataNamesTheReceiveEntryAndAnswersTheSendEntry)
+{
+    std::vector<char> recv(5 * 24);
+    std::vector<char> send(3 * 40);
+    RdmaArrivalHints hints;
+    hints.data = recv.data();
+    hints.dataCount = 5;
+    hints.dataStride = 24;
+    hints.answers = send.data();
+    hints.answerCount = 3;
+    hints.answerStride = 40;
+
+    for (uint32_t n = 0; n < 5; ++n)
+    {
+        EXPECT_EQ(hints.For(Frame(RdmaPacketType::DATA, n)), recv.data() + 24 * n) << n;
+    }
+    for (RdmaPacketType t : {RdmaPacketType::ACK,
+                             RdmaPacketType::NACK,
+                             RdmaPacketType::CNP,
+                             RdmaPacketType::PROBE_RESP})
+    {
+        for (uint32_t n = 0; n < 3; ++n)
+        {
+            EXPECT_EQ(hints.For(Frame(t, n)), send.data() + 40 * n) << int(t) << " " << n;
+        }
+        EXPECT_EQ(hints.For(Frame(t, 3)), nullptr) << "past the send table";
+    }
+    EXPECT_EQ(hints.For(Frame(RdmaPacketType::DATA, 5)), nullptr) << "past the receive table";
+    // A probe is answered by the NIC without a QP; PFC stays in the device.
+    EXPECT_EQ(hints.For(Frame(RdmaPacketType::PROBE, 0)), nullptr);
+    EXPECT_EQ(hints.For(Frame(RdmaPacketType::PFC, 0)), nullptr);
+    // An owner without tables (a switch) names nothing.
+    EXPECT_EQ(RdmaArrivalHints().For(Frame(RdmaPacketType::ACK, 0)), nullptr);
+    EXPECT_EQ(RdmaArrivalHints().For(Frame(RdmaPacketType::DATA, 0)), nullptr);
+}
+
+TEST(ArrivalHintsTest, NicTablesFollowItsQpsAsTheyGrow)
+{
+    RdmaTopology topo;
+    StarHelper star;
+    star.hosts = 2;
+    star.Build(topo);
+    topo.Finalize();
+    Ptr<RdmaNic> sender = topo.GetNic(topo.GetHosts()[0]);
+    Ptr<RdmaNic> receiver = topo.GetNic(topo.GetHosts()[1]);
+    const RdmaArrivalHints* atSender = sender->GetDevice()->GetArrivalHints();
+    const RdmaArrivalHints* atReceiver = receiver->GetDevice()->GetArrivalHints();
+    ASSERT_NE(atSender, nullptr) << "a NIC's port knows where its QPs are";
+    ASSERT_NE(atReceiver, nullptr);
+    EXPECT_EQ(atSender->For(Frame(RdmaPacketType::ACK, 0)), nullptr) << "no QP yet";
+    EXPECT_EQ(atReceiver->For(Frame(RdmaPacketType::DATA, 0)), nullptr) << "no QP yet";
+
+    std::vector<const void*> qp0;
+    // Enough connections for the QP vectors to reallocate several times.
+    for (uint32_t i = 0; i < 100; ++i)
+    {
+        const uint32_t qpn = RdmaNic::Connect(sender, receiver, 3, static_cast<uint16_t>(1000 + i));
+        ASSERT_EQ(qpn, i);
+        qp0.push_back(&sender->GetSendQp(0));
+        // The ports answer with the same objects, kept current.
+        ASSERT_EQ(sender->GetDevice()->GetArrivalHints(), atSender);
+        ASSERT_EQ(receiver->GetDevice()->GetArrivalHints(), atReceiver);
+        for (uint32_t k = 0; k <= i; ++k)
+        {
+            ASSERT_EQ(atSender->For(Frame(RdmaPacketType::ACK, k)), &sender->GetSendQp(k))
+                << "after " << i + 1 << " QPs, QP " << k;
+            ASSERT_EQ(atSender->For(Frame(RdmaPacketType::CNP, k)), &sender->GetSendQp(k));
+        }
+        EXPECT_EQ(atSender->For(Frame(RdmaPacketType::ACK, i + 1)), nullptr);
+        EXPECT_NE(atReceiver->For(Frame(RdmaPacketType::DATA, i)), nullptr);
+        EXPECT_EQ(atReceiver->For(Frame(RdmaPacketType::DATA, i + 1)), nullptr);
+        // Each side holds only its half of the connection.
+        EXPECT_EQ(atSender->For(Frame(RdmaPacketType::DATA, 0)), nullptr);
+        EXPECT_EQ(atReceiver->For(Frame(RdmaPacketType::ACK, 0)), nullptr);
+    }
+    // The receive entries are consecutive QPs, one RecvQueuePair apart.
+    const char* r0 = static_cast<const char*>(atReceiver->For(Frame(RdmaPacketType::DATA, 0)));
+    const char* r7 = static_cast<const char*>(atReceiver->For(Frame(RdmaPacketType::DATA, 7)));
+    EXPECT_EQ(r7 - r0, static_cast<std::ptrdiff_t>(7 * sizeof(RecvQueuePair)));
+    // The test meant something only if the send table did move.
+    EXPECT_NE(qp0.front(), qp0.back()) << "the QP vector never moved";
+    Simulator::Destroy();
+}
