@@ -17,7 +17,9 @@ class RdmaNetDevice;
  * \brief Where a port's owner keeps the state that a frame addressed to one of its queue
  * pairs reads first, so that a link can have it loaded into the cache before the frame
  * arrives (a NIC: its receive QPs for DATA, its send QPs for the answers). Two tables
- * indexed by RdmaHeader::dstQpn. Only addresses: nothing is read through them.
+ * indexed by RdmaHeader::dstQpn. Only addresses: nothing is read through them, so a hint
+ * taken for a frame in flight before its table moved (a QP added mid-run) costs one
+ * useless load and changes nothing else.
  */
 struct RdmaArrivalHints
 {
