@@ -159,6 +159,8 @@ static_assert(EventWheel::kHint2Lines >= RdmaNetDevice::kHotLines,
 void
 RdmaChannel::Arrive(Direction& d)
 {
+    static_assert(alignof(Direction) == 64 && sizeof(Direction) <= 2 * 64,
+                  "the two lines EventWheel prefetches for an event hold all of a direction");
     Ptr<RdmaFrame> f(d.head, false); // takes over the FIFO's reference
     d.fifo.pop_front();              // (its slot is not read: InFlight has no destructor)
     // The next frame's arrival keeps the uid it reserved when it was sent, so it may be
