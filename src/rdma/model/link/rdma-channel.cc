@@ -137,13 +137,16 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
     RdmaFrame* frame = PeekPointer(f);
     frame->Ref(); // the FIFO's reference, handed to the receiver on arrival
     d.lastTs = ts;
-    // Found now, while the frame is in the cache: at the arrival of the frame before it,
-    // its header would be one more cold line.
-    const void* qp = d.hints != nullptr ? d.hints->For(frame->header) : nullptr;
-    d.fifo.push_back({ts, uid, frame, qp});
+    // Its QP is found now, while the frame is in the cache: at the arrival of the frame
+    // before it, its header would be one more cold line.
+    const InFlight entry{ts,
+                         uid,
+                         frame,
+                         d.hints != nullptr ? d.hints->For(frame->header) : nullptr};
+    d.fifo.push_back(entry);
     if (d.fifo.size() == 1)
     {
-        d.ScheduleHead(sim, d.fifo.front());
+        d.ScheduleHead(sim, entry);
     }
 }
 
