@@ -93,15 +93,15 @@ def test_a_switch_prefetches_the_egress_port_and_the_buffer_counters(counts):
 
 
 def test_a_nic_prefetches_the_qp_it_pulls_or_acknowledges(counts):
-#PrefetchSendState : the controller's lines, the rate limiter and the oldest message,
-#in its own copy and in each caller, inlined or called.
-    lines = constant("nic/rdma-nic-pacing.cc", "kCcPrefetchLines")
+#PrefetchSendState : the controller's lines, the rate limiter, the oldest message and
+#the peer group, in its own copy and in each caller, inlined or called.
+    lines = constant("nic/rdma-nic.h", "kCcPrefetchLines")
     state = "ns3::RdmaNic::PrefetchSendState("
     if count(counts, state) > 0:
-        assert count(counts, state) >= lines + 2
+        assert count(counts, state) >= lines + 3
     for caller in ("ns3::RdmaNic::Pull(", "ns3::RdmaNic::ReceiveAck(",
                    "ns3::RdmaNic::ReceiveNack("):
-        assert count(counts, caller) >= lines + 2 or calls(counts, caller, state), caller
+        assert count(counts, caller) >= lines + 3 or calls(counts, caller, state), caller
 
 
 def test_the_qp_scheduler_prefetches_its_ready_ring_ahead(counts):

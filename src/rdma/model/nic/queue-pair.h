@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -53,9 +54,8 @@ struct RateLimiter
  * of its rate limiter. Compact plain data owned by its RdmaNic; the scheduler decides
  * when it sends.
  */
-struct SendQueuePair
+struct alignas(64) SendQueuePair
 {
-    /// Where the QP is in the NIC's scheduler.
     enum class State : uint8_t
     {
         IDLE,    ///< nothing it may send now (no data, or window full)
@@ -64,38 +64,41 @@ struct SendQueuePair
         PARKED,  ///< its class is paused by PFC
     };
 
+    // Layout: a pull and an acknowledgement read only the first two cache lines (the
+    // two a frame's event prefetches from the QP's start: RdmaNetDevice::NextFrameHint,
+    // RdmaArrivalHints), the controller pointer first; loss recovery's bitmap and the
+    // retransmission timer's event, which they touch rarely, come last.
+
+    // First line.
+    Ptr<CongestionControl> cc; ///< the limiter's controller (shared per destination)
     uint32_t qpn = 0;
     uint32_t peerNode = 0;
     uint32_t peerQpn = 0;
     uint16_t sport = 0;
     uint8_t priority = 0;
     State state = State::IDLE;
-    uint32_t limiter = 0;        ///< index into the NIC's rate limiters
-    uint32_t waitGeneration = 0; ///< tag of its current pacing-heap entry
-
+    uint32_t limiter = 0;               ///< index into the NIC's rate limiters
+    uint32_t waitGeneration = 0;        ///< tag of its current pacing-heap entry
     CompactDeque<RdmaMessage> messages; ///< unacknowledged, oldest first
     uint32_t nextPsn = 0;               ///< PSN after the last posted message
     uint32_t sndNxt = 0;                ///< next new PSN to send
-    uint32_t sndUna = 0;                ///< oldest unacknowledged PSN
-    uint32_t maxSent = 0;               ///< one past the highest PSN ever sent
-    uint64_t completedBytes = 0;        ///< payload of the messages completed so far
 
-    // Selective repeat: PSNs the receiver reported (bit i = sndUna + i), and the
-    // recovery scan: unreported PSNs in [retxNext, recoverHigh) are resent first.
-    CompactDeque<bool> sacked; ///< allocated at the first report
-    uint32_t retxNext = 0;
-    uint32_t recoverHigh = 0;
-
-    Ptr<CongestionControl> cc;    ///< the limiter's controller (shared per destination)
+    // Second line.
+    uint32_t sndUna = 0;          ///< oldest unacknowledged PSN
+    uint32_t maxSent = 0;         ///< one past the highest PSN ever sent
+    uint32_t retxNext = 0;        ///< next PSN to resend in recovery
+    uint32_t recoverHigh = 0;     ///< recovery resends the PSNs below it
+    uint64_t completedBytes = 0;  ///< payload of the messages completed so far
     CcPeerGroup* peers = nullptr; ///< its NIC's group for its destination (per-QP limiting)
     bool started = false;         ///< has sent a data packet (OnFirstSend was called)
     bool active = false;          ///< counted in its peer group's activeQps
     bool rated = false;           ///< counted in its peer group's ratedQps / rateSum
-    /// rto is pending (armed and not yet run; it is cancelled only at disposal): read
-    /// per packet instead of the EventId, whose EventImpl is one more cold cache line.
     bool rtoArmed = false;
     uint64_t pacedRate = 0; ///< its latest rate in the group's sums (bit/s)
     Time lastProgress;
+
+    // Last: rarely touched.
+    CompactDeque<bool> sacked; ///< allocated at the first report
     EventId rto;
 
     bool InRecovery() const
@@ -113,6 +116,9 @@ struct SendQueuePair
         return sndUna < sndNxt;
     }
 };
+
+static_assert(offsetof(SendQueuePair, lastProgress) + sizeof(Time) <= 2 * 64,
+              "what a pull and an acknowledgement read fits in a QP's first two lines");
 
 /// Responder (receiver) side of an RC queue pair.
 struct RecvQueuePair

@@ -137,19 +137,23 @@ class EventWheel
         node.hint2 = hint2;
         node.hint3 = hint3;
         node.direct = direct;
-        const Entry entry{(ev.key.m_ts & m_lowMask) << 32 | ev.key.m_uid, n};
+        const uint64_t order = (ev.key.m_ts & m_lowMask) << 32 | ev.key.m_uid;
         const uint32_t b = static_cast<uint32_t>(bucketOf) & (kBuckets - 1);
         Bucket& bucket = m_buckets[b];
         ++m_n;
         if (bucket.first != bucket.end && bucket.end != bucket.capacity &&
-            bucket.entries[bucket.end - 1].order < entry.order)
+            bucket.entries[bucket.end - 1].order < order)
         {
-            // The common case: after the events already in a bucket with room.
-            bucket.entries[bucket.end++] = entry;
+            // The common case: after the events already in a bucket with room. The
+            // fields are stored one by one: a 16-byte copy of an entry built on the
+            // stack would wait for its two stores to commit (no store forwarding).
+            Entry& slot = bucket.entries[bucket.end++];
+            slot.order = order;
+            slot.node = n;
         }
         else
         {
-            Place(bucket, b, bucketOf, entry);
+            Place(bucket, b, bucketOf, Entry{order, n});
         }
     }
 

@@ -7,10 +7,14 @@
  * is simulated; what can go wrong is that it names the wrong memory, which these tests
  * check: DATA frames name the receive QP, answers the send QP, other frames and unknown
  * QP numbers nothing, and a NIC's tables stay right as its QP vectors grow and move.
+ * Also that what is loaded covers what is read: every send QP starts a cache line (its
+ * hot fields are its first two lines), and the built-in rate controllers fit in the lines
+ * RdmaNic::PrefetchSendState loads.
  */
 #include "ns3/core-module.h"
 #include "ns3/rdma-module.h"
 
+#include <cstdint>
 #include <gtest/gtest.h>
 #include <vector>
 
@@ -97,6 +101,10 @@ TEST(ArrivalHintsTest, NicTablesFollowItsQpsAsTheyGrow)
             ASSERT_EQ(atSender->For(Frame(RdmaPacketType::ACK, k)), &sender->GetSendQp(k))
                 << "after " << i + 1 << " QPs, QP " << k;
             ASSERT_EQ(atSender->For(Frame(RdmaPacketType::CNP, k)), &sender->GetSendQp(k));
+            // The hint loads two lines from the QP's start, which hold what a pull and
+            // an acknowledgement read only if the QP starts a line.
+            ASSERT_EQ(reinterpret_cast<std::uintptr_t>(&sender->GetSendQp(k)) % 64, 0u)
+                << "QP " << k << " is not aligned to a cache line";
         }
         EXPECT_EQ(atSender->For(Frame(RdmaPacketType::ACK, i + 1)), nullptr);
         EXPECT_NE(atReceiver->For(Frame(RdmaPacketType::DATA, i)), nullptr);
@@ -112,4 +120,18 @@ TEST(ArrivalHintsTest, NicTablesFollowItsQpsAsTheyGrow)
     // The test meant something only if the send table did move.
     EXPECT_NE(qp0.front(), qp0.back()) << "the QP vector never moved";
     Simulator::Destroy();
+}
+
+TEST(ArrivalHintsTest, ControllerPrefetchCoversTheRateControllers)
+{
+    // PrefetchSendState loads kCcPrefetchLines lines from the line where the controller
+    // starts; the heap places an object 16-byte aligned, so up to 48 bytes into a line.
+    // The rate controllers keep their state last: a line short misses the state.
+    for (const char* name : {"ns3::Dcqcn", "ns3::Hpcc", "ns3::Swift", "ns3::Timely"})
+    {
+        const TypeId tid = TypeId::LookupByName(name);
+        ASSERT_GT(tid.GetSize(), sizeof(CongestionControl)) << name << ": size not registered";
+        EXPECT_LE(48 + tid.GetSize(), RdmaNic::kCcPrefetchLines * 64u)
+            << name << " is " << tid.GetSize() << " bytes";
+    }
 }
