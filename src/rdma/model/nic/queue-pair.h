@@ -56,6 +56,7 @@ struct RateLimiter
  */
 struct alignas(64) SendQueuePair
 {
+    /// Where the QP is in the NIC's scheduler.
     enum class State : uint8_t
     {
         IDLE,    ///< nothing it may send now (no data, or window full)
@@ -84,21 +85,27 @@ struct alignas(64) SendQueuePair
     uint32_t sndNxt = 0;                ///< next new PSN to send
 
     // Second line.
-    uint32_t sndUna = 0;          ///< oldest unacknowledged PSN
-    uint32_t maxSent = 0;         ///< one past the highest PSN ever sent
-    uint32_t retxNext = 0;        ///< next PSN to resend in recovery
-    uint32_t recoverHigh = 0;     ///< recovery resends the PSNs below it
+    uint32_t sndUna = 0;  ///< oldest unacknowledged PSN
+    uint32_t maxSent = 0; ///< one past the highest PSN ever sent
+    // Selective repeat's recovery scan: unreported PSNs in [retxNext, recoverHigh) are
+    // resent first.
+    uint32_t retxNext = 0;
+    uint32_t recoverHigh = 0;
     uint64_t completedBytes = 0;  ///< payload of the messages completed so far
     CcPeerGroup* peers = nullptr; ///< its NIC's group for its destination (per-QP limiting)
     bool started = false;         ///< has sent a data packet (OnFirstSend was called)
     bool active = false;          ///< counted in its peer group's activeQps
     bool rated = false;           ///< counted in its peer group's ratedQps / rateSum
+    /// rto is pending (armed and not yet run; it is cancelled only at disposal): read
+    /// per packet instead of the EventId, whose EventImpl is one more cold cache line.
     bool rtoArmed = false;
     uint64_t pacedRate = 0; ///< its latest rate in the group's sums (bit/s)
     Time lastProgress;
 
     // Last: rarely touched.
-    CompactDeque<bool> sacked; ///< allocated at the first report
+    /// Selective repeat: PSNs the receiver reported (bit i = sndUna + i); allocated at
+    /// the first report.
+    CompactDeque<bool> sacked;
     EventId rto;
 
     bool InRecovery() const
@@ -120,7 +127,10 @@ struct alignas(64) SendQueuePair
 static_assert(offsetof(SendQueuePair, lastProgress) + sizeof(Time) <= 2 * 64,
               "what a pull and an acknowledgement read fits in a QP's first two lines");
 
-/// Responder (receiver) side of an RC queue pair.
+/// Responder (receiver) side of an RC queue pair. The 32-bit fields come together, so
+/// that it is 72 bytes with no padding but the one byte after `priority` and four
+/// before `lastCnp` (which keeps a flow, both ends, its controller and its records under
+/// 1 KB with the RTT-probe controller).
 struct RecvQueuePair
 {
     uint32_t peerNode = 0;
@@ -128,15 +138,15 @@ struct RecvQueuePair
     uint16_t sport = 0;
     uint8_t priority = 0;
     uint32_t expectedPsn = 0;
-    uint32_t sinceAck = 0;       ///< in-order packets since the last ACK
-    Time lastCnp = Seconds(-10); ///< long ago: the first CE mark gets a CNP
+    uint32_t sinceAck = 0; ///< in-order packets since the last ACK
     uint32_t nackedPsn = std::numeric_limits<uint32_t>::max();
+    /// Direct placement: an ACK is owed once every PSN below this has arrived (0: none).
+    uint32_t ackRequestedBelow = 0;
+    Time lastCnp = Seconds(-10); ///< long ago: the first CE mark gets a CNP
     Time lastNack;
     /// Selective repeat / direct placement: packets already placed, bit i for PSN
     /// expectedPsn + i (bit 0 stays false: that packet is the one missing).
     CompactDeque<bool> placed; ///< allocated at the first gap
-    /// Direct placement: an ACK is owed once every PSN below this has arrived (0: none).
-    uint32_t ackRequestedBelow = 0;
 };
 
 } // namespace ns3
