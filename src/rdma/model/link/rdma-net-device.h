@@ -139,9 +139,11 @@ class RdmaNetDevice : public NetDevice
 
     const Ledger& GetLedger() const;
 
-    /// Cache lines from HotData() that hold every field a frame's arrival, queueing and
-    /// transmission read (the members from m_linkUp through the ledger's dequeued
-    /// tally, about 540 bytes, wherever the object starts within a line).
+    /// Cache lines from HotData() that hold the fields a frame's arrival, queueing and
+    /// transmission read (the members from m_linkUp through the ledger's dequeued tally,
+    /// 548 bytes: all of them where m_linkUp falls in the first 28 bytes of a line, all
+    /// but that tally's line for the other half of the ports; docs/design-notes.md says
+    /// why they are not aligned).
     static constexpr uint32_t kHotLines = 9;
 
     /// Where the fields that a frame's arrival, queueing and transmission read begin
