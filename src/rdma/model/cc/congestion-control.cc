@@ -142,6 +142,12 @@ CongestionControl::PeekRate() const
     return m_rate.Get();
 }
 
+uint8_t
+CongestionControl::ImplementedHooks() const
+{
+    return HOOK_ALL;
+}
+
 uint64_t
 CongestionControl::GetWindow() const
 {

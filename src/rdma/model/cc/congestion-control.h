@@ -120,7 +120,8 @@ struct CcAck
  * OnProbeTimeout, OnTimeout when the retransmission timer expires; OnPeersChanged
  * whenever the NIC's count of active QPs to the destination changes. GetWindow,
  * GetRetransmissionTimeout and PacingRecheck may be asked at any time after Init. Time is
- * Now() (the CcContext clock): hooks take no time argument.
+ * Now() (the CcContext clock): hooks take no time argument. A NIC does not call the
+ * optional hooks that ImplementedHooks() leaves out.
  */
 class CongestionControl : public Object
 {
@@ -236,6 +237,32 @@ class CongestionControl : public Object
     ///         "none", ...); the registry asks a fresh instance, so it must not depend on
     ///         Init or attributes
     virtual std::string GetName() const = 0;
+
+    /// The optional hooks of the packet path, as bits of ImplementedHooks().
+    enum Hook : uint8_t
+    {
+        HOOK_ACK = 1 << 0,    ///< OnAck
+        HOOK_WINDOW = 1 << 1, ///< GetWindow
+        HOOK_PACING = 1 << 2, ///< PacingDelay and PacingRecheck
+        HOOK_PROBE = 1 << 3,  ///< WantsProbe (no probe is sent without it)
+        HOOK_INT = 1 << 4,    ///< NeedsInt
+        HOOK_RTO = 1 << 5,    ///< GetRetransmissionTimeout
+        HOOK_ALL = (1 << 6) - 1,
+    };
+
+    /**
+     * Which optional hooks this class implements, in the manner of
+     * TcpCongestionOps::HasCongControl. The NIC asks once, when it creates the controller
+     * (after Init), and on its packet path does not call a hook left out: it takes the
+     * base class's answer instead (OnAck does nothing, no window, no pacing delay and no
+     * recheck, no probe, no INT, the loss-recovery policy's RTO). That saves a virtual
+     * call per packet and, with hundreds of thousands of QPs, the cache miss of loading
+     * a controller that would only give the default answer. Samplers may still call any
+     * hook.
+     * \return a set of Hook bits, constant per class; it may leave out only hooks whose
+     *         behaviour is the base class's. Default: HOOK_ALL (every hook asked).
+     */
+    virtual uint8_t ImplementedHooks() const;
 
     const CcContext& GetContext() const;
 

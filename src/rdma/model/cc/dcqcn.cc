@@ -236,6 +236,12 @@ Dcqcn::GetName() const
     return "dcqcn";
 }
 
+uint8_t
+Dcqcn::ImplementedHooks() const
+{
+    return 0;
+}
+
 double
 Dcqcn::GetAlpha() const
 {

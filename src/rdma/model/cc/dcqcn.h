@@ -71,6 +71,8 @@ class Dcqcn : public CongestionControl
     /// The rate after the timer periods that ended, computed on a copy of the state.
     uint64_t PeekRate() const override;
     std::string GetName() const override;
+    /// \return the optional hooks it implements: none: DCQCN reacts to CNPs and paces by rate only
+    uint8_t ImplementedHooks() const override;
     /**
      * The CNP spacing at the receiving NIC that goes with the preset (Nic 4 us, Paper
      * 50 us, HpccSim 0: every marked packet, as that simulator marks every ACK of one).

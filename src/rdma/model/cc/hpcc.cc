@@ -155,6 +155,12 @@ Hpcc::GetName() const
     return "hpcc";
 }
 
+uint8_t
+Hpcc::ImplementedHooks() const
+{
+    return HOOK_ACK | HOOK_WINDOW | HOOK_INT;
+}
+
 void
 Hpcc::SetWindow(double w)
 {

@@ -70,6 +70,8 @@ class Hpcc : public CongestionControl
     uint64_t GetRate() override;
     uint64_t GetWindow() const override;
     std::string GetName() const override;
+    /// \return the optional hooks it implements: OnAck, GetWindow and NeedsInt
+    uint8_t ImplementedHooks() const override;
 
     /// Normalised utilisation estimate U (EWMA over the most loaded hop).
     double GetUtilization() const;

@@ -30,4 +30,10 @@ NoCongestionControl::GetName() const
     return "none";
 }
 
+uint8_t
+NoCongestionControl::ImplementedHooks() const
+{
+    return 0;
+}
+
 } // namespace ns3

@@ -20,6 +20,8 @@ class NoCongestionControl : public CongestionControl
     static TypeId GetTypeId();
     uint64_t GetRate() override;
     std::string GetName() const override;
+    /// \return the optional hooks it implements: none
+    uint8_t ImplementedHooks() const override;
 };
 
 } // namespace ns3

@@ -380,6 +380,12 @@ RttProbe::GetName() const
     return "rtt-probe";
 }
 
+uint8_t
+RttProbe::ImplementedHooks() const
+{
+    return HOOK_ACK | HOOK_PACING | HOOK_PROBE;
+}
+
 Time
 RttProbe::GetTargetRtt() const
 {

@@ -134,6 +134,8 @@ class RttProbe : public CongestionControl
     Time PacingDelay(uint32_t lastWireBytes) override;
     Time PacingRecheck() const override;
     std::string GetName() const override;
+    /// \return the optional hooks it implements: OnAck, PacingDelay, PacingRecheck and WantsProbe
+    uint8_t ImplementedHooks() const override;
 
     /// The target RTT at the QP's current rate (with flow scaling in Scalable).
     Time GetTargetRtt() const;

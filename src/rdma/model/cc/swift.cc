@@ -199,6 +199,12 @@ Swift::GetName() const
     return "swift";
 }
 
+uint8_t
+Swift::ImplementedHooks() const
+{
+    return HOOK_ACK | HOOK_WINDOW | HOOK_RTO;
+}
+
 Time
 Swift::GetBaseTarget() const
 {

@@ -55,6 +55,8 @@ class Swift : public CongestionControl
     uint64_t GetWindow() const override;
     Time GetRetransmissionTimeout() const override;
     std::string GetName() const override;
+    /// \return the optional hooks it implements: OnAck, GetWindow and GetRetransmissionTimeout
+    uint8_t ImplementedHooks() const override;
 
     /// Effective window min(fcwnd, ecwnd), packets.
     double GetCwnd() const;

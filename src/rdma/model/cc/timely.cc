@@ -207,6 +207,12 @@ Timely::GetName() const
     return "timely";
 }
 
+uint8_t
+Timely::ImplementedHooks() const
+{
+    return HOOK_ACK;
+}
+
 double
 Timely::PatchedWeight(double gradient)
 {

@@ -57,6 +57,8 @@ class Timely : public CongestionControl
     void OnAck(const CcAck& ack) override;
     uint64_t GetRate() override;
     std::string GetName() const override;
+    /// \return the optional hooks it implements: OnAck
+    uint8_t ImplementedHooks() const override;
 
     /// Weight w(g) of the patched rule: 0 (g <= -1/4), 2g + 1/2 (|g| < 1/4), 1 (g >= 1/4).
     static double PatchedWeight(double gradient);

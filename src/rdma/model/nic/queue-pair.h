@@ -43,6 +43,8 @@ struct RateLimiter
     uint64_t lastSendPs = 0; ///< when the last data packet left (ps)
     uint32_t lastWire = 0;   ///< and its wire bytes
     bool probeOutstanding = false;
+    /// the hooks its controller implements (CongestionControl::ImplementedHooks)
+    uint8_t ccHooks = CongestionControl::HOOK_ALL;
     Time probeTimeout; ///< doubles on each unanswered probe, reset on answer
     EventId probeTimer;
 };
@@ -99,6 +101,9 @@ struct alignas(64) SendQueuePair
     /// rto is pending (armed and not yet run; it is cancelled only at disposal): read
     /// per packet instead of the EventId, whose EventImpl is one more cold cache line.
     bool rtoArmed = false;
+    /// the hooks its controller implements (CongestionControl::ImplementedHooks): the
+    /// packet path skips the others without loading the controller
+    uint8_t ccHooks = CongestionControl::HOOK_ALL;
     uint64_t pacedRate = 0; ///< its latest rate in the group's sums (bit/s)
     Time lastProgress;
 

@@ -37,7 +37,7 @@ RdmaNic::WindowFull(const SendQueuePair& qp) const
     {
         return true;
     }
-    uint64_t window = qp.cc->GetWindow();
+    uint64_t window = (qp.ccHooks & CongestionControl::HOOK_WINDOW) ? qp.cc->GetWindow() : 0;
     if (m_window > 0)
     {
         window = window > 0 ? std::min(window, m_window) : m_window;
@@ -137,7 +137,7 @@ RdmaNic::Pull(uint8_t pausedMask)
             continue;
         }
         RateLimiter& limiter = m_limiters[qp.limiter];
-        if (limiter.nextSendPs <= now)
+        if (limiter.nextSendPs <= now && (limiter.ccHooks & CongestionControl::HOOK_PACING))
         {
             // A controller pacing by credit may hold the packet back further (also
             // the QP's first, lastWire 0).
@@ -154,7 +154,8 @@ RdmaNic::Pull(uint8_t pausedMask)
             continue;
         }
         Ptr<RdmaFrame> p;
-        if (!limiter.probeOutstanding && limiter.cc->WantsProbe())
+        if ((limiter.ccHooks & CongestionControl::HOOK_PROBE) && !limiter.probeOutstanding &&
+            limiter.cc->WantsProbe())
         {
             // The probe takes this turn; the QP stays ready for its data.
             p = MakeProbePacket(qp);
@@ -211,7 +212,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
         payload = static_cast<uint32_t>(msg->bytes - uint64_t(psn - msg->firstPsn) * m_mtu);
         h.flags = RdmaHeader::FLAG_LAST | RdmaHeader::FLAG_ACK_REQUEST;
     }
-    if (qp.cc->NeedsInt())
+    if ((qp.ccHooks & CongestionControl::HOOK_INT) && qp.cc->NeedsInt())
     {
         h.flags |= RdmaHeader::FLAG_INT;
     }
@@ -340,6 +341,10 @@ RdmaNic::CappedWaitPs(const RateLimiter& limiter, uint64_t waitPs) const
 {
     // A controller pacing by credit asks to be re-checked within PacingRecheck(), so a
     // rate that rises during a long gap takes effect within that time.
+    if (!(limiter.ccHooks & CongestionControl::HOOK_PACING))
+    {
+        return waitPs;
+    }
     const Time cap = limiter.cc->PacingRecheck();
     return cap == Time::Max() ? waitPs : std::min<uint64_t>(waitPs, cap.GetPicoSeconds());
 }

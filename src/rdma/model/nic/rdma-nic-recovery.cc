@@ -73,6 +73,12 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
         qp.retxNext = std::max(qp.retxNext, qp.sndUna);
         qp.lastProgress = RdmaSimulatorImpl::CurrentTime();
     }
+    if (!(qp.ccHooks & CongestionControl::HOOK_ACK))
+    {
+        // Its controller's OnAck would do nothing (DCQCN): leave it unloaded.
+        CompleteAcknowledged(qp);
+        return;
+    }
     CcAck ack;
     ack.ackedBytes = acked;
     ack.rtt =
@@ -137,7 +143,8 @@ RdmaNic::LeavePeerGroupIfDone(SendQueuePair& qp)
 Time
 RdmaNic::CurrentRto(const SendQueuePair& qp) const
 {
-    const Time wanted = qp.cc->GetRetransmissionTimeout();
+    const Time wanted =
+        (qp.ccHooks & CongestionControl::HOOK_RTO) ? qp.cc->GetRetransmissionTimeout() : Time(0);
     if (wanted.IsStrictlyPositive())
     {
         return wanted;

@@ -300,6 +300,7 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
         }
     }
     qp.cc = m_limiters[qp.limiter].cc;
+    qp.ccHooks = m_limiters[qp.limiter].ccHooks;
     m_sendQps.push_back(std::move(qp));
     NoteQpTables();
     return m_sendQps.size() - 1;
@@ -324,6 +325,7 @@ RdmaNic::AddLimiter(Ptr<CongestionControl> cc, uint32_t peerNode, CcPeerGroup* p
     ctx.peers = peers;
     ctx.rng = PeekPointer(m_ccRng);
     limiter.cc->Init(ctx);
+    limiter.ccHooks = limiter.cc->ImplementedHooks();
     m_limiters.push_back(limiter);
     return m_limiters.size() - 1;
 }
@@ -338,6 +340,7 @@ RdmaNic::ExemptFromCongestionControl(uint32_t qpn)
     qp.peers = nullptr;
     qp.limiter = AddLimiter(CreateObject<NoCongestionControl>(), qp.peerNode, nullptr);
     qp.cc = m_limiters[qp.limiter].cc;
+    qp.ccHooks = m_limiters[qp.limiter].ccHooks;
 }
 
 Ptr<CongestionControl>
