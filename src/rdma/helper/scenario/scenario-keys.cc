@@ -30,6 +30,7 @@ ScenarioSchema::Keys()
         {"name", T::STRING, "", 0, 0, {}, "", "Scenario name (default: the file name without .json)."},
         {"seed", T::INT, 1, 0, 4294967295.0, {}, "", "Random seed (ECN marking, start jitter). Same seed, same results."},
         {"stop_time_ms", T::NUMBER, 100, 1e-6, kInf, {}, "ms", "Hard end of the simulation; the run ends earlier once every non-probe flow has completed."},
+        {"simulator.port_prefetch", T::CHOICE, "auto", 0, 0, {"auto", "always", "never"}, "", "With simulator.scheduler rdma: whether the event loop loads a port's hot fields into the cache while the event before its own runs (ns3::RdmaSimulatorImpl::PortPrefetch). auto: when the fabric's ports hold more of them than this core's L2 cache. Results do not depend on it: only the speed does."},
         {"simulator.scheduler", T::CHOICE, "rdma", 0, 0, {"rdma", "map", "heap", "calendar", "priority_queue", "list"}, "", "ns-3 event scheduler: rdma (ns3::RdmaScheduler, a 4-ary heap: the fastest here) or one of ns-3's (ns3::MapScheduler, ...). Every one orders events identically (by time, then by scheduling order), so results do not depend on it: only the speed does."},
 
         {"topology.type", T::CHOICE, "star", 0, 0, {"star", "leaf_spine", "fat_tree", "file", "hpcc_file"}, "", "star: hosts on one switch; leaf_spine: two-tier Clos; fat_tree: three-tier Clos; file: topology.file in the module's format; hpcc_file: topology.file in the HPCC simulator's topology.txt format."},

@@ -3,6 +3,7 @@
  */
 #include "ns3/scenario-runner.h"
 
+#include "ns3/enum.h"
 #include "ns3/fabric-stage.h"
 #include "ns3/global-value.h"
 #include "ns3/input-fields.h"
@@ -10,6 +11,7 @@
 #include "ns3/output-stage.h"
 #include "ns3/pcap-stage.h"
 #include "ns3/plugin-registry.h"
+#include "ns3/rdma-simulator-impl.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/run-output.h"
 #include "ns3/run-progress.h"
@@ -204,6 +206,13 @@ ScenarioRunner::HostCount(const json& s)
 void
 ScenarioRunner::Check(const json& s, const std::string& file)
 {
+    if (Str(s, "simulator.port_prefetch") != "auto" && Str(s, "simulator.scheduler") != "rdma")
+    {
+        throw ScenarioError(file + ": key 'simulator.port_prefetch' has value '" +
+                            Str(s, "simulator.port_prefetch") +
+                            "', which only simulator.scheduler rdma takes (it is '" +
+                            Str(s, "simulator.scheduler") + "')");
+    }
     const TopologyStage& topology = TopologyStage::For(s);
     topology.Check(s, file, 0);
     const uint32_t hosts = topology.HostCount(s);
@@ -257,6 +266,15 @@ ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& st
     RngSeedManager::SetSeed(std::max<uint32_t>(seed, 1));
     RngSeedManager::SetRun(seed + 1);
     UseScheduler(Str(s, "simulator.scheduler"));
+    if (Str(s, "simulator.scheduler") == "rdma")
+    {
+        const std::string prefetch = Str(s, "simulator.port_prefetch");
+        Simulator::GetImplementation()->SetAttribute(
+            "PortPrefetch",
+            EnumValue(prefetch == "always"  ? RdmaSimulatorImpl::PORT_PREFETCH_ALWAYS
+                      : prefetch == "never" ? RdmaSimulatorImpl::PORT_PREFETCH_NEVER
+                                            : RdmaSimulatorImpl::PORT_PREFETCH_AUTO));
+    }
     fabric.Configure(s, topo);
     TopologyStage::For(s).Build(s, topo);
     topo.Finalize();

@@ -103,11 +103,25 @@ RdmaNetDevice::RdmaNetDevice()
       m_txComplete(Create<MemberEvent<RdmaNetDevice, &RdmaNetDevice::TransmitComplete>>(this))
 {
     m_queueBytes.fill(0);
+    RdmaSimulatorImpl::NotePortHotBytes(kHotBytes);
+}
+
+RdmaNetDevice::~RdmaNetDevice()
+{
+    if (m_countedHot)
+    {
+        RdmaSimulatorImpl::NotePortHotBytes(-kHotBytes);
+    }
 }
 
 void
 RdmaNetDevice::DoDispose()
 {
+    if (m_countedHot)
+    {
+        m_countedHot = false;
+        RdmaSimulatorImpl::NotePortHotBytes(-kHotBytes);
+    }
     for (auto& q : m_queues)
     {
         q.clear();

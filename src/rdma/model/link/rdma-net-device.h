@@ -55,6 +55,7 @@ class RdmaNetDevice : public NetDevice
 
     static TypeId GetTypeId();
     RdmaNetDevice();
+    ~RdmaNetDevice() override;
 
     void Attach(Ptr<RdmaChannel> channel);
     void SetRdmaReceiveCallback(RxCallback cb);
@@ -145,6 +146,8 @@ class RdmaNetDevice : public NetDevice
     /// but that tally's line for the other half of the ports; docs/design-notes.md says
     /// why they are not aligned).
     static constexpr uint32_t kHotLines = 9;
+    /// The bytes of those lines (what RdmaSimulatorImpl::NotePortHotBytes counts per port).
+    static constexpr int64_t kHotBytes = 64 * kHotLines;
 
     /// Where the fields that a frame's arrival, queueing and transmission read begin
     /// (kHotLines lines): for RdmaSimulatorImpl's prefetch (EventWheel::kHint2Lines),
@@ -276,6 +279,8 @@ class RdmaNetDevice : public NetDevice
 
     TracedCallback<Ptr<const Packet>> m_linkDownDropTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
+    /// Its hot fields are counted in RdmaSimulatorImpl::NotePortHotBytes (until disposed).
+    bool m_countedHot = true;
 };
 
 } // namespace ns3

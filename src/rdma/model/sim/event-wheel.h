@@ -57,6 +57,15 @@ class EventWheel
     static constexpr uint32_t kHint2Lines = 9;
     static constexpr uint32_t kHint3Lines = 2;
 
+    /// Whether PrefetchNext loads the second hints (default true). They are a port's hot
+    /// fields (RdmaNetDevice::HotData): RdmaSimulatorImpl turns this off when the ports'
+    /// fields fit in the cache anyway, where the prefetches would only hold its fill
+    /// buffers.
+    void SetLoadSecondHints(bool load)
+    {
+        m_loadHint2 = load;
+    }
+
     /// Buckets per turn.
     static constexpr uint32_t kBuckets = 1u << 14;
 
@@ -550,14 +559,14 @@ class EventWheel
         m_free = n;
     }
 
-    static void Prefetch(const Node& v)
+    void Prefetch(const Node& v) const
     {
         PrefetchLines(v.impl, 2);
         if (v.hint != nullptr)
         {
             PrefetchLines(v.hint, kHintLines);
         }
-        if (v.hint2 != nullptr)
+        if (v.hint2 != nullptr && m_loadHint2)
         {
             PrefetchLines(v.hint2, kHint2Lines);
         }
@@ -587,6 +596,7 @@ class EventWheel
     /// The node whose event PrefetchNext prefetched as the one after the earliest (a
     /// hint only: if its node was freed and reused since, one prefetch is skipped).
     uint32_t m_prefetched = kNil;
+    bool m_loadHint2 = true; ///< SetLoadSecondHints
 };
 
 } // namespace ns3

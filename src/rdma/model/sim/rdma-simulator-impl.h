@@ -63,6 +63,26 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     RdmaSimulatorImpl();
     ~RdmaSimulatorImpl() override;
 
+    /// Whether Run loads the hot fields of the port an event is for ahead of the event
+    /// (the PortPrefetch attribute).
+    enum PortPrefetch
+    {
+        PORT_PREFETCH_AUTO,   ///< when the ports' hot fields exceed this core's L2 cache
+        PORT_PREFETCH_ALWAYS, ///< always
+        PORT_PREFETCH_NEVER,  ///< never
+    };
+
+    /**
+     * Count \p bytes more (fewer if negative) of ports' hot fields, those the loop may
+     * load ahead of an event (RdmaNetDevice::HotData); each port counts itself while it
+     * exists.
+     */
+    static void NotePortHotBytes(int64_t bytes);
+
+    /// \return whether Run loads the ports' hot fields ahead of their events: as the
+    ///         PortPrefetch attribute says, for the ports that exist now
+    bool LoadsPortState() const;
+
     /// The simulator implementation in use if it is an RdmaSimulatorImpl, else nullptr.
     static RdmaSimulatorImpl* Active()
     {
@@ -190,6 +210,8 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     uint64_t m_eventCount;
     /// Picoseconds per time step (0 if the resolution is finer than 1 ps).
     uint64_t m_psPerStep;
+    PortPrefetch m_portPrefetch;   ///< the PortPrefetch attribute
+    static int64_t s_portHotBytes; ///< NotePortHotBytes: of the ports that exist
 };
 
 } // namespace ns3

@@ -95,6 +95,12 @@ class SplitEventQueue
         m_near.PrefetchNext();
     }
 
+    /// EventWheel::SetLoadSecondHints of the near events.
+    void SetLoadSecondHints(bool load)
+    {
+        m_near.SetLoadSecondHints(load);
+    }
+
   private:
     uint64_t m_horizon;
     EventWheel m_near;

@@ -96,6 +96,14 @@ TEST(Cli, WrongType)
     ExpectInputError(s, "", {"bad.json", "seed", "\"abc\"", "integer"});
 }
 
+TEST(Cli, PortPrefetchWithoutTheRdmaCore)
+{
+    json s = kSmall;
+    s["simulator"]["scheduler"] = "map";
+    s["simulator"]["port_prefetch"] = "always";
+    ExpectInputError(s, "", {"bad.json", "simulator.port_prefetch", "always", "map"});
+}
+
 TEST(Cli, UnknownChoice)
 {
     json s = kSmall;

@@ -108,3 +108,33 @@ TEST(EventCore, SameResultsOnEverySchedulerPacedSendersThatAlsoAcknowledge)
     })"));
     EXPECT_EQ(sum["flows_total"].get<int>(), 8 * 7 * 2); // dispatch and combine, all pairs
 }
+
+// Rule: loading ports' hot fields ahead of their events (simulator.port_prefetch) changes
+// only the speed: always and never write the same flows, queues, ports and PFC events.
+TEST(EventCore, PortPrefetchChangesNothingSimulated)
+{
+    TempDir dir;
+    const json scenario = json::parse(R"({
+        "topology": {"type": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4},
+        "cc": {"algorithm": "dcqcn"},
+        "switch": {"buffer_mb": 1},
+        "stop_time_ms": 2,
+        "traffic": {"incast": {"enabled": true, "receiver": 0, "senders": [1, 2, 3, 4, 5, 6, 7],
+                               "qps_per_sender": 4, "message_bytes": 200000}},
+        "output": {"queue_sample_us": 5, "port_sample_us": 5, "cc_sample_us": 0}
+    })");
+    for (const char* mode : {"always", "never", "auto"})
+    {
+        json s = scenario;
+        s["simulator"]["port_prefetch"] = mode;
+        const json sum = RunScenario(dir, mode, s);
+        EXPECT_EQ(sum["flows_completed"], sum["flows_total"]) << mode;
+        EXPECT_GT(sum["flows_total"].get<int>(), 0) << mode;
+        for (const char* file : {"fct.csv", "queue.csv", "pfc.csv", "ports.csv"})
+        {
+            EXPECT_EQ(ReadText(dir / (std::string(mode) + "/" + file)),
+                      ReadText(dir / (std::string("always/") + file)))
+                << file << " differs between port_prefetch always and " << mode;
+        }
+    }
+}
