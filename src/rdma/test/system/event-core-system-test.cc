@@ -4,41 +4,46 @@
  * The event core cannot change results: the same scenario run on ns3::RdmaSimulatorImpl
  * (links with one event each under reserved uids, deferred ends of transmission) and on
  * ns-3's DefaultSimulatorImpl with its MapScheduler writes the same flows, queues and
- * PFC events, with PFC, INT, drops and a link going down and up mid-run.
+ * PFC events, with PFC, INT, drops and a link going down and up mid-run; and so does
+ * RdmaSimulatorImpl with and without its loads of ports' hot fields (PortPrefetch).
  */
 #include "scenario-test-util.h"
 
 #include <gtest/gtest.h>
+#include <initializer_list>
+#include <string>
 
 using namespace rdmatest;
 using json = nlohmann::json;
 
 namespace
 {
-/// Run \p scenario on three schedulers; returns the summary of the first (map).
+/// Run \p scenario with `simulator.<key>` set to each of \p values, expecting the same
+/// outputs as with the first; returns the first's summary.
 json
-ExpectSameOnEveryScheduler(const json& scenario)
+ExpectSameWith(const json& scenario, const char* key, std::initializer_list<const char*> values)
 {
     TempDir dir;
     json reference;
-    for (const char* scheduler : {"map", "rdma", "heap"})
+    const std::string first = *values.begin();
+    for (const char* value : values)
     {
         json s = scenario;
-        s["simulator"]["scheduler"] = scheduler;
-        const json sum = RunScenario(dir, scheduler, s);
-        EXPECT_EQ(sum["flows_completed"], sum["flows_total"]) << scheduler;
+        s["simulator"][key] = value;
+        const json sum = RunScenario(dir, value, s);
+        EXPECT_EQ(sum["flows_completed"], sum["flows_total"]) << value;
         for (const char* file : {"fct.csv", "queue.csv", "pfc.csv", "ports.csv"})
         {
-            EXPECT_EQ(ReadText(dir / (std::string(scheduler) + "/" + file)),
-                      ReadText(dir / (std::string("map/") + file)))
-                << file << " differs between schedulers map and " << scheduler;
+            EXPECT_EQ(ReadText(dir / (std::string(value) + "/" + file)),
+                      ReadText(dir / (first + "/" + file)))
+                << file << " differs between simulator." << key << " " << first << " and " << value;
         }
-        // (The event counts differ: the rdma core defers ends of transmission.)
-        for (const char* key : {"drops", "link_down_drops", "pfc_pause_frames", "bytes_delivered"})
+        // (The event counts may differ: the rdma core defers ends of transmission.)
+        for (const char* k : {"drops", "link_down_drops", "pfc_pause_frames", "bytes_delivered"})
         {
             if (!reference.is_null())
             {
-                EXPECT_EQ(sum[key], reference[key]) << key << " with " << scheduler;
+                EXPECT_EQ(sum[k], reference[k]) << k << " with " << value;
             }
         }
         if (reference.is_null())
@@ -48,11 +53,19 @@ ExpectSameOnEveryScheduler(const json& scenario)
     }
     return reference;
 }
-} // namespace
 
-TEST(EventCore, SameResultsOnEverySchedulerPfcIncastWithLinkFlap)
+/// Run \p scenario on three schedulers; returns the summary of the first (map).
+json
+ExpectSameOnEveryScheduler(const json& scenario)
 {
-    const json sum = ExpectSameOnEveryScheduler(json::parse(R"({
+    return ExpectSameWith(scenario, "scheduler", {"map", "rdma", "heap"});
+}
+
+/// A 7-to-1 incast under PFC in which a fabric link goes down and comes back up.
+json
+PfcIncastWithLinkFlap()
+{
+    return json::parse(R"({
         "topology": {"type": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4,
                      "link_events": [{"at_us": 30, "a": 8, "b": 10, "action": "down"},
                                      {"at_us": 120, "a": 8, "b": 10, "action": "up"}]},
@@ -62,7 +75,13 @@ TEST(EventCore, SameResultsOnEverySchedulerPfcIncastWithLinkFlap)
         "traffic": {"incast": {"enabled": true, "receiver": 0, "senders": [1, 2, 3, 4, 5, 6, 7],
                                "qps_per_sender": 2, "message_bytes": 200000}},
         "output": {"queue_sample_us": 5, "port_sample_us": 5, "cc_sample_us": 0}
-    })"));
+    })");
+}
+} // namespace
+
+TEST(EventCore, SameResultsOnEverySchedulerPfcIncastWithLinkFlap)
+{
+    const json sum = ExpectSameOnEveryScheduler(PfcIncastWithLinkFlap());
     // What the comparison covers: pauses, and frames lost to the link going down.
     EXPECT_GT(sum["pfc_pause_frames"].get<int>(), 0);
     EXPECT_GT(sum["link_down_drops"].get<int>(), 0);
@@ -110,31 +129,13 @@ TEST(EventCore, SameResultsOnEverySchedulerPacedSendersThatAlsoAcknowledge)
 }
 
 // Rule: loading ports' hot fields ahead of their events (simulator.port_prefetch) changes
-// only the speed: always and never write the same flows, queues, ports and PFC events.
+// only the speed: always and never write the same flows, queues, ports and PFC events,
+// under pauses and a link that goes down and up.
 TEST(EventCore, PortPrefetchChangesNothingSimulated)
 {
-    TempDir dir;
-    const json scenario = json::parse(R"({
-        "topology": {"type": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4},
-        "cc": {"algorithm": "dcqcn"},
-        "switch": {"buffer_mb": 1},
-        "stop_time_ms": 2,
-        "traffic": {"incast": {"enabled": true, "receiver": 0, "senders": [1, 2, 3, 4, 5, 6, 7],
-                               "qps_per_sender": 4, "message_bytes": 200000}},
-        "output": {"queue_sample_us": 5, "port_sample_us": 5, "cc_sample_us": 0}
-    })");
-    for (const char* mode : {"always", "never", "auto"})
-    {
-        json s = scenario;
-        s["simulator"]["port_prefetch"] = mode;
-        const json sum = RunScenario(dir, mode, s);
-        EXPECT_EQ(sum["flows_completed"], sum["flows_total"]) << mode;
-        EXPECT_GT(sum["flows_total"].get<int>(), 0) << mode;
-        for (const char* file : {"fct.csv", "queue.csv", "pfc.csv", "ports.csv"})
-        {
-            EXPECT_EQ(ReadText(dir / (std::string(mode) + "/" + file)),
-                      ReadText(dir / (std::string("always/") + file)))
-                << file << " differs between port_prefetch always and " << mode;
-        }
-    }
+    const json sum =
+        ExpectSameWith(PfcIncastWithLinkFlap(), "port_prefetch", {"always", "never", "auto"});
+    EXPECT_EQ(sum["flows_total"].get<int>(), 7 * 2);
+    EXPECT_GT(sum["pfc_pause_frames"].get<int>(), 0);
+    EXPECT_GT(sum["link_down_drops"].get<int>(), 0);
 }
