@@ -16,18 +16,12 @@ NS_LOG_COMPONENT_DEFINE("MoeGenerator");
 
 namespace
 {
-/**
- * Draw \p count distinct indices from weights given as the cumulative sums \p cum
- * (cum[i] = w[0] + ... + w[i]) by successive sampling: each draw picks index i with
- * probability w[i] over the weight not yet drawn. Drawing from all weights and
- * rejecting repeats is exactly that; after many rejections (most of the weight already
- * drawn) the remaining indices are scanned instead.
- */
+/// std::upper_bound's answer: the index of the first element of \p a (not empty) greater
+/// than \p x. No branch per step: the draws are random, so a branching search would
+/// mispredict every other step.
 size_t
 UpperBound(const std::vector<double>& a, double x)
 {
-    // std::upper_bound's answer (the first element greater than x), with no branch per
-    // step: the draws are random, so a branching search mispredicts every other step.
     const double* base = a.data();
     size_t n = a.size();
     while (n > 1)
@@ -39,6 +33,13 @@ UpperBound(const std::vector<double>& a, double x)
     return static_cast<size_t>(base - a.data()) + (*base <= x ? 1 : 0);
 }
 
+/**
+ * Draw \p count distinct indices from weights given as the cumulative sums \p cum
+ * (cum[i] = w[0] + ... + w[i]) by successive sampling: each draw picks index i with
+ * probability w[i] over the weight not yet drawn. Drawing from all weights and
+ * rejecting repeats is exactly that; after many rejections (most of the weight already
+ * drawn) the remaining indices are scanned instead.
+ */
 void
 DrawDistinct(const std::vector<double>& cum,
              uint32_t count,
