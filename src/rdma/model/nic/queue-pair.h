@@ -43,8 +43,6 @@ struct RateLimiter
     uint64_t lastSendPs = 0; ///< when the last data packet left (ps)
     uint32_t lastWire = 0;   ///< and its wire bytes
     bool probeOutstanding = false;
-    /// the hooks its controller implements (CongestionControl::ImplementedHooks)
-    uint8_t ccHooks = CongestionControl::HOOK_ALL;
     Time probeTimeout; ///< doubles on each unanswered probe, reset on answer
     EventId probeTimer;
 };

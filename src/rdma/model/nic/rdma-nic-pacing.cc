@@ -137,14 +137,14 @@ RdmaNic::Pull(uint8_t pausedMask)
             continue;
         }
         RateLimiter& limiter = m_limiters[qp.limiter];
-        if (limiter.nextSendPs <= now && (limiter.ccHooks & CongestionControl::HOOK_PACING))
+        if (limiter.nextSendPs <= now && (qp.ccHooks & CongestionControl::HOOK_PACING))
         {
             // A controller pacing by credit may hold the packet back further (also
             // the QP's first, lastWire 0).
             const Time wait = limiter.cc->PacingDelay(limiter.lastWire);
             if (wait.IsStrictlyPositive())
             {
-                limiter.nextSendPs = now + CappedWaitPs(limiter, wait.GetPicoSeconds());
+                limiter.nextSendPs = now + CappedWaitPs(qp, wait.GetPicoSeconds());
             }
         }
         if (limiter.nextSendPs > now)
@@ -154,7 +154,7 @@ RdmaNic::Pull(uint8_t pausedMask)
             continue;
         }
         Ptr<RdmaFrame> p;
-        if ((limiter.ccHooks & CongestionControl::HOOK_PROBE) && !limiter.probeOutstanding &&
+        if ((qp.ccHooks & CongestionControl::HOOK_PROBE) && !limiter.probeOutstanding &&
             limiter.cc->WantsProbe())
         {
             // The probe takes this turn; the QP stays ready for its data.
@@ -267,7 +267,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
         rate >= m_device->GetBitRate()
             ? nowPs
             : nowPs +
-                  CappedWaitPs(limiter,
+                  CappedWaitPs(qp,
                                SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1)));
     limiter.lastSendPs = nowPs;
     limiter.lastWire = wire;
@@ -337,15 +337,15 @@ RdmaNic::NotePeerRate(SendQueuePair& qp, uint64_t rate)
 }
 
 uint64_t
-RdmaNic::CappedWaitPs(const RateLimiter& limiter, uint64_t waitPs) const
+RdmaNic::CappedWaitPs(const SendQueuePair& qp, uint64_t waitPs) const
 {
     // A controller pacing by credit asks to be re-checked within PacingRecheck(), so a
     // rate that rises during a long gap takes effect within that time.
-    if (!(limiter.ccHooks & CongestionControl::HOOK_PACING))
+    if (!(qp.ccHooks & CongestionControl::HOOK_PACING))
     {
         return waitPs;
     }
-    const Time cap = limiter.cc->PacingRecheck();
+    const Time cap = qp.cc->PacingRecheck();
     return cap == Time::Max() ? waitPs : std::min<uint64_t>(waitPs, cap.GetPicoSeconds());
 }
 

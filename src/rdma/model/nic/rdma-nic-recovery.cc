@@ -73,27 +73,25 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
         qp.retxNext = std::max(qp.retxNext, qp.sndUna);
         qp.lastProgress = RdmaSimulatorImpl::CurrentTime();
     }
-    if (!(qp.ccHooks & CongestionControl::HOOK_ACK))
+    // A controller without OnAck (DCQCN) is not loaded at all.
+    if (qp.ccHooks & CongestionControl::HOOK_ACK)
     {
-        // Its controller's OnAck would do nothing (DCQCN): leave it unloaded.
-        CompleteAcknowledged(qp);
-        return;
+        CcAck ack;
+        ack.ackedBytes = acked;
+        ack.rtt =
+            h.timestamp > 0 ? RdmaSimulatorImpl::CurrentTime() - NanoSeconds(h.timestamp) : Time(0);
+        ack.ecnEcho = h.flags & RdmaHeader::FLAG_ECN_ECHO;
+        ack.remoteDelay = NanoSeconds(h.remoteDelayNs);
+        ack.ackPsn = qp.sndUna;
+        ack.sndNxt = qp.sndNxt;
+        ack.inflightBytes = uint64_t(qp.sndNxt - qp.sndUna) * m_mtu;
+        if (h.flags & RdmaHeader::FLAG_INT)
+        {
+            ack.intHops = h.intHops;
+            ack.intStack = h.intStack;
+        }
+        qp.cc->OnAck(ack);
     }
-    CcAck ack;
-    ack.ackedBytes = acked;
-    ack.rtt =
-        h.timestamp > 0 ? RdmaSimulatorImpl::CurrentTime() - NanoSeconds(h.timestamp) : Time(0);
-    ack.ecnEcho = h.flags & RdmaHeader::FLAG_ECN_ECHO;
-    ack.remoteDelay = NanoSeconds(h.remoteDelayNs);
-    ack.ackPsn = qp.sndUna;
-    ack.sndNxt = qp.sndNxt;
-    ack.inflightBytes = uint64_t(qp.sndNxt - qp.sndUna) * m_mtu;
-    if (h.flags & RdmaHeader::FLAG_INT)
-    {
-        ack.intHops = h.intHops;
-        ack.intStack = h.intStack;
-    }
-    qp.cc->OnAck(ack);
     CompleteAcknowledged(qp);
 }
 

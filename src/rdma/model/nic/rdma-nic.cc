@@ -289,18 +289,16 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
         m_perDestination ? m_destinationLimiter.find(peerNode) : m_destinationLimiter.end();
     if (shared != m_destinationLimiter.end())
     {
-        qp.limiter = shared->second;
+        UseLimiter(qp, shared->second);
     }
     else
     {
-        qp.limiter = AddLimiter(m_ccFactory.Create<CongestionControl>(), peerNode, qp.peers);
+        UseLimiter(qp, AddLimiter(m_ccFactory.Create<CongestionControl>(), peerNode, qp.peers));
         if (m_perDestination)
         {
             m_destinationLimiter[peerNode] = qp.limiter;
         }
     }
-    qp.cc = m_limiters[qp.limiter].cc;
-    qp.ccHooks = m_limiters[qp.limiter].ccHooks;
     m_sendQps.push_back(std::move(qp));
     NoteQpTables();
     return m_sendQps.size() - 1;
@@ -325,9 +323,16 @@ RdmaNic::AddLimiter(Ptr<CongestionControl> cc, uint32_t peerNode, CcPeerGroup* p
     ctx.peers = peers;
     ctx.rng = PeekPointer(m_ccRng);
     limiter.cc->Init(ctx);
-    limiter.ccHooks = limiter.cc->ImplementedHooks();
     m_limiters.push_back(limiter);
     return m_limiters.size() - 1;
+}
+
+void
+RdmaNic::UseLimiter(SendQueuePair& qp, uint32_t limiter)
+{
+    qp.limiter = limiter;
+    qp.cc = m_limiters[limiter].cc;
+    qp.ccHooks = qp.cc->ImplementedHooks();
 }
 
 void
@@ -338,9 +343,7 @@ RdmaNic::ExemptFromCongestionControl(uint32_t qpn)
     NS_ABORT_MSG_IF(qp.active || qp.started, "RdmaNic: exempt QP " << qpn << " before it is used");
     // Its own limiter at line rate, outside its peer group (it does not take a share).
     qp.peers = nullptr;
-    qp.limiter = AddLimiter(CreateObject<NoCongestionControl>(), qp.peerNode, nullptr);
-    qp.cc = m_limiters[qp.limiter].cc;
-    qp.ccHooks = m_limiters[qp.limiter].ccHooks;
+    UseLimiter(qp, AddLimiter(CreateObject<NoCongestionControl>(), qp.peerNode, nullptr));
 }
 
 Ptr<CongestionControl>

@@ -151,6 +151,9 @@ class RdmaNic : public Object, public RdmaPortOwner
     uint32_t AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t priority);
     /// A new rate limiter paced by \p cc (initialised here); returns its index.
     uint32_t AddLimiter(Ptr<CongestionControl> cc, uint32_t peerNode, CcPeerGroup* peers);
+    /// Make \p qp send through limiter \p limiter: its index, its controller and the
+    /// hooks that controller implements (which the packet path reads from the QP).
+    void UseLimiter(SendQueuePair& qp, uint32_t limiter);
     uint32_t AddRecvQp(uint32_t peerNode, uint16_t sport, uint8_t priority);
 
     // transmit path
@@ -162,7 +165,7 @@ class RdmaNic : public Object, public RdmaPortOwner
     /// Selective repeat: move the recovery scan past PSNs the receiver reported.
     static void SkipReported(SendQueuePair& qp);
     /// A pacing wait of \p waitPs, capped at the controller's PacingRecheck().
-    uint64_t CappedWaitPs(const RateLimiter& limiter, uint64_t waitPs) const;
+    uint64_t CappedWaitPs(const SendQueuePair& qp, uint64_t waitPs) const;
     /// Start loading \p qp's controller, limiter, oldest message and peer group, each last
     /// touched about a round trip ago, together rather than one after another as read.
     void PrefetchSendState(const SendQueuePair& qp) const;

@@ -4,6 +4,7 @@
 #ifndef RDMA_EVENT_WHEEL_H
 #define RDMA_EVENT_WHEEL_H
 
+#include "ns3/occupancy-bitmap.h"
 #include "ns3/prefetch.h"
 #include "ns3/scheduler.h"
 
@@ -22,12 +23,12 @@ namespace ns3
  * Orders events exactly as every ns-3 scheduler does: by time stamp, then by uid. The
  * wheel has kBuckets buckets of 2^shift time steps each; bucket b holds, in an array, the
  * events whose time stamp divided by 2^shift is b modulo kBuckets, sorted by (time stamp,
- * uid) by the time the cursor reaches it. A bitmap of non-empty buckets (and one bit per bitmap
- * word) finds the next event in a few word operations. Every event must be due less than Span()
- * time steps after "now" (the last event popped, or AdvanceTo) when it is pushed; then all events
- * in the wheel lie within one turn of the cursor (a bucket at or after now's, and at or before the
- * earliest event's), so the first non-empty bucket from the cursor holds the earliest event, which
- * is kept until it is popped or an earlier one is pushed.
+ * uid) by the time the cursor reaches it. A two-level bitmap of non-empty buckets (OccupancyBitmap)
+ * finds the next event in a few word operations. Every event must be due less
+ * than Span() time steps after "now" (the last event popped, or AdvanceTo) when it is pushed; then
+ * all events in the wheel lie within one turn of the cursor (a bucket at or after now's, and at or
+ * before the earliest event's), so the first non-empty bucket from the cursor holds the earliest
+ * event, which is kept until it is popped or an earlier one is pushed.
  *
  * Why not a heap: on a busy fabric a heap of a few thousand events spent ~290
  * instructions per event (pop and push, two 128-bit comparisons per level); here a push
@@ -75,7 +76,6 @@ class EventWheel
         : m_shift(shift),
           m_lowMask((uint64_t(1) << shift) - 1),
           m_buckets(kBuckets),
-          m_bits(kBuckets / 64, 0),
           m_unsorted(kBuckets / 64, 0)
     {
         m_nodes.reserve(1024);
@@ -239,7 +239,7 @@ class EventWheel
         if (i == bucket->end)
         {
             const uint32_t b =
-                FirstSetCircular((static_cast<uint32_t>(m_cursor) + 1) & (kBuckets - 1));
+                m_nonEmpty.FirstSetCircular((static_cast<uint32_t>(m_cursor) + 1) & (kBuckets - 1));
             if (b == kNil)
             {
                 return;
@@ -286,7 +286,7 @@ class EventWheel
     }
 
   private:
-    static constexpr uint32_t kNil = ~0u;
+    static constexpr uint32_t kNil = OccupancyBitmap<kBuckets>::kNone;
 
     /// An event where it waits: one cache line each (a node that straddled two lines
     /// cost two loads when cold).
@@ -369,8 +369,7 @@ class EventWheel
         {
             TakeArray(bucket);
             bucket.entries[bucket.end++] = entry;
-            m_bits[b / 64] |= uint64_t(1) << (b % 64);
-            m_summary[b / 4096] |= uint64_t(1) << ((b / 64) % 64);
+            m_nonEmpty.Set(b);
         }
         else
         {
@@ -442,11 +441,7 @@ class EventWheel
         Bucket& bucket = m_buckets[b];
         GiveArray(bucket);
         m_unsorted[b / 64] &= ~(uint64_t(1) << (b % 64));
-        m_bits[b / 64] &= ~(uint64_t(1) << (b % 64));
-        if (m_bits[b / 64] == 0)
-        {
-            m_summary[b / 4096] &= ~(uint64_t(1) << ((b / 64) % 64));
-        }
+        m_nonEmpty.Clear(b);
         if (b == (static_cast<uint32_t>(m_cursor) & (kBuckets - 1)))
         {
             m_head = nullptr;
@@ -505,40 +500,9 @@ class EventWheel
     uint32_t FindNext()
     {
         const uint32_t from = static_cast<uint32_t>(m_cursor) & (kBuckets - 1);
-        const uint32_t b = FirstSetCircular(from);
+        const uint32_t b = m_nonEmpty.FirstSetCircular(from);
         m_cursor += (b - from) & (kBuckets - 1);
         return b;
-    }
-
-    /// The first non-empty bucket at or after \p from, wrapping around, or kNil.
-    uint32_t FirstSetCircular(uint32_t from) const
-    {
-        const uint32_t b = FirstSetFrom(from);
-        return b != kNil ? b : FirstSetFrom(0);
-    }
-
-    /// The first non-empty bucket at or after \p from (no wrap), or kNil.
-    uint32_t FirstSetFrom(uint32_t from) const
-    {
-        uint32_t word = from / 64;
-        const uint64_t bits = m_bits[word] & (~uint64_t(0) << (from % 64));
-        if (bits != 0)
-        {
-            return word * 64 + __builtin_ctzll(bits);
-        }
-        // Whole words after it, through the summary (bit w: word w non-empty).
-        ++word;
-        for (uint32_t s = word / 64; s < kSummaryWords; ++s)
-        {
-            const uint64_t mask = s == word / 64 ? ~uint64_t(0) << (word % 64) : ~uint64_t(0);
-            const uint64_t words = m_summary[s] & mask;
-            if (words != 0)
-            {
-                const uint32_t w = s * 64 + __builtin_ctzll(words);
-                return w * 64 + __builtin_ctzll(m_bits[w]);
-            }
-        }
-        return kNil;
     }
 
     uint32_t NewNode()
@@ -576,18 +540,15 @@ class EventWheel
         }
     }
 
-    static constexpr uint32_t kSummaryWords = kBuckets / 64 / 64;
-
-    uint32_t m_shift;                 ///< a bucket spans 2^m_shift time steps
-    uint64_t m_lowMask;               ///< a time stamp's bits within its bucket
-    uint64_t m_cursor = 0;            ///< a bucket number (time stamp >> m_shift) no event precedes
-    std::size_t m_n = 0;              ///< events held
-    std::vector<Bucket> m_buckets;    ///< by time stamp >> m_shift, modulo kBuckets
-    std::vector<uint64_t> m_bits;     ///< bit b: bucket b is not empty
-    std::vector<uint64_t> m_unsorted; ///< bit b: bucket b's entries are out of order
-    uint64_t m_summary[kSummaryWords] = {}; ///< bit w: m_bits[w] is not zero
-    std::vector<Node> m_nodes;              ///< the events, by node index
-    uint32_t m_free = kNil;                 ///< the first free node (free nodes chain by next)
+    uint32_t m_shift;              ///< a bucket spans 2^m_shift time steps
+    uint64_t m_lowMask;            ///< a time stamp's bits within its bucket
+    uint64_t m_cursor = 0;         ///< a bucket number (time stamp >> m_shift) no event precedes
+    std::size_t m_n = 0;           ///< events held
+    std::vector<Bucket> m_buckets; ///< by time stamp >> m_shift, modulo kBuckets
+    OccupancyBitmap<kBuckets> m_nonEmpty; ///< bucket b is not empty
+    std::vector<uint64_t> m_unsorted;     ///< bit b: bucket b's entries are out of order
+    std::vector<Node> m_nodes;            ///< the events, by node index
+    uint32_t m_free = kNil;               ///< the first free node (free nodes chain by next)
     /// Free arrays by size class (2^(kMinLog2 + class) entries), last freed last.
     std::vector<Entry*> m_arrays[kClasses];
     /// The earliest event's entry (the first of the cursor's bucket, sorted), or null if
