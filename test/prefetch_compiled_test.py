@@ -34,7 +34,7 @@ def constant(path, name):
 
 def prefetches_by_function():
     """Prefetch instructions of each function of the library, by demangled name, and
-    the calls each makes (("calls", caller, callee) keys)."""
+    the calls each makes, tail calls included (("calls", caller, callee) keys)."""
     out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-C", LIB],
                          capture_output=True, text=True, check=True).stdout
     counts = {}
@@ -46,7 +46,9 @@ def prefetches_by_function():
         elif function and re.search(r"\tprefetch", line):
             counts[function] = counts.get(function, 0) + 1
         elif function:
-            call = re.search(r"\tcall\s+[0-9a-f]+ <(.*)>$", line)
+            # (a tail call is a jmp to the callee's entry or its PLT slot)
+            call = (re.search(r"\tcall\s+[0-9a-f]+ <(.*)>$", line) or
+                    re.search(r"\tjmp\s+[0-9a-f]+ <([^+]*)>$", line))
             if call:
                 key = ("calls", function, call.group(1))
                 counts[key] = counts.get(key, 0) + 1
@@ -111,3 +113,19 @@ def test_the_qp_scheduler_prefetches_its_ready_ring_ahead(counts):
 def test_a_port_prefetches_its_link_and_an_arrival_the_next_fifo_slot(counts):
     assert count(counts, "ns3::RdmaNetDevice::TryTransmit(") >= 3
     assert count(counts, "ns3::RdmaChannel::Arrive(") >= 1
+
+
+def test_the_warm_ups_prefetch_what_follows_the_hints(counts):
+    # DirectEvent::Warm of the next event: a switch's arrival loads the ingress counters
+    # (2 lines), the egress port's hot lines and the egress counters (2); a NIC's pull
+    # or acknowledgement loads the QP's send state; a port's end of transmission, the
+    # queued frame it will send (2 lines), in its own copy or in the event's Warm.
+    hot = constant("link/rdma-net-device.h", "kHotLines")
+    assert count(counts, "ns3::RdmaSwitch::WarmArrival(") >= 2 + hot + 2
+    lines = constant("nic/rdma-nic.h", "kCcPrefetchLines")
+    state = "ns3::RdmaNic::PrefetchSendState("
+    for warm in ("ns3::RdmaNic::WarmPull(", "ns3::RdmaNic::WarmArrival("):
+        assert count(counts, warm) >= lines + 3 or calls(counts, warm, state), warm
+    tx = count(counts, "ns3::RdmaNetDevice::WarmTransmitComplete(") + \
+        count(counts, "ns3::MemberEvent<ns3::RdmaNetDevice, &ns3::RdmaNetDevice::TransmitComplete")
+    assert tx >= 2

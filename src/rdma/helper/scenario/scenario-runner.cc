@@ -206,12 +206,14 @@ ScenarioRunner::HostCount(const json& s)
 void
 ScenarioRunner::Check(const json& s, const std::string& file)
 {
-    if (Str(s, "simulator.port_prefetch") != "auto" && Str(s, "simulator.scheduler") != "rdma")
+    for (const char* key : {"simulator.port_prefetch", "simulator.warm_next"})
     {
-        throw ScenarioError(file + ": key 'simulator.port_prefetch' has value '" +
-                            Str(s, "simulator.port_prefetch") +
-                            "', which only simulator.scheduler rdma takes (it is '" +
-                            Str(s, "simulator.scheduler") + "')");
+        if (Str(s, key) != "auto" && Str(s, "simulator.scheduler") != "rdma")
+        {
+            throw ScenarioError(file + ": key '" + key + "' has value '" + Str(s, key) +
+                                "', which only simulator.scheduler rdma takes (it is '" +
+                                Str(s, "simulator.scheduler") + "')");
+        }
     }
     const TopologyStage& topology = TopologyStage::For(s);
     topology.Check(s, file, 0);
@@ -268,12 +270,15 @@ ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& st
     UseScheduler(Str(s, "simulator.scheduler"));
     if (Str(s, "simulator.scheduler") == "rdma")
     {
-        const std::string prefetch = Str(s, "simulator.port_prefetch");
-        Simulator::GetImplementation()->SetAttribute(
-            "PortPrefetch",
-            EnumValue(prefetch == "always"  ? RdmaSimulatorImpl::PORT_PREFETCH_ALWAYS
-                      : prefetch == "never" ? RdmaSimulatorImpl::PORT_PREFETCH_NEVER
-                                            : RdmaSimulatorImpl::PORT_PREFETCH_AUTO));
+        const auto aid = [&](const char* key) {
+            const std::string v = Str(s, key);
+            return EnumValue(v == "always"  ? RdmaSimulatorImpl::AID_ALWAYS
+                             : v == "never" ? RdmaSimulatorImpl::AID_NEVER
+                                            : RdmaSimulatorImpl::AID_AUTO);
+        };
+        Simulator::GetImplementation()->SetAttribute("PortPrefetch",
+                                                     aid("simulator.port_prefetch"));
+        Simulator::GetImplementation()->SetAttribute("WarmNext", aid("simulator.warm_next"));
     }
     fabric.Configure(s, topo);
     TopologyStage::For(s).Build(s, topo);

@@ -173,6 +173,16 @@ class RdmaNetDevice : public NetDevice
     /// A frame arrives with its header parsed (how the channel delivers frames).
     void Receive(const Ptr<RdmaFrame>& f);
 
+    /// Frame \p f's arrival is the next event (the link's DirectEvent::Warm): the owner
+    /// may start loading what it will read (RdmaPortOwner::WarmArrival). Changes nothing.
+    void WarmArrival(const RdmaFrame& f, const void* entry) const
+    {
+        if (m_owner != nullptr)
+        {
+            m_owner->WarmArrival(m_ownerPort, f, entry);
+        }
+    }
+
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
     uint32_t GetIfIndex() const override;
@@ -212,6 +222,10 @@ class RdmaNetDevice : public NetDevice
     /// Tell the owner (or the dequeue callback) that \p f leaves queue \p priority.
     void NotifyDequeued(RdmaFrame& f, uint8_t priority);
     void TransmitComplete();
+    /// The end of transmission is the next event (DirectEvent::Warm): start loading the
+    /// frame it will send if one is queued now, else what the owner will read to make
+    /// one (RdmaPortOwner::WarmPull). Changes nothing.
+    void WarmTransmitComplete() const;
     /// m_busy, after ending a deferred transmission whose slot has passed.
     bool StillBusy();
     /// Schedule the deferred end of transmission in its reserved slot.
@@ -275,7 +289,10 @@ class RdmaNetDevice : public NetDevice
     DequeueCallback m_dequeueCallback;
     PullCallback m_pullSource;
 
-    Ptr<MemberEvent<RdmaNetDevice, &RdmaNetDevice::TransmitComplete>> m_txComplete;
+    Ptr<MemberEvent<RdmaNetDevice,
+                    &RdmaNetDevice::TransmitComplete,
+                    &RdmaNetDevice::WarmTransmitComplete>>
+        m_txComplete;
 
     TracedCallback<Ptr<const Packet>> m_linkDownDropTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;

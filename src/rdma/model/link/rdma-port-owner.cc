@@ -29,6 +29,18 @@ RdmaPortOwner::GetArrivalHints(uint32_t /* port */) const
     return nullptr;
 }
 
+void
+RdmaPortOwner::WarmPull(uint32_t /* port */) const
+{
+}
+
+void
+RdmaPortOwner::WarmArrival(uint32_t /* port */,
+                           const RdmaFrame& /* f */,
+                           const void* /* entry */) const
+{
+}
+
 bool
 RdmaPortOwner::HasFramesToPull(uint32_t /* port */) const
 {

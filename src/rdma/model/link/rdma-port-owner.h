@@ -109,6 +109,22 @@ class RdmaPortOwner
      * as long as the owner and be kept current as its tables move. Default: null (none).
      */
     virtual const RdmaArrivalHints* GetArrivalHints(uint32_t port) const;
+
+    /**
+     * Port \p port's end of transmission is the next event and its queues were empty
+     * when it was scheduled (DirectEvent::Warm): start loading what PullFrame will read
+     * after the state PullHint named, which was loaded one event ago. It must change
+     * nothing. Default: nothing.
+     */
+    virtual void WarmPull(uint32_t port) const;
+
+    /**
+     * Frame \p f's arrival on port \p port is the next event (DirectEvent::Warm): start
+     * loading what FrameReceived will read after \p f and \p entry (its
+     * RdmaArrivalHints::For entry, or null), both loaded one event ago. It must change
+     * nothing. Default: nothing.
+     */
+    virtual void WarmArrival(uint32_t port, const RdmaFrame& f, const void* entry) const;
 };
 
 } // namespace ns3

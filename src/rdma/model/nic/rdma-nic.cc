@@ -221,6 +221,26 @@ RdmaNic::PullHint(uint32_t /* port */, const void** more) const
     return m_scheduler.PeekReady(qpn) ? &m_sendQps[qpn] : nullptr;
 }
 
+void
+RdmaNic::WarmPull(uint32_t /* port */) const
+{
+    uint32_t qpn;
+    if (m_scheduler.PeekReady(qpn))
+    {
+        PrefetchSendState(m_sendQps[qpn]);
+    }
+}
+
+void
+RdmaNic::WarmArrival(uint32_t /* port */, const RdmaFrame& f, const void* entry) const
+{
+    const RdmaPacketType type = f.header.type;
+    if (entry != nullptr && (type == RdmaPacketType::ACK || type == RdmaPacketType::NACK))
+    {
+        PrefetchSendState(*static_cast<const SendQueuePair*>(entry));
+    }
+}
+
 const RdmaArrivalHints*
 RdmaNic::GetArrivalHints(uint32_t /* port */) const
 {

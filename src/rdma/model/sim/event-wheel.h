@@ -258,6 +258,17 @@ class EventWheel
         }
     }
 
+    /// The earliest event if it was pushed as a DirectEvent, else null (also if empty).
+    EventImpl* NextDirect()
+    {
+        if (m_n == 0)
+        {
+            return nullptr;
+        }
+        const Node& node = m_nodes[Head()->node];
+        return node.direct ? node.impl : nullptr;
+    }
+
     /// Remove the event of time stamp \p ts and uid \p uid; false if it is not here.
     bool Erase(uint64_t ts, uint32_t uid)
     {

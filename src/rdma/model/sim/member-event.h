@@ -21,9 +21,11 @@ namespace ns3
  * Simulator::MakeEvent allocates and frees an event object per scheduling; this one is
  * made once, by its owner, and scheduled again and again (each scheduling holds one
  * reference, which the simulator gives back after running it). It must never be
- * cancelled: an owner that may need to cancel uses a RearmableEvent (below).
+ * cancelled: an owner that may need to cancel uses a RearmableEvent (below). With
+ * \p WarmMethod, the core calls `(object->*WarmMethod)()` when the run is next
+ * (DirectEvent::Warm).
  */
-template <class T, void (T::*Method)()>
+template <class T, void (T::*Method)(), void (T::*WarmMethod)() const = nullptr>
 class MemberEvent : public DirectEvent
 {
   public:
@@ -56,6 +58,15 @@ class MemberEvent : public DirectEvent
             return uid;
         }
         return Simulator::Schedule(delay, Ptr<EventImpl>(this)).GetUid();
+    }
+
+    /// DirectEvent::Warm: `(object->*WarmMethod)()`, if given.
+    void Warm() override
+    {
+        if constexpr (WarmMethod != nullptr)
+        {
+            (m_object->*WarmMethod)();
+        }
     }
 
   protected:

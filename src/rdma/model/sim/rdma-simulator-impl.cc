@@ -33,26 +33,38 @@ PsPerStep()
 TypeId
 RdmaSimulatorImpl::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RdmaSimulatorImpl")
-                            .SetParent<SimulatorImpl>()
-                            .SetGroupName("Rdma")
-                            .AddConstructor<RdmaSimulatorImpl>()
-                            .AddAttribute("PortPrefetch",
-                                          "Whether the event loop loads the hot fields of the port "
-                                          "an event is for (RdmaNetDevice::kHotLines cache lines) "
-                                          "while the event before it runs. Auto: when the ports' "
-                                          "hot fields together exceed this core's L2 cache (so "
-                                          "they are likely cold); below, the loads would only hold "
-                                          "the cache's fill buffers. Never changes what is "
-                                          "simulated, only the speed.",
-                                          EnumValue(PORT_PREFETCH_AUTO),
-                                          MakeEnumAccessor(&RdmaSimulatorImpl::m_portPrefetch),
-                                          MakeEnumChecker(PORT_PREFETCH_AUTO,
-                                                          "Auto",
-                                                          PORT_PREFETCH_ALWAYS,
-                                                          "Always",
-                                                          PORT_PREFETCH_NEVER,
-                                                          "Never"));
+    static TypeId tid =
+        TypeId("ns3::RdmaSimulatorImpl")
+            .SetParent<SimulatorImpl>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaSimulatorImpl>()
+            .AddAttribute(
+                "PortPrefetch",
+                "Whether the event loop loads the hot fields of the port "
+                "an event is for (RdmaNetDevice::kHotLines cache lines) "
+                "while the event before it runs. Auto: when the ports' "
+                "hot fields together exceed this core's L2 cache (so "
+                "they are likely cold); below, the loads would only hold "
+                "the cache's fill buffers. Never changes what is "
+                "simulated, only the speed.",
+                EnumValue(AID_AUTO),
+                MakeEnumAccessor(&RdmaSimulatorImpl::m_portPrefetch),
+                MakeEnumChecker(AID_AUTO, "Auto", AID_ALWAYS, "Always", AID_NEVER, "Never"))
+            .AddAttribute(
+                "WarmNext",
+                "Whether the event loop warms the next event while "
+                "the one before it runs (DirectEvent::Warm): a port's "
+                "end of transmission or a frame's arrival starts "
+                "loading what its owner reads after the event's "
+                "hints, such as the QP's controller and limiter or "
+                "the switch's egress port. Auto: when the ports' hot "
+                "fields together exceed this core's L2 cache, as for "
+                "PortPrefetch; in the cache it costs more than it "
+                "saves. Never changes what is simulated, only the "
+                "speed.",
+                EnumValue(AID_AUTO),
+                MakeEnumAccessor(&RdmaSimulatorImpl::m_warmNext),
+                MakeEnumChecker(AID_AUTO, "Auto", AID_ALWAYS, "Always", AID_NEVER, "Never"));
     return tid;
 }
 
@@ -65,7 +77,8 @@ RdmaSimulatorImpl::RdmaSimulatorImpl()
       m_currentContext(Simulator::NO_CONTEXT),
       m_eventCount(0),
       m_psPerStep(PsPerStep()),
-      m_portPrefetch(PORT_PREFETCH_AUTO)
+      m_portPrefetch(AID_AUTO),
+      m_warmNext(AID_AUTO)
 {
     s_active = this;
 }
@@ -138,23 +151,26 @@ RdmaSimulatorImpl::NotePortHotBytes(int64_t bytes)
 }
 
 bool
-RdmaSimulatorImpl::LoadsPortState() const
+RdmaSimulatorImpl::AtScale()
 {
-    switch (m_portPrefetch)
-    {
-    case PORT_PREFETCH_ALWAYS:
-        return true;
-    case PORT_PREFETCH_NEVER:
-        return false;
-    default:
-        break;
-    }
     // Measured (docs/design-notes.md): the 1,024-host fat-tree's 6,144 ports (3.4 MB of
-    // hot fields) run 16-25% faster with the loads; the 64-GPU leaf-spine's 256 ports
-    // (140 KB) about 3.5% faster without.
+    // hot fields) run 16-25% faster with the port loads; the 64-GPU leaf-spine's 256
+    // ports (140 KB) about 3.5% faster without.
     const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
     const int64_t cache = l2 > 0 ? l2 : int64_t(1) << 20;
     return s_portHotBytes > cache;
+}
+
+bool
+RdmaSimulatorImpl::LoadsPortState() const
+{
+    return m_portPrefetch == AID_ALWAYS || (m_portPrefetch == AID_AUTO && AtScale());
+}
+
+bool
+RdmaSimulatorImpl::WarmsNext() const
+{
+    return m_warmNext == AID_ALWAYS || (m_warmNext == AID_AUTO && AtScale());
 }
 
 void
@@ -162,6 +178,7 @@ RdmaSimulatorImpl::Run()
 {
     m_stop = false;
     m_events.SetLoadSecondHints(LoadsPortState());
+    const bool warm = WarmsNext();
     while (!m_events.Empty() && !m_stop)
     {
         bool direct = false;
@@ -171,6 +188,12 @@ RdmaSimulatorImpl::Run()
         m_currentContext = next.key.m_context;
         m_currentUid = next.key.m_uid;
         m_events.PrefetchNext(); // its event object is likely cold: fetch it meanwhile
+        EventImpl* after = warm ? m_events.NextDirect() : nullptr;
+        if (after != nullptr)
+        {
+            // Its hints were loaded one event ago: it starts loading what they point to.
+            static_cast<DirectEvent*>(after)->Warm();
+        }
         if (direct)
         {
             static_cast<DirectEvent*>(next.impl)->Fire();

@@ -30,6 +30,17 @@ class DirectEvent : public EventImpl
     {
         Notify();
     }
+
+    /**
+     * The core calls this when the event becomes the next to run (while the one before
+     * it runs), after the hints it was scheduled with were loaded one event earlier. It
+     * may read what those hints point to and start loading what that points to in turn
+     * (PrefetchLine), so that a chain of two cold loads costs about one. It must change
+     * nothing: the event before it may still change what it will read. Default: nothing.
+     */
+    virtual void Warm()
+    {
+    }
 };
 
 /**
@@ -63,13 +74,13 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     RdmaSimulatorImpl();
     ~RdmaSimulatorImpl() override;
 
-    /// Whether Run loads the hot fields of the port an event is for ahead of the event
-    /// (the PortPrefetch attribute).
-    enum PortPrefetch
+    /// When Run uses one of its aids against cache misses (the PortPrefetch and WarmNext
+    /// attributes).
+    enum CacheAid
     {
-        PORT_PREFETCH_AUTO,   ///< when the ports' hot fields exceed this core's L2 cache
-        PORT_PREFETCH_ALWAYS, ///< always
-        PORT_PREFETCH_NEVER,  ///< never
+        AID_AUTO,   ///< when the ports' hot fields exceed this core's L2 cache
+        AID_ALWAYS, ///< always
+        AID_NEVER,  ///< never
     };
 
     /**
@@ -82,6 +93,10 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /// \return whether Run loads the ports' hot fields ahead of their events: as the
     ///         PortPrefetch attribute says, for the ports that exist now
     bool LoadsPortState() const;
+    /// \return whether Run warms the next event while the one before it runs
+    ///         (DirectEvent::Warm): as the WarmNext attribute says, for the ports that
+    ///         exist now
+    bool WarmsNext() const;
 
     /// The simulator implementation in use if it is an RdmaSimulatorImpl, else nullptr.
     static RdmaSimulatorImpl* Active()
@@ -210,7 +225,10 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     uint64_t m_eventCount;
     /// Picoseconds per time step (0 if the resolution is finer than 1 ps).
     uint64_t m_psPerStep;
-    PortPrefetch m_portPrefetch;   ///< the PortPrefetch attribute
+    CacheAid m_portPrefetch; ///< the PortPrefetch attribute
+    CacheAid m_warmNext;     ///< the WarmNext attribute
+    /// Whether the fabric's state is likely cold (AID_AUTO's test).
+    static bool AtScale();
     static int64_t s_portHotBytes; ///< NotePortHotBytes: of the ports that exist
 };
 

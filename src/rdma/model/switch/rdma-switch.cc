@@ -227,6 +227,21 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
 }
 
 void
+RdmaSwitch::WarmArrival(uint32_t inPort, const RdmaFrame& f, const void* /* entry */) const
+{
+    const RdmaHeader& h = f.header;
+    m_mmu->PrefetchIngress(inPort, h.priority);
+    const std::vector<uint32_t>* candidates = nullptr;
+    const uint32_t outPort = m_routes.Route(h.dst, &candidates);
+    if (outPort != RouteTable::kNotSingle)
+    {
+        // (Several routes: the load balancer decides, maybe on state of its own.)
+        m_ports[outPort]->PrefetchHotData();
+        m_mmu->PrefetchEgress(outPort, h.priority);
+    }
+}
+
+void
 RdmaSwitch::FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority)
 {
     const uint32_t inPort = f.meta & ~kMetaInt;

@@ -96,12 +96,15 @@ TEST(Cli, WrongType)
     ExpectInputError(s, "", {"bad.json", "seed", "\"abc\"", "integer"});
 }
 
-TEST(Cli, PortPrefetchWithoutTheRdmaCore)
+TEST(Cli, CacheAidsWithoutTheRdmaCore)
 {
-    json s = kSmall;
-    s["simulator"]["scheduler"] = "map";
-    s["simulator"]["port_prefetch"] = "always";
-    ExpectInputError(s, "", {"bad.json", "simulator.port_prefetch", "always", "map"});
+    for (const char* key : {"port_prefetch", "warm_next"})
+    {
+        json s = kSmall;
+        s["simulator"]["scheduler"] = "map";
+        s["simulator"][key] = "always";
+        ExpectInputError(s, "", {"bad.json", std::string("simulator.") + key, "always", "map"});
+    }
 }
 
 TEST(Cli, UnknownChoice)

@@ -5,7 +5,8 @@
  * (links with one event each under reserved uids, deferred ends of transmission) and on
  * ns-3's DefaultSimulatorImpl with its MapScheduler writes the same flows, queues and
  * PFC events, with PFC, INT, drops and a link going down and up mid-run; and so does
- * RdmaSimulatorImpl with and without its loads of ports' hot fields (PortPrefetch).
+ * RdmaSimulatorImpl with and without its loads of ports' hot fields (PortPrefetch) and
+ * its warming of the next event (WarmNext).
  */
 #include "scenario-test-util.h"
 
@@ -77,6 +78,21 @@ PfcIncastWithLinkFlap()
         "output": {"queue_sample_us": 5, "port_sample_us": 5, "cc_sample_us": 0}
     })");
 }
+
+/// An MoE all-to-all on 8 hosts under controller \p cc: every host sends and receives.
+json
+PacedAllToAll(const std::string& cc)
+{
+    json s = json::parse(R"({
+        "topology": {"type": "star", "hosts": 8},
+        "stop_time_ms": 3,
+        "traffic": {"moe": {"enabled": true, "preset": "mixtral", "ranks": 8,
+                            "tokens_per_rank": 512}},
+        "output": {"queue_sample_us": 5, "port_sample_us": 5, "cc_sample_us": 0}
+    })");
+    s["cc"]["algorithm"] = cc;
+    return s;
+}
 } // namespace
 
 TEST(EventCore, SameResultsOnEverySchedulerPfcIncastWithLinkFlap)
@@ -117,14 +133,7 @@ TEST(EventCore, SameResultsOnEverySchedulerPacedSendersThatAlsoAcknowledge)
     // ports that send an ACK with no QP ready skip their end of transmission under the
     // rdma core, then must pull on time when a QP becomes ready or starts waiting for
     // its pacing time (RdmaNetDevice::NotifyPullable).
-    const json sum = ExpectSameOnEveryScheduler(json::parse(R"({
-        "topology": {"type": "star", "hosts": 8},
-        "cc": {"algorithm": "hpcc"},
-        "stop_time_ms": 3,
-        "traffic": {"moe": {"enabled": true, "preset": "mixtral", "ranks": 8,
-                            "tokens_per_rank": 512}},
-        "output": {"queue_sample_us": 5, "port_sample_us": 5, "cc_sample_us": 0}
-    })"));
+    const json sum = ExpectSameOnEveryScheduler(PacedAllToAll("hpcc"));
     EXPECT_EQ(sum["flows_total"].get<int>(), 8 * 7 * 2); // dispatch and combine, all pairs
 }
 
@@ -138,4 +147,28 @@ TEST(EventCore, PortPrefetchChangesNothingSimulated)
     EXPECT_EQ(sum["flows_total"].get<int>(), 7 * 2);
     EXPECT_GT(sum["pfc_pause_frames"].get<int>(), 0);
     EXPECT_GT(sum["link_down_drops"].get<int>(), 0);
+}
+
+// Rule: warming the next event while the one before it runs (simulator.warm_next: the
+// owner of a port or a link loads what it will read, DirectEvent::Warm) changes only the
+// speed: under pauses and a link flap, where every host both sends and acknowledges, and
+// where CNPs cut DCQCN's rates.
+TEST(EventCore, WarmNextChangesNothingSimulated)
+{
+    const json flap = ExpectSameWith(PfcIncastWithLinkFlap(), "warm_next", {"always", "never"});
+    EXPECT_GT(flap["pfc_pause_frames"].get<int>(), 0);
+    EXPECT_GT(flap["link_down_drops"].get<int>(), 0);
+    const json moe = ExpectSameWith(PacedAllToAll("dcqcn"), "warm_next", {"always", "never"});
+    EXPECT_EQ(moe["flows_total"].get<int>(), 8 * 7 * 2);
+    const json cut = ExpectSameWith(json::parse(R"({
+        "topology": {"type": "star", "hosts": 9},
+        "cc": {"algorithm": "dcqcn"},
+        "stop_time_ms": 3,
+        "traffic": {"incast": {"enabled": true, "receiver": 0, "senders": [1, 2, 3, 4, 5, 6, 7, 8],
+                               "message_bytes": 100000}},
+        "output": {"queue_sample_us": 5, "port_sample_us": 5, "cc_sample_us": 0}
+    })"),
+                                    "warm_next",
+                                    {"always", "never"});
+    EXPECT_GT(cut["cnps"].get<int>(), 0);
 }
