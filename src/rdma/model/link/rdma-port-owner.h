@@ -111,10 +111,10 @@ class RdmaPortOwner
     virtual const RdmaArrivalHints* GetArrivalHints(uint32_t port) const;
 
     /**
-     * Port \p port's end of transmission is the next event and its queues were empty
-     * when it was scheduled (DirectEvent::Warm): start loading what PullFrame will read
-     * after the state PullHint named, which was loaded one event ago. It must change
-     * nothing. Default: nothing.
+     * Port \p port's end of transmission is the next event and its queues are empty
+     * (DirectEvent::Warm): start loading what PullFrame will read after the state
+     * PullHint named when the event was scheduled, which was loaded one event ago. It
+     * must change nothing. Default: nothing.
      */
     virtual void WarmPull(uint32_t port) const;
 

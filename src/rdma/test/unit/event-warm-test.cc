@@ -1,12 +1,13 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * The event core's warm-up (DirectEvent::Warm): RdmaSimulatorImpl warms a direct event
- * while the event before it runs, once per time it becomes the next, and a MemberEvent
- * forwards the warm-up to its owner's WarmMethod. Warming only reads: the order and
- * results of the events do not depend on it (the scheduler comparisons in
- * event-core-system-test.cc run the whole model with and without it).
+ * The event core's warm-up (DirectEvent::Warm): RdmaSimulatorImpl with WarmNext on warms a
+ * direct event while the event before it runs, once per time it becomes the next, and a
+ * MemberEvent forwards the warm-up to its owner's WarmMethod; with WarmNext Never, or
+ * under ns-3's own simulator implementation, nothing is warmed. That warming changes no
+ * result is checked on whole scenarios (EventCore.WarmNextChangesNothingSimulated).
  */
+#include "ns3/enum.h"
 #include "ns3/global-value.h"
 #include "ns3/member-event.h"
 #include "ns3/rdma-simulator-impl.h"
@@ -45,14 +46,16 @@ class Owner
     }
 };
 
-/// Runs \p body under RdmaSimulatorImpl and restores the default implementation.
+/// Runs \p body under RdmaSimulatorImpl with WarmNext \p warm (Always: this test has no
+/// ports, so Auto would not warm) and restores the default implementation.
 template <class F>
 void
-UnderRdmaCore(F body)
+UnderRdmaCore(F body, RdmaSimulatorImpl::CacheAid warm = RdmaSimulatorImpl::AID_ALWAYS)
 {
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RdmaSimulatorImpl"));
     g_log.clear();
     body();
+    Simulator::GetImplementation()->SetAttribute("WarmNext", EnumValue(warm));
     Simulator::Run();
     Simulator::Destroy();
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
@@ -99,6 +102,19 @@ TEST(EventWarm, MemberEventWithoutWarmMethodRunsAlone)
         Simulator::Schedule(NanoSeconds(5), &Log, std::string("a"));
         event->ScheduleIn(NanoSeconds(10));
     });
+    EXPECT_EQ(g_log, (std::vector<std::string>{"a", "run"}));
+}
+
+TEST(EventWarm, WarmNextNeverRunsTheEventUnwarmed)
+{
+    Owner owner;
+    auto event = Create<MemberEvent<Owner, &Owner::Run, &Owner::Warm>>(&owner);
+    UnderRdmaCore(
+        [&] {
+            Simulator::Schedule(NanoSeconds(5), &Log, std::string("a"));
+            event->ScheduleIn(NanoSeconds(10));
+        },
+        RdmaSimulatorImpl::AID_NEVER);
     EXPECT_EQ(g_log, (std::vector<std::string>{"a", "run"}));
 }
 
