@@ -81,10 +81,16 @@ def test_the_simulation_loop_prefetches_the_next_events_and_their_hints(counts):
     one_event = 2 + constant("sim/event-wheel.h", "kHintLines") + \
         constant("sim/event-wheel.h", "kHint2Lines") + \
         constant("sim/event-wheel.h", "kHint3Lines")
-    loop = count(counts, "ns3::RdmaSimulatorImpl::Run(") + \
-        count(counts, "ns3::EventWheel::PrefetchNext(") + \
+    # Run's loop comes in two instantiations (warming the next event or not), each
+    # with its own copy when GCC inlines PrefetchNext; or inlined into Run itself.
+    shared = count(counts, "ns3::EventWheel::PrefetchNext(") + \
         count(counts, "ns3::SplitEventQueue::PrefetchNext(")
-    assert loop >= 2 * one_event + 1
+    loops = [count(counts, "void ns3::RdmaSimulatorImpl::RunEvents<%s>(" % warm)
+             for warm in ("true", "false")]
+    if loops == [0, 0]:
+        loops = [count(counts, "ns3::RdmaSimulatorImpl::Run(")]
+    for loop in loops:
+        assert loop + shared >= 2 * one_event + 1
 
 
 def test_a_switch_prefetches_the_egress_port_and_the_buffer_counters(counts):

@@ -173,12 +173,10 @@ RdmaSimulatorImpl::WarmsNext() const
     return m_warmNext == AID_ALWAYS || (m_warmNext == AID_AUTO && AtScale());
 }
 
+template <bool kWarm>
 void
-RdmaSimulatorImpl::Run()
+RdmaSimulatorImpl::RunEvents()
 {
-    m_stop = false;
-    m_events.SetLoadSecondHints(LoadsPortState());
-    const bool warm = WarmsNext();
     while (!m_events.Empty() && !m_stop)
     {
         bool direct = false;
@@ -188,11 +186,14 @@ RdmaSimulatorImpl::Run()
         m_currentContext = next.key.m_context;
         m_currentUid = next.key.m_uid;
         m_events.PrefetchNext(); // its event object is likely cold: fetch it meanwhile
-        EventImpl* after = warm ? m_events.NextDirect() : nullptr;
-        if (after != nullptr)
+        if constexpr (kWarm)
         {
-            // Its hints were loaded one event ago: it starts loading what they point to.
-            static_cast<DirectEvent*>(after)->Warm();
+            if (EventImpl* after = m_events.NextDirect())
+            {
+                // Its hints were loaded one event ago: it starts loading what they
+                // point to.
+                static_cast<DirectEvent*>(after)->Warm();
+            }
         }
         if (direct)
         {
@@ -203,6 +204,22 @@ RdmaSimulatorImpl::Run()
             next.impl->Invoke();
         }
         next.impl->Unref();
+    }
+}
+
+void
+RdmaSimulatorImpl::Run()
+{
+    m_stop = false;
+    m_events.SetLoadSecondHints(LoadsPortState());
+    // (Two loops, so that the one that does not warm pays nothing per event for it.)
+    if (WarmsNext())
+    {
+        RunEvents<true>();
+    }
+    else
+    {
+        RunEvents<false>();
     }
 }
 

@@ -229,6 +229,9 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     CacheAid m_warmNext;     ///< the WarmNext attribute
     /// Whether the fabric's state is likely cold (AID_AUTO's test).
     static bool AtScale();
+    /// Run's loop, warming the next event (DirectEvent::Warm) or not.
+    template <bool kWarm>
+    void RunEvents();
     static int64_t s_portHotBytes; ///< NotePortHotBytes: of the ports that exist
 };
 
