@@ -79,6 +79,21 @@ PfcIncastWithLinkFlap()
     })");
 }
 
+/// 8 hosts of a 9-host star each send 100 KB to the ninth under controller \p cc.
+json
+StarIncast(const std::string& cc)
+{
+    json s = json::parse(R"({
+        "topology": {"type": "star", "hosts": 9},
+        "stop_time_ms": 3,
+        "traffic": {"incast": {"enabled": true, "receiver": 0, "senders": [1, 2, 3, 4, 5, 6, 7, 8],
+                               "message_bytes": 100000}},
+        "output": {"queue_sample_us": 5, "port_sample_us": 5, "cc_sample_us": 0}
+    })");
+    s["cc"]["algorithm"] = cc;
+    return s;
+}
+
 /// An MoE all-to-all on 8 hosts under controller \p cc: every host sends and receives.
 json
 PacedAllToAll(const std::string& cc)
@@ -106,24 +121,12 @@ TEST(EventCore, SameResultsOnEverySchedulerPfcIncastWithLinkFlap)
 TEST(EventCore, SameResultsOnEverySchedulerHpccIntAndLossyDrops)
 {
     // HPCC stamps INT at every hop (header edits); a small lossy buffer drops.
-    ExpectSameOnEveryScheduler(json::parse(R"({
-        "topology": {"type": "star", "hosts": 9},
-        "cc": {"algorithm": "hpcc"},
-        "stop_time_ms": 3,
-        "traffic": {"incast": {"enabled": true, "receiver": 0, "senders": [1, 2, 3, 4, 5, 6, 7, 8],
-                               "message_bytes": 100000}},
-        "output": {"queue_sample_us": 5, "port_sample_us": 5, "cc_sample_us": 0}
-    })"));
-    const json lossy = ExpectSameOnEveryScheduler(json::parse(R"({
-        "topology": {"type": "star", "hosts": 9},
-        "cc": {"algorithm": "none"},
-        "switch": {"pfc": {"enabled": false}, "buffer_mb": 0.3},
-        "nic": {"loss_recovery": "selective_repeat"},
-        "stop_time_ms": 5,
-        "traffic": {"incast": {"enabled": true, "receiver": 0, "senders": [1, 2, 3, 4, 5, 6, 7, 8],
-                               "message_bytes": 100000}},
-        "output": {"queue_sample_us": 5, "port_sample_us": 5, "cc_sample_us": 0}
-    })"));
+    ExpectSameOnEveryScheduler(StarIncast("hpcc"));
+    json lossy = StarIncast("none");
+    lossy["switch"] = json::parse(R"({"pfc": {"enabled": false}, "buffer_mb": 0.3})");
+    lossy["nic"]["loss_recovery"] = "selective_repeat";
+    lossy["stop_time_ms"] = 5;
+    lossy = ExpectSameOnEveryScheduler(lossy);
     EXPECT_GT(lossy["drops"].get<int>(), 0);
 }
 
@@ -160,15 +163,6 @@ TEST(EventCore, WarmNextChangesNothingSimulated)
     EXPECT_GT(flap["link_down_drops"].get<int>(), 0);
     const json moe = ExpectSameWith(PacedAllToAll("dcqcn"), "warm_next", {"always", "never"});
     EXPECT_EQ(moe["flows_total"].get<int>(), 8 * 7 * 2);
-    const json cut = ExpectSameWith(json::parse(R"({
-        "topology": {"type": "star", "hosts": 9},
-        "cc": {"algorithm": "dcqcn"},
-        "stop_time_ms": 3,
-        "traffic": {"incast": {"enabled": true, "receiver": 0, "senders": [1, 2, 3, 4, 5, 6, 7, 8],
-                               "message_bytes": 100000}},
-        "output": {"queue_sample_us": 5, "port_sample_us": 5, "cc_sample_us": 0}
-    })"),
-                                    "warm_next",
-                                    {"always", "never"});
+    const json cut = ExpectSameWith(StarIncast("dcqcn"), "warm_next", {"always", "never"});
     EXPECT_GT(cut["cnps"].get<int>(), 0);
 }
