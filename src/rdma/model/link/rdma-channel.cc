@@ -24,7 +24,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaChannel);
  * One direction of the link (see RdmaChannel), and the event of its head frame's arrival
  * (never cancelled): the simulator's event is this object, so running it touches no
  * other. Aligned to a cache line, so that the two lines the simulator prefetches for an
- * event (EventWheel::Prefetch) hold all of it (96 bytes) wherever the heap puts it.
+ * event (EventWheel::Prefetch) hold all of it (88 bytes) wherever the heap puts it.
  */
 class alignas(64) RdmaChannel::Direction : public DirectEvent
 {
@@ -51,17 +51,15 @@ class alignas(64) RdmaChannel::Direction : public DirectEvent
     void ScheduleHead(RdmaSimulatorImpl* sim, const InFlight& next)
     {
         head = next.frame;
-        headEntry = next.qp;
         Ref();
         sim->ScheduleReserved(next.ts, next.uid, context, this, next.frame, to->HotData(), next.qp);
     }
 
     /// The FIFO's head frame, kept here so that its arrival reads no FIFO slot.
     RdmaFrame* head = nullptr;
-    const void* headEntry = nullptr; ///< and its queue pair's entry (its third hint)
-    RdmaChannel* channel;            ///< the link
-    RdmaNetDevice* to;               ///< the receiving device
-    uint32_t context;                ///< its node id (the arrival's event context)
+    RdmaChannel* channel; ///< the link
+    RdmaNetDevice* to;    ///< the receiving device
+    uint32_t context;     ///< its node id (the arrival's event context)
     /// Where its frames find their queue pair (a NIC's tables), or null: taken when the
     /// direction is made (on the link's first frame, after setup has given owners).
     const RdmaArrivalHints* hints;
@@ -72,7 +70,7 @@ class alignas(64) RdmaChannel::Direction : public DirectEvent
     /// after the hints (RdmaNetDevice::WarmArrival).
     void Warm() override
     {
-        to->WarmArrival(*head, headEntry);
+        to->WarmArrival(*head);
     }
 
   protected:

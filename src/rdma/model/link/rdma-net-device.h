@@ -175,11 +175,11 @@ class RdmaNetDevice : public NetDevice
 
     /// Frame \p f's arrival is the next event (the link's DirectEvent::Warm): the owner
     /// may start loading what it will read (RdmaPortOwner::WarmArrival). Changes nothing.
-    void WarmArrival(const RdmaFrame& f, const void* entry) const
+    void WarmArrival(const RdmaFrame& f) const
     {
         if (m_owner != nullptr)
         {
-            m_owner->WarmArrival(m_ownerPort, f, entry);
+            m_owner->WarmArrival(m_ownerPort, f);
         }
     }
 

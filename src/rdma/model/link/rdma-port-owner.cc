@@ -35,9 +35,7 @@ RdmaPortOwner::WarmPull(uint32_t /* port */) const
 }
 
 void
-RdmaPortOwner::WarmArrival(uint32_t /* port */,
-                           const RdmaFrame& /* f */,
-                           const void* /* entry */) const
+RdmaPortOwner::WarmArrival(uint32_t /* port */, const RdmaFrame& /* f */) const
 {
 }
 

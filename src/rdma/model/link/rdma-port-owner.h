@@ -120,11 +120,13 @@ class RdmaPortOwner
 
     /**
      * Frame \p f's arrival on port \p port is the next event (DirectEvent::Warm): start
-     * loading what FrameReceived will read after \p f and \p entry (its
-     * RdmaArrivalHints::For entry, or null), both loaded one event ago. It must change
-     * nothing. Default: nothing.
+     * loading what FrameReceived will read after \p f and its queue pair's entry, both
+     * loaded one event ago. It must change nothing, and must not read that entry
+     * through the link's hint: the hint was taken when the frame was sent, and the
+     * owner's tables may have moved since (a prefetch of a stale address is harmless, a
+     * read is not). Default: nothing.
      */
-    virtual void WarmArrival(uint32_t port, const RdmaFrame& f, const void* entry) const;
+    virtual void WarmArrival(uint32_t port, const RdmaFrame& f) const;
 };
 
 } // namespace ns3

@@ -232,12 +232,15 @@ RdmaNic::WarmPull(uint32_t /* port */) const
 }
 
 void
-RdmaNic::WarmArrival(uint32_t /* port */, const RdmaFrame& f, const void* entry) const
+RdmaNic::WarmArrival(uint32_t /* port */, const RdmaFrame& f) const
 {
-    const RdmaPacketType type = f.header.type;
-    if (entry != nullptr && (type == RdmaPacketType::ACK || type == RdmaPacketType::NACK))
+    // The QP by its number in the table as it is now (the frame's arrival hint was taken
+    // when it was sent, and the table may have grown and moved since).
+    const RdmaHeader& h = f.header;
+    if ((h.type == RdmaPacketType::ACK || h.type == RdmaPacketType::NACK) &&
+        h.dstQpn < m_sendQps.size())
     {
-        PrefetchSendState(*static_cast<const SendQueuePair*>(entry));
+        PrefetchSendState(m_sendQps[h.dstQpn]);
     }
 }
 

@@ -203,8 +203,9 @@ class RdmaNic : public Object, public RdmaPortOwner
     /// The QP that Pull would serve first (loaded one event ago, PullHint): start loading
     /// its controller, limiter, oldest message and peer group.
     void WarmPull(uint32_t port) const override;
-    /// An acknowledgement's QP (\p entry, loaded one event ago): start loading the same.
-    void WarmArrival(uint32_t port, const RdmaFrame& f, const void* entry) const override;
+    /// An acknowledgement's QP (loaded one event ago with the frame): start loading the
+    /// same.
+    void WarmArrival(uint32_t port, const RdmaFrame& f) const override;
     /// Its QP tables (kept current by AddSendQp and AddRecvQp): an arriving frame's QP is
     /// loaded into the cache with the frame.
     const RdmaArrivalHints* GetArrivalHints(uint32_t port) const override;

@@ -227,7 +227,7 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
 }
 
 void
-RdmaSwitch::WarmArrival(uint32_t inPort, const RdmaFrame& f, const void* /* entry */) const
+RdmaSwitch::WarmArrival(uint32_t inPort, const RdmaFrame& f) const
 {
     const RdmaHeader& h = f.header;
     m_mmu->PrefetchIngress(inPort, h.priority);

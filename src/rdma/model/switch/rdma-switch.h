@@ -117,7 +117,7 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
     /// Frame \p f's arrival on \p inPort is the next event: start loading the buffer's
     /// counters and, if its destination has one route, the egress port (FrameReceived
     /// reads them after the frame).
-    void WarmArrival(uint32_t inPort, const RdmaFrame& f, const void* entry) const override;
+    void WarmArrival(uint32_t inPort, const RdmaFrame& f) const override;
     /// Bit of the queue meta word: stamp an INT record at dequeue.
     static constexpr uint32_t kMetaInt = 1u << 31;
 
