@@ -197,8 +197,7 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
         }
         outPort = m_lb->SelectPort(h, *candidates);
     }
-    m_ports[outPort]->PrefetchHotData();
-    m_mmu->PrefetchEgress(outPort, prio);
+    PrefetchEgress(outPort, prio);
     const uint32_t bytes = f->GetSize();
     if (m_stormDropping != 0 && (m_stormDrop[outPort] & (1u << prio)))
     {
@@ -236,8 +235,7 @@ RdmaSwitch::WarmArrival(uint32_t inPort, const RdmaFrame& f) const
     if (outPort != RouteTable::kNotSingle)
     {
         // (Several routes: the load balancer decides, maybe on state of its own.)
-        m_ports[outPort]->PrefetchHotData();
-        m_mmu->PrefetchEgress(outPort, h.priority);
+        PrefetchEgress(outPort, h.priority);
     }
 }
 

@@ -118,6 +118,15 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
     /// counters and, if its destination has one route, the egress port (FrameReceived
     /// reads them after the frame).
     void WarmArrival(uint32_t inPort, const RdmaFrame& f) const override;
+
+    /// Start loading what forwarding to \p outPort in class \p prio reads: the port's
+    /// hot lines and the buffer's egress counters. Changes nothing.
+    void PrefetchEgress(uint32_t outPort, uint8_t prio) const
+    {
+        m_ports[outPort]->PrefetchHotData();
+        m_mmu->PrefetchEgress(outPort, prio);
+    }
+
     /// Bit of the queue meta word: stamp an INT record at dequeue.
     static constexpr uint32_t kMetaInt = 1u << 31;
 
