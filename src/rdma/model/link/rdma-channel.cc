@@ -108,9 +108,9 @@ RdmaChannel::Attach(Ptr<RdmaNetDevice> device)
 }
 
 void
-RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
+RdmaChannel::Transmit(Ptr<RdmaFrame> f, const RdmaNetDevice* src, const Time& txTime)
 {
-    const uint32_t to = m_devices[0] == src ? 1 : 0;
+    const uint32_t to = PeekPointer(m_devices[0]) == src ? 1 : 0;
     RdmaNetDevice* dst = PeekPointer(m_devices[to]);
     using ReceiveFrame = void (RdmaNetDevice::*)(const Ptr<RdmaFrame>&);
     RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
@@ -129,7 +129,8 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime)
         m_dirs[to] = Create<Direction>(this, dst);
     }
     Direction& d = *m_dirs[to];
-    const uint64_t ts = sim->NowTs() + static_cast<uint64_t>((txTime + m_delay).GetTimeStep());
+    const uint64_t ts =
+        sim->NowTs() + static_cast<uint64_t>(txTime.GetTimeStep() + m_delay.GetTimeStep());
     const uint32_t uid = sim->ReserveUid();
     if (!d.fifo.empty() && ts < d.lastTs)
     {

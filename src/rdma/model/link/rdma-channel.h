@@ -44,8 +44,10 @@ class RdmaChannel : public Channel
     /// Attach a device; a channel takes exactly two.
     void Attach(Ptr<RdmaNetDevice> device);
 
-    /// Start sending frame \p f from \p src; it arrives at the peer after txTime + delay.
-    void Transmit(Ptr<RdmaFrame> f, Ptr<RdmaNetDevice> src, Time txTime);
+    /// Start sending frame \p f from \p src (one of the two devices attached); it arrives
+    /// at the peer after txTime + delay. (A raw pointer and a reference: this is called for
+    /// every frame, and a Ptr or a Time copied costs a reference count or a check each.)
+    void Transmit(Ptr<RdmaFrame> f, const RdmaNetDevice* src, const Time& txTime);
 
     /// Where the FIFO of frames that \p from sends lives (null before its first
     /// transmission): for a prefetch by the device, changes nothing.

@@ -390,7 +390,7 @@ RdmaNetDevice::TryTransmit()
     m_txCompleteDeferred = true;
     m_txEndTs = sim->NowTs() + static_cast<uint64_t>(txTime.GetTimeStep());
     m_txEndUid = sim->ReserveUid();
-    m_txEndContext = sim->GetContext();
+    m_txEndContext = sim->CurrentContext();
 }
 
 void

@@ -27,18 +27,10 @@ SerializationClock::GetBitRate() const
     return m_bitRate;
 }
 
-Time
-SerializationClock::Next(uint32_t bytes)
+void
+SerializationClock::RateNotSet()
 {
-    if (m_bitRate == 0)
-    {
-        NS_FATAL_ERROR("SerializationClock: bit rate not set");
-    }
-    // bits * 1e9 / rate = ns; 9 KB jumbo frames stay far below 2^64 here.
-    uint64_t numerator = uint64_t(bytes) * 8 * 1000000000ULL + m_remainder;
-    uint64_t ns = numerator / m_bitRate;
-    m_remainder = numerator % m_bitRate;
-    return NanoSeconds(ns);
+    NS_FATAL_ERROR("SerializationClock: bit rate not set");
 }
 
 uint64_t

@@ -50,7 +50,7 @@ class MemberEvent : public DirectEvent
             Ref();
             sim->ScheduleReserved(sim->NowTs() + static_cast<uint64_t>(delay.GetTimeStep()),
                                   uid,
-                                  sim->GetContext(),
+                                  sim->CurrentContext(),
                                   this,
                                   hint,
                                   hint2,

@@ -142,6 +142,13 @@ class RdmaSimulatorImpl final : public SimulatorImpl
         return m_currentTs;
     }
 
+    /// GetContext(), inline (the context of the event running now): a port's events read
+    /// it at every frame.
+    uint32_t CurrentContext() const
+    {
+        return m_currentContext;
+    }
+
     /// The uid of the event running now.
     uint32_t CurrentUid() const
     {
