@@ -108,7 +108,7 @@ RdmaChannel::Attach(Ptr<RdmaNetDevice> device)
 }
 
 void
-RdmaChannel::Transmit(Ptr<RdmaFrame> f, const RdmaNetDevice* src, const Time& txTime)
+RdmaChannel::Transmit(Ptr<RdmaFrame> f, const RdmaNetDevice* src, uint64_t txSteps)
 {
     const uint32_t to = PeekPointer(m_devices[0]) == src ? 1 : 0;
     RdmaNetDevice* dst = PeekPointer(m_devices[to]);
@@ -118,7 +118,7 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, const RdmaNetDevice* src, const Time& tx
     {
         // Any other simulator: one event per frame.
         Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                       txTime + m_delay,
+                                       TimeStep(static_cast<int64_t>(txSteps)) + m_delay,
                                        static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
                                        dst,
                                        f);
@@ -129,8 +129,7 @@ RdmaChannel::Transmit(Ptr<RdmaFrame> f, const RdmaNetDevice* src, const Time& tx
         m_dirs[to] = Create<Direction>(this, dst);
     }
     Direction& d = *m_dirs[to];
-    const uint64_t ts =
-        sim->NowTs() + static_cast<uint64_t>(txTime.GetTimeStep() + m_delay.GetTimeStep());
+    const uint64_t ts = sim->NowTs() + txSteps + static_cast<uint64_t>(m_delay.GetTimeStep());
     const uint32_t uid = sim->ReserveUid();
     if (!d.fifo.empty() && ts < d.lastTs)
     {

@@ -45,9 +45,10 @@ class RdmaChannel : public Channel
     void Attach(Ptr<RdmaNetDevice> device);
 
     /// Start sending frame \p f from \p src (one of the two devices attached); it arrives
-    /// at the peer after txTime + delay. (A raw pointer and a reference: this is called for
-    /// every frame, and a Ptr or a Time copied costs a reference count or a check each.)
-    void Transmit(Ptr<RdmaFrame> f, const RdmaNetDevice* src, const Time& txTime);
+    /// at the peer after \p txSteps (its serialization time, in time steps) and the
+    /// delay. (A raw pointer and time steps: this is called for every frame, and a Ptr or
+    /// a Time built costs a reference count or a check each.)
+    void Transmit(Ptr<RdmaFrame> f, const RdmaNetDevice* src, uint64_t txSteps);
 
     /// Where the FIFO of frames that \p from sends lives (null before its first
     /// transmission): for a prefetch by the device, changes nothing.

@@ -352,7 +352,10 @@ RdmaNetDevice::TryTransmit()
         return;
     }
     const uint32_t frame = f->GetSize();
-    Time txTime = m_clock.Next(frame + rdmawire::kPreambleAndIfg);
+    RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
+    const uint64_t ns = m_clock.NextNs(frame + rdmawire::kPreambleAndIfg);
+    const uint64_t txSteps =
+        sim != nullptr ? sim->NsToSteps(ns) : static_cast<uint64_t>(NanoSeconds(ns).GetTimeStep());
     m_busy = true;
     m_txBytes += frame;
     ++m_txFrames;
@@ -368,12 +371,11 @@ RdmaNetDevice::TryTransmit()
     {
         Sniff(*f, true);
     }
-    m_channel->Transmit(std::move(f), this, txTime);
+    m_channel->Transmit(std::move(f), this, txSteps);
     if (m_txHint == nullptr)
     {
         m_txHint = m_channel->GetTxHint(this);
     }
-    RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
     const bool morePending = m_nonEmpty != 0 || !m_pfcQueue.empty() ||
                              (m_ownerPulls && m_owner->HasFramesToPull(m_ownerPort)) ||
                              !m_pullSource.IsNull();
@@ -381,14 +383,14 @@ RdmaNetDevice::TryTransmit()
     {
         const void* slot = nullptr;
         const void* next = NextFrameHint(&slot);
-        m_txComplete->ScheduleIn(txTime, next, HotData(), slot);
+        m_txComplete->ScheduleInSteps(txSteps, next, HotData(), slot);
         return;
     }
     // Nothing waits for the port: its end of transmission would find nothing to send.
     // Keep the event's slot (the uid ns-3 would give it) and schedule it only if a frame
     // or an unpause comes before then (TryTransmit while busy).
     m_txCompleteDeferred = true;
-    m_txEndTs = sim->NowTs() + static_cast<uint64_t>(txTime.GetTimeStep());
+    m_txEndTs = sim->NowTs() + txSteps;
     m_txEndUid = sim->ReserveUid();
     m_txEndContext = sim->CurrentContext();
 }

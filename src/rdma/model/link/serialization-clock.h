@@ -34,15 +34,20 @@ class SerializationClock
     /// a port calls it for every frame it sends.)
     Time Next(uint32_t bytes)
     {
+        return NanoSeconds(NextNs(bytes));
+    }
+
+    /// Next, in nanoseconds.
+    uint64_t NextNs(uint32_t bytes)
+    {
         if (m_bitRate == 0)
         {
             RateNotSet();
         }
         // bits * 1e9 / rate = ns; 9 KB jumbo frames stay far below 2^64 here.
         const uint64_t numerator = uint64_t(bytes) * 8 * 1000000000ULL + m_remainder;
-        const uint64_t ns = numerator / m_bitRate;
         m_remainder = numerator % m_bitRate;
-        return NanoSeconds(ns);
+        return numerator / m_bitRate;
     }
 
     /// Exact time in picoseconds (truncated) to send \p bytes at \p bitRate; no state.

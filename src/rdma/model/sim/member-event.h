@@ -42,13 +42,22 @@ class MemberEvent : public DirectEvent
                         const void* hint2 = nullptr,
                         const void* hint3 = nullptr)
     {
+        return ScheduleInSteps(static_cast<uint64_t>(delay.GetTimeStep()), hint, hint2, hint3);
+    }
+
+    /// ScheduleIn with the delay in time steps (no Time built on the way).
+    uint32_t ScheduleInSteps(uint64_t steps,
+                             const void* hint = nullptr,
+                             const void* hint2 = nullptr,
+                             const void* hint3 = nullptr)
+    {
         if (RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active())
         {
             // The same uid and key that Simulator::Schedule would give, without the
             // EventId it would build.
             const uint32_t uid = sim->ReserveUid();
             Ref();
-            sim->ScheduleReserved(sim->NowTs() + static_cast<uint64_t>(delay.GetTimeStep()),
+            sim->ScheduleReserved(sim->NowTs() + steps,
                                   uid,
                                   sim->CurrentContext(),
                                   this,
@@ -57,7 +66,8 @@ class MemberEvent : public DirectEvent
                                   hint3);
             return uid;
         }
-        return Simulator::Schedule(delay, Ptr<EventImpl>(this)).GetUid();
+        return Simulator::Schedule(TimeStep(static_cast<int64_t>(steps)), Ptr<EventImpl>(this))
+            .GetUid();
     }
 
     /// DirectEvent::Warm: `(object->*WarmMethod)()`, if given.

@@ -142,6 +142,15 @@ class RdmaSimulatorImpl final : public SimulatorImpl
         return m_currentTs;
     }
 
+    /// \p ns nanoseconds in time steps (exact: a multiplication where the resolution is
+    /// 1 ns or finer, as NanoSeconds(ns).GetTimeStep() otherwise): a port converts every
+    /// frame's serialization time.
+    uint64_t NsToSteps(uint64_t ns) const
+    {
+        return m_stepsPerNs != 0 ? ns * m_stepsPerNs
+                                 : static_cast<uint64_t>(NanoSeconds(ns).GetTimeStep());
+    }
+
     /// GetContext(), inline (the context of the event running now): a port's events read
     /// it at every frame.
     uint32_t CurrentContext() const
@@ -232,6 +241,8 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     uint64_t m_eventCount;
     /// Picoseconds per time step (0 if the resolution is finer than 1 ps).
     uint64_t m_psPerStep;
+    /// Time steps per nanosecond (0 if the resolution is coarser than 1 ns).
+    uint64_t m_stepsPerNs;
     CacheAid m_portPrefetch; ///< the PortPrefetch attribute
     CacheAid m_warmNext;     ///< the WarmNext attribute
     /// Whether the fabric's state is likely cold (AID_AUTO's test).

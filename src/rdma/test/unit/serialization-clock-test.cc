@@ -16,6 +16,7 @@
  */
 
 #include "ns3/core-module.h"
+#include "ns3/rdma-simulator-impl.h"
 #include "ns3/serialization-clock.h"
 
 #include <gtest/gtest.h>
@@ -157,4 +158,32 @@ TEST(SerializationClock, PicosecondsTruncates)
     EXPECT_EQ(SerializationClock::Picoseconds(1, 3000000000ULL), 2666u);
     // 3 bytes at 3 Gb/s = 8 ns exactly.
     EXPECT_EQ(SerializationClock::Picoseconds(3, 3000000000ULL), 8000u);
+}
+
+TEST(SerializationClock, NanosecondsAndTimeStepsAgreeWithNext)
+{
+    // A port reads NextNs and converts it with the event core's NsToSteps (no Time built
+    // per frame): the same times as Next, frame after frame, remainders carried alike.
+    SerializationClock byTime(400000000000ULL);
+    SerializationClock byNs(400000000000ULL);
+    const uint32_t sizes[] = {kFrame, 84, 9000 + 20, 1, kFrame, 84, 4096 + 20};
+    for (int round = 0; round < 1000; ++round)
+    {
+        for (uint32_t bytes : sizes)
+        {
+            ASSERT_EQ(static_cast<int64_t>(byNs.NextNs(bytes)), byTime.Next(bytes).GetNanoSeconds())
+                << bytes << " bytes, round " << round;
+        }
+    }
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RdmaSimulatorImpl"));
+    Simulator::Now(); // makes the implementation
+    const RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
+    ASSERT_NE(sim, nullptr);
+    for (uint64_t ns : {0ULL, 1ULL, 21ULL, 86ULL, 1000ULL, 123456789ULL})
+    {
+        EXPECT_EQ(sim->NsToSteps(ns), static_cast<uint64_t>(NanoSeconds(ns).GetTimeStep()))
+            << ns << " ns";
+    }
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
 }
