@@ -160,21 +160,32 @@ TEST(SerializationClock, PicosecondsTruncates)
     EXPECT_EQ(SerializationClock::Picoseconds(3, 3000000000ULL), 8000u);
 }
 
-TEST(SerializationClock, NanosecondsAndTimeStepsAgreeWithNext)
+TEST(SerializationClock, NextNsOfMixedSizesDoesNotDrift)
 {
-    // A port reads NextNs and converts it with the event core's NsToSteps (no Time built
-    // per frame): the same times as Next, frame after frame, remainders carried alike.
-    SerializationClock byTime(400000000000ULL);
-    SerializationClock byNs(400000000000ULL);
+    // What a port reads per frame (NextNs): after every frame of a mix of sizes, the sum
+    // so far is the floor of the exact time of all the bytes so far (the remainder is
+    // carried, never lost).
+    const uint64_t rate = 400000000000ULL;
+    SerializationClock clock(rate);
     const uint32_t sizes[] = {kFrame, 84, 9000 + 20, 1, kFrame, 84, 4096 + 20};
+    uint64_t sumNs = 0;
+    unsigned __int128 bytes = 0;
     for (int round = 0; round < 1000; ++round)
     {
-        for (uint32_t bytes : sizes)
+        for (uint32_t b : sizes)
         {
-            ASSERT_EQ(static_cast<int64_t>(byNs.NextNs(bytes)), byTime.Next(bytes).GetNanoSeconds())
-                << bytes << " bytes, round " << round;
+            sumNs += clock.NextNs(b);
+            bytes += b;
+            const auto exact = static_cast<uint64_t>(bytes * 8 * 1000000000ULL / rate);
+            ASSERT_EQ(sumNs, exact) << "after " << b << " bytes, round " << round;
         }
     }
+}
+
+TEST(SerializationClock, EventCoreConvertsNanosecondsToTimeStepsExactly)
+{
+    // The port hands the link and its end of transmission time steps (NsToSteps), not a
+    // Time per frame: the same steps as NanoSeconds(ns) would hold.
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RdmaSimulatorImpl"));
     Simulator::Now(); // makes the implementation
     const RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
