@@ -352,10 +352,8 @@ RdmaNetDevice::TryTransmit()
         return;
     }
     const uint32_t frame = f->GetSize();
-    RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
-    const uint64_t ns = m_clock.NextNs(frame + rdmawire::kPreambleAndIfg);
     const uint64_t txSteps =
-        sim != nullptr ? sim->NsToSteps(ns) : static_cast<uint64_t>(NanoSeconds(ns).GetTimeStep());
+        RdmaSimulatorImpl::NsToSteps(m_clock.NextNs(frame + rdmawire::kPreambleAndIfg));
     m_busy = true;
     m_txBytes += frame;
     ++m_txFrames;
@@ -376,6 +374,7 @@ RdmaNetDevice::TryTransmit()
     {
         m_txHint = m_channel->GetTxHint(this);
     }
+    RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
     const bool morePending = m_nonEmpty != 0 || !m_pfcQueue.empty() ||
                              (m_ownerPulls && m_owner->HasFramesToPull(m_ownerPort)) ||
                              !m_pullSource.IsNull();

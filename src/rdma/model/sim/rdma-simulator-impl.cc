@@ -28,15 +28,6 @@ PsPerStep()
     const int64_t fs = TimeStep(1).GetFemtoSeconds();
     return fs % 1000 == 0 ? static_cast<uint64_t>(fs / 1000) : 0;
 }
-
-/// Time steps per nanosecond, 0 if a nanosecond is not a whole number of them.
-uint64_t
-StepsPerNs()
-{
-    const int64_t steps = NanoSeconds(1).GetTimeStep();
-    return steps > 0 && TimeStep(steps).GetFemtoSeconds() == 1000000 ? static_cast<uint64_t>(steps)
-                                                                     : 0;
-}
 } // namespace
 
 TypeId
@@ -86,7 +77,7 @@ RdmaSimulatorImpl::RdmaSimulatorImpl()
       m_currentContext(Simulator::NO_CONTEXT),
       m_eventCount(0),
       m_psPerStep(PsPerStep()),
-      m_stepsPerNs(StepsPerNs()),
+      m_stepsPerNs(m_psPerStep != 0 && 1000 % m_psPerStep == 0 ? 1000 / m_psPerStep : 0),
       m_portPrefetch(AID_AUTO),
       m_warmNext(AID_AUTO)
 {

@@ -142,13 +142,16 @@ class RdmaSimulatorImpl final : public SimulatorImpl
         return m_currentTs;
     }
 
-    /// \p ns nanoseconds in time steps (exact: a multiplication where the resolution is
-    /// 1 ns or finer, as NanoSeconds(ns).GetTimeStep() otherwise): a port converts every
-    /// frame's serialization time.
-    uint64_t NsToSteps(uint64_t ns) const
+    /// \p ns nanoseconds in time steps, NanoSeconds(ns).GetTimeStep(), without building a
+    /// Time when this core runs and a nanosecond is a whole number of steps (a
+    /// multiplication): a port converts every frame's serialization time.
+    static uint64_t NsToSteps(uint64_t ns)
     {
-        return m_stepsPerNs != 0 ? ns * m_stepsPerNs
-                                 : static_cast<uint64_t>(NanoSeconds(ns).GetTimeStep());
+        if (s_active != nullptr && s_active->m_stepsPerNs != 0)
+        {
+            return ns * s_active->m_stepsPerNs;
+        }
+        return static_cast<uint64_t>(NanoSeconds(ns).GetTimeStep());
     }
 
     /// GetContext(), inline (the context of the event running now): a port's events read
@@ -241,7 +244,7 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     uint64_t m_eventCount;
     /// Picoseconds per time step (0 if the resolution is finer than 1 ps).
     uint64_t m_psPerStep;
-    /// Time steps per nanosecond (0 if the resolution is coarser than 1 ns).
+    /// Time steps per nanosecond (from m_psPerStep; 0 if not a whole number of them).
     uint64_t m_stepsPerNs;
     CacheAid m_portPrefetch; ///< the PortPrefetch attribute
     CacheAid m_warmNext;     ///< the WarmNext attribute
