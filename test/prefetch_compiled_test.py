@@ -119,6 +119,8 @@ def test_the_qp_scheduler_prefetches_its_ready_ring_ahead(counts):
 def test_a_port_prefetches_its_link_and_an_arrival_the_next_fifo_slot(counts):
     assert count(counts, "ns3::RdmaNetDevice::TryTransmit(") >= 3
     assert count(counts, "ns3::RdmaChannel::Arrive(") >= 1
+    # and the arrival's warm-up, one event earlier: the slot Arrive reads after the head
+    assert count(counts, "ns3::RdmaChannel::Direction::Warm(") >= 1
 
 
 def test_the_warm_ups_prefetch_what_follows_the_hints(counts):

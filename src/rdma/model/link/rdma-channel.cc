@@ -71,6 +71,12 @@ class alignas(64) RdmaChannel::Direction : public DirectEvent
     void Warm() override
     {
         to->WarmArrival(*head);
+        if (fifo.size() > 1)
+        {
+            // The slot Arrive reads after delivering the head (the next frame's uid and
+            // QP), last written when that frame was sent, a microsecond or more ago.
+            PrefetchLine(&fifo[1]);
+        }
     }
 
   protected:
