@@ -72,19 +72,19 @@ def counts():
 
 
 def test_the_simulation_loop_prefetches_the_next_events_and_their_hints(counts):
-#PrefetchNext(GCC inlines it into Run; counted in its own copy too, should another
-#compiler keep one, which Run then calls : it calls Head, which writes, so it is not
-#pure) : an event's object (2 lines), its first hint (kHintLines), its second
-#(kHint2Lines) and third(kHint3Lines), for the event after the next; the next one's
-#too when it was not prefetched before; and one more node.The build with the bug
-#had 1.
+    # EventWheel::Pop and PrefetchNext (GCC inlines them into the loop; counted in their
+    # own copies too, should another compiler keep them, which the loop then calls: they
+    # call Head, which writes, so they are not pure): an event's object (2 lines), its
+    # first hint (kHintLines), its second (kHint2Lines) and third (kHint3Lines), for the
+    # event after the next; the next one's too when it was not prefetched before; and one
+    # more node. The build with the bug had 1.
     one_event = 2 + constant("sim/event-wheel.h", "kHintLines") + \
         constant("sim/event-wheel.h", "kHint2Lines") + \
         constant("sim/event-wheel.h", "kHint3Lines")
     # Run's loop comes in two instantiations (warming the next event or not), each
     # with its own copy when GCC inlines PrefetchNext; or inlined into Run itself.
     shared = count(counts, "ns3::EventWheel::PrefetchNext(") + \
-        count(counts, "ns3::SplitEventQueue::PrefetchNext(")
+        count(counts, "ns3::EventWheel::Pop(") + count(counts, "ns3::SplitEventQueue::Pop(")
     loops = [count(counts, "void ns3::RdmaSimulatorImpl::RunEvents<%s>(" % warm)
              for warm in ("true", "false")]
     if loops == [0, 0]:
@@ -117,7 +117,7 @@ def test_the_qp_scheduler_prefetches_its_ready_ring_ahead(counts):
 
 
 def test_a_port_prefetches_its_link_and_an_arrival_the_next_fifo_slot(counts):
-    assert count(counts, "ns3::RdmaNetDevice::TryTransmit(") >= 3
+    assert count(counts, "ns3::RdmaNetDevice::TryTransmitIfFree(") >= 3
     assert count(counts, "ns3::RdmaChannel::Arrive(") >= 1
     # and the arrival's warm-up, one event earlier: the slot Arrive reads after the head
     assert count(counts, "ns3::RdmaChannel::Direction::Warm(") >= 1

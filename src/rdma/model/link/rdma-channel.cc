@@ -114,7 +114,7 @@ RdmaChannel::Attach(Ptr<RdmaNetDevice> device)
 }
 
 void
-RdmaChannel::Transmit(Ptr<RdmaFrame> f, const RdmaNetDevice* src, uint64_t txSteps)
+RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_t txSteps)
 {
     const uint32_t to = PeekPointer(m_devices[0]) == src ? 1 : 0;
     RdmaNetDevice* dst = PeekPointer(m_devices[to]);

@@ -48,7 +48,7 @@ class RdmaChannel : public Channel
     /// at the peer after \p txSteps (its serialization time, in time steps) and the
     /// delay. (A raw pointer and time steps: this is called for every frame, and a Ptr or
     /// a Time built costs a reference count or a check each.)
-    void Transmit(Ptr<RdmaFrame> f, const RdmaNetDevice* src, uint64_t txSteps);
+    void Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_t txSteps);
 
     /// Where the FIFO of frames that \p from sends lives (null before its first
     /// transmission): for a prefetch by the device, changes nothing.

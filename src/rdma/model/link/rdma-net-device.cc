@@ -114,6 +114,7 @@ RdmaNetDevice::~RdmaNetDevice()
     {
         RdmaSimulatorImpl::NotePortHotBytes(-kHotBytes);
     }
+    ClearQueues(); // (if not disposed)
 }
 
 void
@@ -124,10 +125,7 @@ RdmaNetDevice::DoDispose()
         m_countedHot = false;
         RdmaSimulatorImpl::NotePortHotBytes(-kHotBytes);
     }
-    for (auto& q : m_queues)
-    {
-        q.clear();
-    }
+    ClearQueues();
     m_pfcQueue.clear();
     m_owner = nullptr;
     m_txComplete = nullptr;
@@ -183,15 +181,19 @@ RdmaNetDevice::Enqueue(Ptr<Packet> p, uint8_t priority, uint32_t meta)
 }
 
 void
-RdmaNetDevice::Enqueue(Ptr<RdmaFrame> f, uint8_t priority)
+RdmaNetDevice::Enqueue(const Ptr<RdmaFrame>& f, uint8_t priority)
 {
-    m_queueBytes[priority] += f->GetSize();
-    m_queues[priority].push_back(std::move(f));
+    RdmaFrame* frame = PeekPointer(f);
+    frame->Ref(); // the queue's reference
+    m_queueBytes[priority] += frame->GetSize();
+    m_queues[priority].push_back(frame);
     m_nonEmpty |= 1u << priority;
     TryTransmit();
 }
 
-Ptr<RdmaFrame>
+// (Inline in TryTransmitIfFree, its only caller, as NextFrameHint in its callers: a call
+// per frame sent, with a Ptr returned through memory, cost more than their bodies.)
+__attribute__((always_inline)) inline Ptr<RdmaFrame>
 RdmaNetDevice::SelectNext()
 {
     if (!m_pfcQueue.empty())
@@ -237,15 +239,15 @@ RdmaNetDevice::SelectNext()
 }
 
 void
-RdmaNetDevice::NotifyDequeued(RdmaFrame& f, uint8_t priority)
+RdmaNetDevice::ClearQueues()
 {
-    if (m_owner)
+    for (auto& q : m_queues)
     {
-        m_owner->FrameDequeued(m_ownerPort, f, priority);
-    }
-    else if (!m_dequeueCallback.IsNull())
-    {
-        m_dequeueCallback(f.GetPacket(), f.header, priority, f.meta);
+        for (RdmaFrame* f : q)
+        {
+            f->Unref();
+        }
+        q.clear();
     }
 }
 
@@ -288,7 +290,7 @@ RdmaNetDevice::ScheduleDeferredTxComplete()
                                                   slot);
 }
 
-const void*
+__attribute__((always_inline)) inline const void*
 RdmaNetDevice::NextFrameHint(const void** slot) const
 {
     // About SelectNext's choice as things stand: the strict class, else the lowest class
@@ -304,7 +306,7 @@ RdmaNetDevice::NextFrameHint(const void** slot) const
     const uint32_t c =
         ((ready >> m_strictPriority) & 1) != 0 ? m_strictPriority : __builtin_ctz(ready);
     *slot = &m_queues[c].front();
-    return PeekPointer(m_queues[c].front());
+    return m_queues[c].front();
 }
 
 void
@@ -324,7 +326,7 @@ RdmaNetDevice::WarmTransmitComplete() const
 }
 
 void
-RdmaNetDevice::TryTransmit()
+RdmaNetDevice::TryTransmitIfFree()
 {
     if (StillBusy())
     {
@@ -369,7 +371,7 @@ RdmaNetDevice::TryTransmit()
     {
         Sniff(*f, true);
     }
-    m_channel->Transmit(std::move(f), this, txSteps);
+    m_channel->Transmit(f, this, txSteps);
     if (m_txHint == nullptr)
     {
         m_txHint = m_channel->GetTxHint(this);
@@ -497,26 +499,10 @@ RdmaNetDevice::GetQueueBytes(uint8_t priority) const
     return m_queueBytes[priority];
 }
 
-const CompactDeque<Ptr<RdmaFrame>>&
+const CompactDeque<RdmaFrame*>&
 RdmaNetDevice::GetQueue(uint8_t priority) const
 {
     return m_queues[priority];
-}
-
-Ptr<RdmaFrame>
-RdmaNetDevice::TakeQueuedHead(uint8_t priority)
-{
-    if (m_queues[priority].empty())
-    {
-        return nullptr;
-    }
-    Ptr<RdmaFrame> f = m_queues[priority].take_front();
-    if (m_queues[priority].empty())
-    {
-        m_nonEmpty &= ~(1u << priority);
-    }
-    m_queueBytes[priority] -= f->GetSize();
-    return f;
 }
 
 uint64_t

@@ -14,6 +14,7 @@
 #include "ns3/rdma-frame.h"
 #include "ns3/rdma-header.h"
 #include "ns3/rdma-port-owner.h"
+#include "ns3/rdma-simulator-impl.h"
 #include "ns3/serialization-clock.h"
 #include "ns3/traced-callback.h"
 
@@ -78,11 +79,22 @@ class RdmaNetDevice : public NetDevice
     /// Queue \p p in class \p priority; \p meta comes back in the dequeue callback.
     void Enqueue(Ptr<Packet> p, uint8_t priority, uint32_t meta);
     /// Queue frame \p f (its meta kept) in class \p priority.
-    void Enqueue(Ptr<RdmaFrame> f, uint8_t priority);
+    void Enqueue(const Ptr<RdmaFrame>& f, uint8_t priority);
     /// Send a PFC frame for one class: pause for \p quanta (512 bit times each), 0 resumes.
     void SendPfc(uint8_t priority, uint16_t quanta);
+
     /// Start a transmission if the port is idle and something may be sent.
-    void TryTransmit();
+    void TryTransmit()
+    {
+        // Inline, the commonest case: busy, its end of transmission scheduled (a switch
+        // queues most frames behind one), where the call would cost more than the test.
+        if (m_busy && !m_txCompleteDeferred)
+        {
+            return;
+        }
+        TryTransmitIfFree();
+    }
+
     /**
      * The owner's pull source, empty until now, will have a frame later (e.g. a QP now
      * waits for its pacing time): if the port is busy and left its end of transmission
@@ -117,14 +129,31 @@ class RdmaNetDevice : public NetDevice
     void SetPfcIgnored(uint8_t priority, bool ignored);
     /// Whether class \p priority is held back now: paused by the peer, and obeyed.
     bool IsHeldByPfc(uint8_t priority) const;
-    /// The frames waiting in class \p priority, oldest first (for inspection).
-    const CompactDeque<Ptr<RdmaFrame>>& GetQueue(uint8_t priority) const;
+    /// The frames waiting in class \p priority, oldest first (for inspection; the queue
+    /// holds one reference to each).
+    const CompactDeque<RdmaFrame*>& GetQueue(uint8_t priority) const;
+
     /**
      * Take the oldest frame out of class \p priority without sending it (a PFC watchdog
      * discarding a stormed queue); the owner is not told (the caller accounts for it).
      * \return the frame, or nullptr if the class is empty
      */
-    Ptr<RdmaFrame> TakeQueuedHead(uint8_t priority);
+    Ptr<RdmaFrame> TakeQueuedHead(uint8_t priority)
+    {
+        CompactDeque<RdmaFrame*>& q = m_queues[priority];
+        if (q.empty())
+        {
+            return nullptr;
+        }
+        RdmaFrame* f = q.front();
+        q.pop_front();
+        if (q.empty())
+        {
+            m_nonEmpty &= ~(1u << priority);
+        }
+        m_queueBytes[priority] -= f->GetSize();
+        return Ptr<RdmaFrame>(f, false); // the queue's reference, handed over
+    }
 
     /// Non-PFC frames through this port, for byte conservation (ByteLedger).
     struct Ledger
@@ -159,10 +188,14 @@ class RdmaNetDevice : public NetDevice
 
     /// Start loading the kHotLines lines of HotData() into the cache (a switch calls it
     /// as soon as it knows the egress port, so that they load while it admits the
-    /// frame). Changes nothing.
+    /// frame), if the loop loads ports' hot fields too (RdmaSimulatorImpl::PortPrefetch:
+    /// where they fit in the cache, the loads only cost instructions). Changes nothing.
     void PrefetchHotData() const
     {
-        PrefetchLines(&m_linkUp, kHotLines);
+        if (RdmaSimulatorImpl::LoadingPortState())
+        {
+            PrefetchLines(&m_linkUp, kHotLines);
+        }
     }
 
     uint64_t GetTxBytes() const;  ///< frame bytes sent
@@ -219,8 +252,22 @@ class RdmaNetDevice : public NetDevice
   private:
     /// The next frame to send, or nullptr.
     Ptr<RdmaFrame> SelectNext();
+
     /// Tell the owner (or the dequeue callback) that \p f leaves queue \p priority.
-    void NotifyDequeued(RdmaFrame& f, uint8_t priority);
+    void NotifyDequeued(RdmaFrame& f, uint8_t priority)
+    {
+        if (m_owner)
+        {
+            m_owner->FrameDequeued(m_ownerPort, f, priority);
+        }
+        else if (!m_dequeueCallback.IsNull())
+        {
+            m_dequeueCallback(f.GetPacket(), f.header, priority, f.meta);
+        }
+    }
+
+    /// Empty the class queues, giving back their references.
+    void ClearQueues();
     void TransmitComplete();
     /// The end of transmission is the next event (DirectEvent::Warm): start loading the
     /// frame it will send if one is queued now, else what the owner will read to make
@@ -228,6 +275,8 @@ class RdmaNetDevice : public NetDevice
     void WarmTransmitComplete() const;
     /// m_busy, after ending a deferred transmission whose slot has passed.
     bool StillBusy();
+    /// TryTransmit, once the port is known not to be busy with a scheduled end.
+    void TryTransmitIfFree();
     /// Schedule the deferred end of transmission in its reserved slot.
     void ScheduleDeferredTxComplete();
     /// The frame that SelectNext would take now, if queued here (and \p slot: where its
@@ -269,7 +318,10 @@ class RdmaNetDevice : public NetDevice
     std::array<uint64_t, kRdmaNumPriorities> m_queueBytes;
     // Ring buffers that allocate nothing until used: a 10,000-host fabric has ~60,000
     // ports, most of whose classes never queue a frame.
-    std::array<CompactDeque<Ptr<RdmaFrame>>, kRdmaNumPriorities> m_queues;
+    // Raw pointers, each holding one reference (taken by Enqueue, handed over by
+    // TakeQueuedHead): ns-3's Ptr has no move, so a queue of Ptrs counted each frame in
+    // and out several times.
+    std::array<CompactDeque<RdmaFrame*>, kRdmaNumPriorities> m_queues;
     TracedCallback<Ptr<const Packet>> m_snifferTrace; ///< frames as RoCEv2 bytes (captures)
     TracedCallback<Ptr<const Packet>> m_macRxTrace;
     TracedCallback<Ptr<const Packet>> m_macTxTrace;

@@ -189,32 +189,40 @@ class EventWheel
         *uid = static_cast<uint32_t>(head.order);
     }
 
-    /// Remove and return the earliest event (not empty); if \p direct is given, set it
-    /// to whether the event was pushed as a DirectEvent.
+    /**
+     * Remove and return the earliest event (not empty); if \p direct is given, set it to
+     * whether the event was pushed as a DirectEvent. Then start loading the events after
+     * it, as PrefetchNext, in the same pass: while the popped event's bucket holds the
+     * next one, the bucket and its next entry are those just found.
+     */
     Event Pop(bool* direct = nullptr)
     {
-        const Entry head = *Head();
+        const Entry* head = Head();
         const uint32_t b = static_cast<uint32_t>(m_cursor) & (kBuckets - 1);
         Bucket& bucket = m_buckets[b];
-        // The next of its bucket is the earliest now; if none, it is found when asked.
-        if (++bucket.first == bucket.end)
-        {
-            Emptied(b);
-        }
-        else
-        {
-            ++m_head;
-        }
-        const Node& node = m_nodes[head.node];
+        const Node& node = m_nodes[head->node];
         if (direct != nullptr)
         {
             *direct = node.direct;
         }
         const Event ev{
             node.impl,
-            Scheduler::EventKey{node.ts, static_cast<uint32_t>(head.order), node.context}};
-        FreeNode(head.node);
+            Scheduler::EventKey{node.ts, static_cast<uint32_t>(head->order), node.context}};
+        FreeNode(head->node);
         --m_n;
+        if (++bucket.first == bucket.end)
+        {
+            Emptied(b);
+            PrefetchNext();
+            return ev;
+        }
+        ++m_head;
+        const uint32_t h = m_head->node;
+        if (h != m_prefetched)
+        {
+            Prefetch(m_nodes[h]);
+        }
+        PrefetchAfter(&bucket, bucket.first + 1);
         return ev;
     }
 
@@ -232,30 +240,8 @@ class EventWheel
             // Not prefetched as the event after the last one (it was pushed since).
             Prefetch(m_nodes[h]);
         }
-        // And the one after it (a load that takes longer than one event still arrives in
-        // time): the next of its bucket, or the first of the next non-empty bucket.
-        const Bucket* bucket = &m_buckets[static_cast<uint32_t>(m_cursor) & (kBuckets - 1)];
-        uint32_t i = bucket->first + 1;
-        if (i == bucket->end)
-        {
-            const uint32_t b =
-                m_nonEmpty.FirstSetCircular((static_cast<uint32_t>(m_cursor) + 1) & (kBuckets - 1));
-            if (b == kNil)
-            {
-                return;
-            }
-            bucket = &m_buckets[b];
-            i = bucket->first;
-        }
-        const uint32_t after = bucket->entries[i].node;
-        Prefetch(m_nodes[after]);
-        m_prefetched = after;
-        // And the node of the event after that, whose hints are read here next time:
-        // otherwise that read waits for a node pushed long ago.
-        if (i + 1 < bucket->end)
-        {
-            PrefetchLine(&m_nodes[bucket->entries[i + 1].node]);
-        }
+        const Bucket& bucket = m_buckets[static_cast<uint32_t>(m_cursor) & (kBuckets - 1)];
+        PrefetchAfter(&bucket, bucket.first + 1);
     }
 
     /// The earliest event if it was pushed as a DirectEvent, else null (also if empty).
@@ -340,6 +326,34 @@ class EventWheel
         uint32_t end = 0;
         uint32_t capacity = 0;
     };
+
+    /// PrefetchNext's loads after the earliest event's, whose bucket is \p bucket (the
+    /// cursor's), from its entry \p i (the next after the earliest, maybe its end).
+    void PrefetchAfter(const Bucket* bucket, uint32_t i)
+    {
+        // The event after the earliest (a load that takes longer than one event still
+        // arrives in time): the next of its bucket, or the first of the next non-empty one.
+        if (i == bucket->end)
+        {
+            const uint32_t b =
+                m_nonEmpty.FirstSetCircular((static_cast<uint32_t>(m_cursor) + 1) & (kBuckets - 1));
+            if (b == kNil)
+            {
+                return;
+            }
+            bucket = &m_buckets[b];
+            i = bucket->first;
+        }
+        const uint32_t after = bucket->entries[i].node;
+        Prefetch(m_nodes[after]);
+        m_prefetched = after;
+        // And the node of the event after that, whose hints are read here next time:
+        // otherwise that read waits for a node pushed long ago.
+        if (i + 1 < bucket->end)
+        {
+            PrefetchLine(&m_nodes[bucket->entries[i + 1].node]);
+        }
+    }
 
     /// Buckets of at most this many events are kept in order as events arrive (a short
     /// insertion costs less than a sort); longer ones are sorted when the cursor gets there.

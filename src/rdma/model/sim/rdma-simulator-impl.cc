@@ -42,7 +42,8 @@ RdmaSimulatorImpl::GetTypeId()
                 "PortPrefetch",
                 "Whether the event loop loads the hot fields of the port "
                 "an event is for (RdmaNetDevice::kHotLines cache lines) "
-                "while the event before it runs. Auto: when the ports' "
+                "while the event before it runs, and a switch those of "
+                "the egress port as soon as it has routed a frame. Auto: when the ports' "
                 "hot fields together exceed this core's L2 cache (so "
                 "they are likely cold); below, the loads would only hold "
                 "the cache's fill buffers. Never changes what is "
@@ -181,12 +182,12 @@ RdmaSimulatorImpl::RunEvents()
     while (!m_events.Empty() && !m_stop)
     {
         bool direct = false;
+        // (The next event's object is likely cold: it is fetched meanwhile.)
         const Scheduler::Event next = m_events.Pop(&direct);
         ++m_eventCount;
         m_currentTs = next.key.m_ts;
         m_currentContext = next.key.m_context;
         m_currentUid = next.key.m_uid;
-        m_events.PrefetchNext(); // its event object is likely cold: fetch it meanwhile
         if constexpr (kWarm)
         {
             if (EventImpl* after = m_events.NextDirect())
@@ -212,7 +213,8 @@ void
 RdmaSimulatorImpl::Run()
 {
     m_stop = false;
-    m_events.SetLoadSecondHints(LoadsPortState());
+    m_loadingPorts = LoadsPortState();
+    m_events.SetLoadSecondHints(m_loadingPorts);
     // (Two loops, so that the one that does not warm pays nothing per event for it.)
     if (WarmsNext())
     {

@@ -93,6 +93,15 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /// \return whether Run loads the ports' hot fields ahead of their events: as the
     ///         PortPrefetch attribute says, for the ports that exist now
     bool LoadsPortState() const;
+
+    /// Whether the running loop loads the ports' hot fields ahead (LoadsPortState, as
+    /// decided when Run began; true under any other simulator, whose scale is not known):
+    /// a switch asks too, before it admits a frame (RdmaNetDevice::PrefetchHotData).
+    static bool LoadingPortState()
+    {
+        return s_active == nullptr || s_active->m_loadingPorts;
+    }
+
     /// \return whether Run warms the next event while the one before it runs
     ///         (DirectEvent::Warm): as the WarmNext attribute says, for the ports that
     ///         exist now
@@ -246,8 +255,9 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     uint64_t m_psPerStep;
     /// Time steps per nanosecond (from m_psPerStep; 0 if not a whole number of them).
     uint64_t m_stepsPerNs;
-    CacheAid m_portPrefetch; ///< the PortPrefetch attribute
-    CacheAid m_warmNext;     ///< the WarmNext attribute
+    CacheAid m_portPrefetch;    ///< the PortPrefetch attribute
+    CacheAid m_warmNext;        ///< the WarmNext attribute
+    bool m_loadingPorts = true; ///< LoadsPortState() when Run began (LoadingPortState)
     /// Whether the fabric's state is likely cold (AID_AUTO's test).
     static bool AtScale();
     /// Run's loop, warming the next event (DirectEvent::Warm) or not.

@@ -61,25 +61,28 @@ class SplitEventQueue
     }
 
     /// Remove and return the earliest event (not empty); \p direct as EventWheel::Pop.
+    /// Then start loading the next near events (EventWheel::PrefetchNext).
     Event Pop(bool* direct = nullptr)
     {
-        if (m_far.Empty())
+        if (!m_far.Empty())
         {
-            return m_near.Pop(direct);
-        }
-        if (!m_near.Empty())
-        {
-            uint64_t ts;
-            uint32_t uid;
-            m_near.PeekKey(&ts, &uid);
-            if (!m_far.TopBefore(ts, uid))
+            bool farFirst = m_near.Empty();
+            if (!farFirst)
             {
-                return m_near.Pop(direct);
+                uint64_t ts;
+                uint32_t uid;
+                m_near.PeekKey(&ts, &uid);
+                farFirst = m_far.TopBefore(ts, uid);
+            }
+            if (farFirst)
+            {
+                const Event ev = m_far.Pop(direct);
+                m_near.AdvanceTo(ev.key.m_ts);
+                m_near.PrefetchNext();
+                return ev;
             }
         }
-        const Event ev = m_far.Pop(direct);
-        m_near.AdvanceTo(ev.key.m_ts);
-        return ev;
+        return m_near.Pop(direct);
     }
 
     /// Remove the event of time stamp \p ts and uid \p uid; false if it is not here.
@@ -87,12 +90,6 @@ class SplitEventQueue
     bool Erase(uint64_t ts, uint32_t uid)
     {
         return m_near.Erase(ts, uid) || m_far.Erase(uid);
-    }
-
-    /// Start loading the next near event's object into the cache.
-    void PrefetchNext()
-    {
-        m_near.PrefetchNext();
     }
 
     /// The earliest near event if it is a DirectEvent, else null: a guess at the next

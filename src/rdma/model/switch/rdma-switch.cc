@@ -369,7 +369,7 @@ RdmaSwitch::SetStormDrop(uint32_t port, uint8_t priority, bool on)
 bool
 RdmaSwitch::HoldsFramesFrom(uint32_t outPort, uint8_t priority, uint32_t inPort) const
 {
-    for (const Ptr<RdmaFrame>& f : m_ports[outPort]->GetQueue(priority))
+    for (const RdmaFrame* f : m_ports[outPort]->GetQueue(priority))
     {
         if ((f->meta & ~kMetaInt) == inPort)
         {
