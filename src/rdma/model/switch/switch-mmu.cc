@@ -163,12 +163,6 @@ SwitchMmu::ConfigurePort(uint32_t port, uint64_t bitRate, Time delay, uint32_t m
                      m_defaultPmax);
 }
 
-bool
-SwitchMmu::IsLossless(uint8_t priority) const
-{
-    return m_pfcEnabled && (m_losslessClasses & (1u << priority));
-}
-
 uint8_t
 SwitchMmu::GetLosslessMask() const
 {
@@ -176,29 +170,9 @@ SwitchMmu::GetLosslessMask() const
 }
 
 uint64_t
-SwitchMmu::GetSharedCapacity() const
-{
-    // Headroom is only set aside when some class is lossless.
-    const uint64_t reserved = m_pfcEnabled && m_losslessClasses ? m_headroomReserved : 0;
-    return m_bufferSize > reserved ? m_bufferSize - reserved : 0;
-}
-
-uint64_t
 SwitchMmu::GetSharedUsed() const
 {
     return m_sharedUsed;
-}
-
-uint64_t
-SwitchMmu::GetXoffThreshold() const
-{
-    if (!m_dynamicXoff)
-    {
-        return m_staticXoff;
-    }
-    const uint64_t cap = GetSharedCapacity();
-    const uint64_t freeBytes = cap > m_sharedUsed ? cap - m_sharedUsed : 0;
-    return static_cast<uint64_t>(m_pfcAlpha * freeBytes);
 }
 
 bool
@@ -254,39 +228,6 @@ SwitchMmu::Admit(uint32_t inPort,
     m_egressPort[outPort] += bytes;
     m_maxEgress = std::max(m_maxEgress, egress);
     return true;
-}
-
-void
-SwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes)
-{
-    m_egress[outPort][priority] -= bytes;
-    m_egressPort[outPort] -= bytes;
-    uint64_t fromShared = bytes;
-    if (IsLossless(priority))
-    {
-        // Headroom drains first, so that the port can resume as soon as possible.
-        uint64_t& headroom = m_headroomUsed[inPort][priority];
-        const uint64_t fromHeadroom = std::min<uint64_t>(headroom, bytes);
-        headroom -= fromHeadroom;
-        m_portHeadroomUsed[inPort] -= fromHeadroom;
-        fromShared -= fromHeadroom;
-    }
-    m_ingressShared[inPort][priority] -= fromShared;
-    m_sharedUsed -= fromShared;
-}
-
-bool
-SwitchMmu::ShouldPause(uint32_t inPort, uint8_t priority) const
-{
-    return IsLossless(priority) && (m_headroomUsed[inPort][priority] > 0 ||
-                                    m_ingressShared[inPort][priority] >= GetXoffThreshold());
-}
-
-bool
-SwitchMmu::ShouldResume(uint32_t inPort, uint8_t priority) const
-{
-    return m_headroomUsed[inPort][priority] == 0 &&
-           m_ingressShared[inPort][priority] + m_xonDelta <= GetXoffThreshold();
 }
 
 double

@@ -11,6 +11,7 @@
 #include "ns3/rdma-wire.h"
 #include "ns3/switch-verdict.h"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -159,6 +160,68 @@ class SwitchMmu : public Object
     uint64_t m_maxEgress;
     Ptr<UniformRandomVariable> m_rng;
 };
+
+// The per-frame decisions, inline: a switch calls them for every frame it forwards, from
+// another source file.
+
+inline bool
+SwitchMmu::IsLossless(uint8_t priority) const
+{
+    return m_pfcEnabled && (m_losslessClasses & (1u << priority));
+}
+
+inline uint64_t
+SwitchMmu::GetSharedCapacity() const
+{
+    // Headroom is only set aside when some class is lossless.
+    const uint64_t reserved = m_pfcEnabled && m_losslessClasses ? m_headroomReserved : 0;
+    return m_bufferSize > reserved ? m_bufferSize - reserved : 0;
+}
+
+inline uint64_t
+SwitchMmu::GetXoffThreshold() const
+{
+    if (!m_dynamicXoff)
+    {
+        return m_staticXoff;
+    }
+    const uint64_t cap = GetSharedCapacity();
+    const uint64_t freeBytes = cap > m_sharedUsed ? cap - m_sharedUsed : 0;
+    return static_cast<uint64_t>(m_pfcAlpha * freeBytes);
+}
+
+inline void
+SwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes)
+{
+    m_egress[outPort][priority] -= bytes;
+    m_egressPort[outPort] -= bytes;
+    uint64_t fromShared = bytes;
+    if (IsLossless(priority))
+    {
+        // Headroom drains first, so that the port can resume as soon as possible.
+        uint64_t& headroom = m_headroomUsed[inPort][priority];
+        const uint64_t fromHeadroom = std::min<uint64_t>(headroom, bytes);
+        headroom -= fromHeadroom;
+        m_portHeadroomUsed[inPort] -= fromHeadroom;
+        fromShared -= fromHeadroom;
+    }
+    m_ingressShared[inPort][priority] -= fromShared;
+    m_sharedUsed -= fromShared;
+}
+
+inline bool
+SwitchMmu::ShouldPause(uint32_t inPort, uint8_t priority) const
+{
+    return IsLossless(priority) && (m_headroomUsed[inPort][priority] > 0 ||
+                                    m_ingressShared[inPort][priority] >= GetXoffThreshold());
+}
+
+inline bool
+SwitchMmu::ShouldResume(uint32_t inPort, uint8_t priority) const
+{
+    return m_headroomUsed[inPort][priority] == 0 &&
+           m_ingressShared[inPort][priority] + m_xonDelta <= GetXoffThreshold();
+}
 
 } // namespace ns3
 
