@@ -5,6 +5,8 @@
  * helpers name it, Ethernet link type, nanosecond time stamps, the port's frames as
  * rocewire::Render writes them, the cap) and ASCII traces (one line per frame).
  */
+#include "two-port-link.h"
+
 #include "ns3/node.h"
 #include "ns3/pcap-file.h"
 #include "ns3/rdma-channel.h"
@@ -27,33 +29,8 @@ namespace fs = std::filesystem;
 namespace
 {
 /// Two ports on one link; A sends \p frames data frames of 512 bytes and one PFC frame.
-struct Link
+struct Link : rdmatest::TwoPortLink
 {
-    Ptr<RdmaNetDevice> a = CreateObject<RdmaNetDevice>();
-    Ptr<RdmaNetDevice> b = CreateObject<RdmaNetDevice>();
-
-    Link()
-    {
-        Ptr<RdmaChannel> ch = CreateObject<RdmaChannel>();
-        for (const Ptr<RdmaNetDevice>& dev : {a, b})
-        {
-            CreateObject<Node>()->AddDevice(dev);
-            dev->Attach(ch);
-        }
-    }
-
-    RdmaHeader Data(uint32_t psn) const
-    {
-        RdmaHeader h;
-        h.type = RdmaPacketType::DATA;
-        h.priority = 3;
-        h.src = a->GetNode()->GetId();
-        h.dst = b->GetNode()->GetId();
-        h.psn = psn;
-        h.payload = 512;
-        return h;
-    }
-
     void Send(uint32_t frames)
     {
         for (uint32_t i = 0; i < frames; ++i)

@@ -5,8 +5,8 @@
  * move): Enqueue takes one, TakeQueuedHead hands it over, disposing the port gives back
  * those of the frames still queued, and every frame queued is sent once, in order.
  */
-#include "ns3/node.h"
-#include "ns3/rdma-channel.h"
+#include "two-port-link.h"
+
 #include "ns3/rdma-frame.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/simulator.h"
@@ -21,34 +21,25 @@ namespace
 class PortQueue : public ::testing::Test
 {
   protected:
-    Ptr<RdmaNetDevice> a = CreateObject<RdmaNetDevice>();
-    Ptr<RdmaNetDevice> b = CreateObject<RdmaNetDevice>();
-
-    void SetUp() override
-    {
-        Ptr<RdmaChannel> ch = CreateObject<RdmaChannel>();
-        for (const Ptr<RdmaNetDevice>& dev : {a, b})
-        {
-            CreateObject<Node>()->AddDevice(dev);
-            dev->Attach(ch);
-        }
-    }
+    rdmatest::TwoPortLink link;
+    Ptr<RdmaNetDevice> a = link.a;
+    Ptr<RdmaNetDevice> b = link.b;
 
     void TearDown() override
     {
         Simulator::Destroy();
     }
 
-    Ptr<RdmaFrame> Data(uint32_t psn) const
+    /// Queue \p n data frames (PSNs 0..n-1) on A's class 3, kept here too.
+    std::vector<Ptr<RdmaFrame>> EnqueueData(uint32_t n)
     {
-        RdmaHeader h;
-        h.type = RdmaPacketType::DATA;
-        h.priority = 3;
-        h.src = a->GetNode()->GetId();
-        h.dst = b->GetNode()->GetId();
-        h.psn = psn;
-        h.payload = 512;
-        return RdmaFrame::Make(h);
+        std::vector<Ptr<RdmaFrame>> frames;
+        for (uint32_t psn = 0; psn < n; ++psn)
+        {
+            frames.push_back(RdmaFrame::Make(link.Data(psn)));
+            a->Enqueue(frames.back(), 3);
+        }
+        return frames;
     }
 };
 } // namespace
@@ -56,12 +47,7 @@ class PortQueue : public ::testing::Test
 TEST_F(PortQueue, HoldsOneReferencePerQueuedFrameAndHandsItOver)
 {
     // The first frame goes on the wire at once; the others wait behind it.
-    std::vector<Ptr<RdmaFrame>> frames;
-    for (uint32_t psn = 0; psn < 4; ++psn)
-    {
-        frames.push_back(Data(psn));
-        a->Enqueue(frames.back(), 3);
-    }
+    const std::vector<Ptr<RdmaFrame>> frames = EnqueueData(4);
     ASSERT_EQ(a->GetQueue(3).size(), 3u);
     for (uint32_t i = 1; i < 4; ++i)
     {
@@ -78,12 +64,7 @@ TEST_F(PortQueue, HoldsOneReferencePerQueuedFrameAndHandsItOver)
 
 TEST_F(PortQueue, DisposeGivesBackTheReferencesOfQueuedFrames)
 {
-    std::vector<Ptr<RdmaFrame>> frames;
-    for (uint32_t psn = 0; psn < 5; ++psn)
-    {
-        frames.push_back(Data(psn));
-        a->Enqueue(frames.back(), 3);
-    }
+    const std::vector<Ptr<RdmaFrame>> frames = EnqueueData(5);
     ASSERT_EQ(a->GetQueue(3).size(), 4u);
     a->Dispose();
     for (uint32_t i = 1; i < 5; ++i)
@@ -98,12 +79,7 @@ TEST_F(PortQueue, SendsEveryQueuedFrameOnceInOrder)
     b->SetRdmaReceiveCallback([&received](Ptr<RdmaNetDevice>, Ptr<Packet>, const RdmaHeader& h) {
         received.push_back(h.psn);
     });
-    std::vector<Ptr<RdmaFrame>> frames;
-    for (uint32_t psn = 0; psn < 20; ++psn)
-    {
-        frames.push_back(Data(psn));
-        a->Enqueue(frames.back(), 3);
-    }
+    const std::vector<Ptr<RdmaFrame>> frames = EnqueueData(20);
     Simulator::Run();
     ASSERT_EQ(received.size(), 20u);
     for (uint32_t psn = 0; psn < 20; ++psn)
