@@ -349,7 +349,7 @@ RdmaSimulatorImpl::GetMaximumSimulationTime() const
 uint32_t
 RdmaSimulatorImpl::GetContext() const
 {
-    return m_currentContext;
+    return CurrentContext();
 }
 
 uint64_t

@@ -7,9 +7,7 @@
  */
 #include "two-port-link.h"
 
-#include "ns3/node.h"
 #include "ns3/pcap-file.h"
-#include "ns3/rdma-channel.h"
 #include "ns3/rdma-frame.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-net-device.h"
