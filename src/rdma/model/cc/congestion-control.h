@@ -247,7 +247,10 @@ class CongestionControl : public Object
         HOOK_PROBE = 1 << 3,  ///< WantsProbe (no probe is sent without it)
         HOOK_INT = 1 << 4,    ///< NeedsInt
         HOOK_RTO = 1 << 5,    ///< GetRetransmissionTimeout
-        HOOK_ALL = (1 << 6) - 1,
+        /// reads CcPeerGroup::ratedQps and rateSum (the NIC keeps them, a write per data
+        /// packet to a group of its own, only for a controller that reads them)
+        HOOK_PEER_RATES = 1 << 6,
+        HOOK_ALL = (1 << 7) - 1,
     };
 
     /**

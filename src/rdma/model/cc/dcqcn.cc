@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <vector>
 
 namespace ns3
 {
@@ -116,7 +118,7 @@ Dcqcn::GetTypeId()
                           "Alpha EWMA gain g. preset: Nic 5/1024 (dce_tcp_g 1019), HpccSim "
                           "and Paper 1/256.",
                           PresetOr<DoubleValue>(),
-                          MakePresetOrAccessor<DoubleValue>(&Dcqcn::m_g),
+                          MakePresetOrAccessor<DoubleValue>(&Dcqcn::Params::g),
                           MakePresetOrChecker<DoubleValue>(MakeDoubleChecker<double>(0, 1)))
             .AddAttribute("AlphaPerPeriod",
                           "true: alpha is set to InitialAlpha at the first CNP, then updated "
@@ -126,65 +128,65 @@ Dcqcn::GetTypeId()
                           "without one (SIGCOMM 2015). preset: Nic and HpccSim true, Paper "
                           "false.",
                           PresetOr<BooleanValue>(),
-                          MakePresetOrAccessor<BooleanValue>(&Dcqcn::m_alphaPerPeriod),
+                          MakePresetOrAccessor<BooleanValue>(&Dcqcn::Params::alphaPerPeriod),
                           MakePresetOrChecker<BooleanValue>(MakeBooleanChecker()))
             .AddAttribute("InitialAlpha",
                           "Alpha at the first CNP (per period) or at the start (per cut). "
                           "preset: Nic 1023/1024 (initial_alpha_value 1023), HpccSim and "
                           "Paper 1.",
                           PresetOr<DoubleValue>(),
-                          MakePresetOrAccessor<DoubleValue>(&Dcqcn::m_initialAlpha),
+                          MakePresetOrAccessor<DoubleValue>(&Dcqcn::Params::initialAlpha),
                           MakePresetOrChecker<DoubleValue>(MakeDoubleChecker<double>(0, 1)))
             .AddAttribute("AlphaInterval",
                           "Alpha's update period. preset: Nic and HpccSim 1 us, Paper 55 "
                           "us.",
                           PresetOr<TimeValue>(),
-                          MakePresetOrAccessor<TimeValue>(&Dcqcn::m_alphaInterval),
+                          MakePresetOrAccessor<TimeValue>(&Dcqcn::Params::alphaInterval),
                           MakePresetOrChecker<TimeValue>(MakeTimeChecker(NanoSeconds(1))))
             .AddAttribute("RateIncreaseInterval",
                           "Increase timer T. preset: Nic 300 us, Paper 55 us.",
                           PresetOr<TimeValue>(),
-                          MakePresetOrAccessor<TimeValue>(&Dcqcn::m_rateIncreaseInterval),
+                          MakePresetOrAccessor<TimeValue>(&Dcqcn::Params::rateIncreaseInterval),
                           MakePresetOrChecker<TimeValue>(MakeTimeChecker(NanoSeconds(1))))
             .AddAttribute("ByteCounter",
                           "Increase byte counter B in bytes, 0 = off. preset: Nic off, Paper "
                           "10 MB.",
                           PresetOr<UintegerValue>(),
-                          MakePresetOrAccessor<UintegerValue>(&Dcqcn::m_byteCounter),
+                          MakePresetOrAccessor<UintegerValue>(&Dcqcn::Params::byteCounter),
                           MakePresetOrChecker<UintegerValue>(MakeUintegerChecker<uint64_t>()))
             .AddAttribute("FastRecoverySteps",
                           "F: increase events of fast recovery. preset: Nic 1, Paper 5.",
                           PresetOr<UintegerValue>(),
-                          MakePresetOrAccessor<UintegerValue>(&Dcqcn::m_fastRecoverySteps),
+                          MakePresetOrAccessor<UintegerValue>(&Dcqcn::Params::fastRecoverySteps),
                           MakePresetOrChecker<UintegerValue>(MakeUintegerChecker<uint32_t>()))
             .AddAttribute("RateAi",
                           "Additive increase step R_AI. preset: Nic and HpccSim 5 Mb/s x "
                           "rate/25G, Paper 40 Mb/s.",
                           PresetOr<DataRateValue>(),
-                          MakePresetOrAccessor<DataRateValue>(&Dcqcn::m_rateAi),
+                          MakePresetOrAccessor<DataRateValue>(&Dcqcn::Params::rateAi),
                           MakePresetOrChecker<DataRateValue>(MakeDataRateChecker()))
             .AddAttribute("RateHai",
                           "Hyper increase step R_HAI. preset: Nic 50 Mb/s x rate/25G, Paper "
                           "10 x R_AI = 400 Mb/s.",
                           PresetOr<DataRateValue>(),
-                          MakePresetOrAccessor<DataRateValue>(&Dcqcn::m_rateHai),
+                          MakePresetOrAccessor<DataRateValue>(&Dcqcn::Params::rateHai),
                           MakePresetOrChecker<DataRateValue>(MakeDataRateChecker()))
             .AddAttribute("MinRate",
                           "Lowest rate. preset: Nic 1 Gb/s, Paper 100 Mb/s.",
                           PresetOr<DataRateValue>(),
-                          MakePresetOrAccessor<DataRateValue>(&Dcqcn::m_minRate),
+                          MakePresetOrAccessor<DataRateValue>(&Dcqcn::Params::minRate),
                           MakePresetOrChecker<DataRateValue>(MakeDataRateChecker()))
             .AddAttribute("RateDecreaseInterval",
                           "At most one cut per interval, 0 = every CNP. preset: Nic 4 us, "
                           "Paper 0.",
                           PresetOr<TimeValue>(),
-                          MakePresetOrAccessor<TimeValue>(&Dcqcn::m_rateDecreaseInterval),
+                          MakePresetOrAccessor<TimeValue>(&Dcqcn::Params::rateDecreaseInterval),
                           MakePresetOrChecker<TimeValue>(MakeTimeChecker(Time(0))))
             .AddAttribute("ClampTargetRate",
                           "true: every cut sets R_T = R_C; false: only if the increase timer "
                           "fired since the last cut. preset: Nic false, Paper true.",
                           PresetOr<BooleanValue>(),
-                          MakePresetOrAccessor<BooleanValue>(&Dcqcn::m_clampTargetRate),
+                          MakePresetOrAccessor<BooleanValue>(&Dcqcn::Params::clampTargetRate),
                           MakePresetOrChecker<BooleanValue>(MakeBooleanChecker()));
     return tid;
 }
@@ -192,6 +194,64 @@ Dcqcn::GetTypeId()
 Dcqcn::Dcqcn()
     : m_preset(PRESET_NIC)
 {
+    // Every parameter at `preset`: one block for all until an attribute differs.
+    static const std::shared_ptr<Params> allPreset = std::make_shared<Params>();
+    m_params = allPreset;
+}
+
+bool
+Dcqcn::Params::operator==(const Params& o) const
+{
+    return std::tie(g,
+                    alphaPerPeriod,
+                    initialAlpha,
+                    alphaInterval,
+                    rateIncreaseInterval,
+                    byteCounter,
+                    fastRecoverySteps,
+                    rateAi,
+                    rateHai,
+                    minRate,
+                    rateDecreaseInterval,
+                    clampTargetRate) == std::tie(o.g,
+                                                 o.alphaPerPeriod,
+                                                 o.initialAlpha,
+                                                 o.alphaInterval,
+                                                 o.rateIncreaseInterval,
+                                                 o.byteCounter,
+                                                 o.fastRecoverySteps,
+                                                 o.rateAi,
+                                                 o.rateHai,
+                                                 o.minRate,
+                                                 o.rateDecreaseInterval,
+                                                 o.clampTargetRate);
+}
+
+Dcqcn::Params&
+Dcqcn::MutableParams()
+{
+    if (m_params.use_count() > 1)
+    {
+        m_params = std::make_shared<Params>(*m_params); // shared: this object's own copy
+    }
+    return *m_params;
+}
+
+std::shared_ptr<Dcqcn::Params>
+Dcqcn::Intern(const Params& p)
+{
+    // A handful of distinct blocks in a run (one per preset, line rate and user values):
+    // a linear search. The table keeps each block shared (use_count > 1) for good.
+    static std::vector<std::shared_ptr<Params>> blocks;
+    for (const auto& b : blocks)
+    {
+        if (*b == p)
+        {
+            return b;
+        }
+    }
+    blocks.push_back(std::make_shared<Params>(p));
+    return blocks.back();
 }
 
 void
@@ -200,21 +260,23 @@ Dcqcn::Init(const CcContext& ctx)
     CongestionControl::Init(ctx);
     // A parameter still at `preset` takes the preset's value for this line rate.
     const PresetParameters p = GetPresetParameters(m_preset, ctx.lineRate);
-    m_g = m_g.value_or(p.g);
-    m_alphaPerPeriod = m_alphaPerPeriod.value_or(p.alphaPerPeriod);
-    m_initialAlpha = m_initialAlpha.value_or(p.initialAlpha);
-    m_alphaInterval = m_alphaInterval.value_or(p.alphaInterval);
-    m_rateIncreaseInterval = m_rateIncreaseInterval.value_or(p.rateIncreaseInterval);
-    m_byteCounter = m_byteCounter.value_or(p.byteCounter);
-    m_fastRecoverySteps = m_fastRecoverySteps.value_or(p.fastRecoverySteps);
-    m_rateAi = m_rateAi.value_or(p.rateAi);
-    m_rateHai = m_rateHai.value_or(p.rateHai);
-    m_minRate = m_minRate.value_or(p.minRate);
-    m_rateDecreaseInterval = m_rateDecreaseInterval.value_or(p.rateDecreaseInterval);
-    m_clampTargetRate = m_clampTargetRate.value_or(p.clampTargetRate);
+    Params r = *m_params;
+    r.g = r.g.value_or(p.g);
+    r.alphaPerPeriod = r.alphaPerPeriod.value_or(p.alphaPerPeriod);
+    r.initialAlpha = r.initialAlpha.value_or(p.initialAlpha);
+    r.alphaInterval = r.alphaInterval.value_or(p.alphaInterval);
+    r.rateIncreaseInterval = r.rateIncreaseInterval.value_or(p.rateIncreaseInterval);
+    r.byteCounter = r.byteCounter.value_or(p.byteCounter);
+    r.fastRecoverySteps = r.fastRecoverySteps.value_or(p.fastRecoverySteps);
+    r.rateAi = r.rateAi.value_or(p.rateAi);
+    r.rateHai = r.rateHai.value_or(p.rateHai);
+    r.minRate = r.minRate.value_or(p.minRate);
+    r.rateDecreaseInterval = r.rateDecreaseInterval.value_or(p.rateDecreaseInterval);
+    r.clampTargetRate = r.clampTargetRate.value_or(p.clampTargetRate);
+    m_params = Intern(r);
 
     m_st.rc = m_st.rt = double(ctx.lineRate);
-    m_st.alpha = *m_initialAlpha;
+    m_st.alpha = *GetParams().initialAlpha;
     m_st.alphaSet = false;
     m_st.cnpInPeriod = false;
     m_st.alphaStart = m_st.timerStart = Now();
@@ -257,20 +319,20 @@ Dcqcn::GetTargetRate() const
 void
 Dcqcn::Increase(State& s) const
 {
-    const uint32_t f = *m_fastRecoverySteps;
+    const uint32_t f = *GetParams().fastRecoverySteps;
     const uint32_t hi = std::max(s.timerCount, s.byteCount);
     const uint32_t lo = std::min(s.timerCount, s.byteCount);
     if (hi < f)
     {
         // fast recovery: R_T unchanged
     }
-    else if (*m_byteCounter > 0 && lo >= f)
+    else if (*GetParams().byteCounter > 0 && lo >= f)
     {
-        s.rt += double(lo - f + 1) * double(m_rateHai->GetBitRate());
+        s.rt += double(lo - f + 1) * double(GetParams().rateHai->GetBitRate());
     }
     else
     {
-        s.rt += double(m_rateAi->GetBitRate());
+        s.rt += double(GetParams().rateAi->GetBitRate());
     }
     const double line = double(m_ctx.lineRate);
     s.rt = std::min(s.rt, line);
@@ -283,32 +345,33 @@ Dcqcn::AdvanceTimersTo(State& s, Time t) const
     // Alpha: the n whole periods that ended. Per cut: each decays it by (1-g). Per
     // period (from the first CNP on): the first rises if a CNP arrived in it, the others
     // had none and decay.
-    const bool running = !*m_alphaPerPeriod || s.alphaSet;
-    if (running && t >= s.alphaStart + *m_alphaInterval)
+    const bool running = !*GetParams().alphaPerPeriod || s.alphaSet;
+    if (running && t >= s.alphaStart + *GetParams().alphaInterval)
     {
-        const int64_t n = (t - s.alphaStart).GetTimeStep() / m_alphaInterval->GetTimeStep();
-        const double g = *m_g;
+        const int64_t n =
+            (t - s.alphaStart).GetTimeStep() / GetParams().alphaInterval->GetTimeStep();
+        const double g = *GetParams().g;
         int64_t decays = n;
-        if (*m_alphaPerPeriod && s.cnpInPeriod)
+        if (*GetParams().alphaPerPeriod && s.cnpInPeriod)
         {
             s.alpha = (1 - g) * s.alpha + g;
             s.cnpInPeriod = false;
             --decays;
         }
         s.alpha *= std::pow(1 - g, double(decays));
-        s.alphaStart += *m_alphaInterval * n;
+        s.alphaStart += *GetParams().alphaInterval * n;
     }
     // Increase timer: one Increase() per period that ended.
     const double line = double(m_ctx.lineRate);
-    while (t >= s.timerStart + *m_rateIncreaseInterval)
+    while (t >= s.timerStart + *GetParams().rateIncreaseInterval)
     {
-        s.timerStart += *m_rateIncreaseInterval;
+        s.timerStart += *GetParams().rateIncreaseInterval;
         if (s.rc >= line && s.rt >= line)
         {
             // At line rate every further period is a no-op: skip them.
             const int64_t n =
-                (t - s.timerStart).GetTimeStep() / m_rateIncreaseInterval->GetTimeStep();
-            s.timerStart += *m_rateIncreaseInterval * n;
+                (t - s.timerStart).GetTimeStep() / GetParams().rateIncreaseInterval->GetTimeStep();
+            s.timerStart += *GetParams().rateIncreaseInterval * n;
             s.timerCount += n + 1;
             break;
         }
@@ -321,9 +384,9 @@ Dcqcn::AdvanceTimersTo(State& s, Time t) const
 void
 Dcqcn::CatchUp(State& s, Time now) const
 {
-    if (s.cutPending && now >= s.lastDecrease + *m_rateDecreaseInterval)
+    if (s.cutPending && now >= s.lastDecrease + *GetParams().rateDecreaseInterval)
     {
-        const Time at = s.lastDecrease + *m_rateDecreaseInterval;
+        const Time at = s.lastDecrease + *GetParams().rateDecreaseInterval;
         AdvanceTimersTo(s, at);
         Decrease(s, at);
         s.cutPending = false;
@@ -334,15 +397,15 @@ Dcqcn::CatchUp(State& s, Time now) const
 void
 Dcqcn::Decrease(State& s, Time at) const
 {
-    if (*m_clampTargetRate || !s.everCut || s.timerCount > 0)
+    if (*GetParams().clampTargetRate || !s.everCut || s.timerCount > 0)
     {
         s.rt = s.rc;
     }
     s.rc = std::max(s.rc * (1 - s.alpha / 2),
-                    double(std::min(m_minRate->GetBitRate(), m_ctx.lineRate)));
-    if (!*m_alphaPerPeriod)
+                    double(std::min(GetParams().minRate->GetBitRate(), m_ctx.lineRate)));
+    if (!*GetParams().alphaPerPeriod)
     {
-        s.alpha = (1 - *m_g) * s.alpha + *m_g;
+        s.alpha = (1 - *GetParams().g) * s.alpha + *GetParams().g;
         s.alphaStart = at;
     }
     s.timerStart = at;
@@ -359,13 +422,13 @@ Dcqcn::OnCnp()
     const Time now = Now();
     CatchUp(m_st, now);
     NoteRate();
-    if (*m_alphaPerPeriod)
+    if (*GetParams().alphaPerPeriod)
     {
         if (!m_st.alphaSet)
         {
             // The first CNP sets alpha and starts its periods.
             m_st.alphaSet = true;
-            m_st.alpha = *m_initialAlpha;
+            m_st.alpha = *GetParams().initialAlpha;
             m_st.alphaStart = now;
         }
         else
@@ -373,8 +436,8 @@ Dcqcn::OnCnp()
             m_st.cnpInPeriod = true;
         }
     }
-    if (m_st.everCut && m_rateDecreaseInterval->IsStrictlyPositive() &&
-        now < m_st.lastDecrease + *m_rateDecreaseInterval)
+    if (m_st.everCut && GetParams().rateDecreaseInterval->IsStrictlyPositive() &&
+        now < m_st.lastDecrease + *GetParams().rateDecreaseInterval)
     {
         m_st.cutPending = true; // applied when the interval ends
         return;
@@ -386,15 +449,15 @@ Dcqcn::OnCnp()
 void
 Dcqcn::OnSend(uint32_t payloadBytes)
 {
-    if (*m_byteCounter == 0)
+    if (*GetParams().byteCounter == 0)
     {
         return;
     }
     CatchUp(m_st, Now()); // GetRate() just did, at the same time: the traced rate is current
     m_st.bytesSinceEvent += payloadBytes;
-    while (m_st.bytesSinceEvent >= *m_byteCounter)
+    while (m_st.bytesSinceEvent >= *GetParams().byteCounter)
     {
-        m_st.bytesSinceEvent -= *m_byteCounter;
+        m_st.bytesSinceEvent -= *GetParams().byteCounter;
         Increase(m_st);
         ++m_st.byteCount;
     }

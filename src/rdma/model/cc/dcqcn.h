@@ -7,6 +7,7 @@
 #include "ns3/congestion-control.h"
 #include "ns3/data-rate.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -84,21 +85,59 @@ class Dcqcn : public CongestionControl
     double GetAlpha() const;
     uint64_t GetTargetRate() const;
 
+    /**
+     * The parameters other than Preset: each the user's value, or std::nullopt for the
+     * preset's until Init resolves it; from Init on every one has a value.
+     */
+    struct Params
+    {
+        using Owner = Dcqcn; ///< the class whose attributes they are (PresetOrAccessor)
+
+        std::optional<double> g;
+        std::optional<bool> alphaPerPeriod;
+        std::optional<double> initialAlpha;
+        std::optional<Time> alphaInterval;
+        std::optional<Time> rateIncreaseInterval;
+        std::optional<uint64_t> byteCounter;
+        std::optional<uint32_t> fastRecoverySteps;
+        std::optional<DataRate> rateAi;
+        std::optional<DataRate> rateHai;
+        std::optional<DataRate> minRate;
+        std::optional<Time> rateDecreaseInterval;
+        std::optional<bool> clampTargetRate;
+
+        bool operator==(const Params& o) const;
+    };
+
+    /// \return the parameters (read by the attribute accessors, PresetOrAccessor)
+    const Params& GetParams() const
+    {
+        return *m_params;
+    }
+
+    /**
+     * The parameters to change: the block is copied first unless this object alone
+     * holds it (so that an attribute set after Init changes this QP's controller only).
+     * \return this object's own block
+     */
+    Params& MutableParams();
+
   private:
-    /// The reaction point's state: everything the rules change.
+    /// The reaction point's state: everything the rules change (wide fields first: 72
+    /// bytes with no padding but the last four).
     struct State
     {
         double rc = 0;                ///< current rate (bit/s)
         double rt = 0;                ///< target rate (bit/s)
         double alpha = 1;             ///< the congestion estimate
-        bool alphaSet = false;        ///< per-period rule: the first CNP has set alpha
-        bool cnpInPeriod = false;     ///< per-period rule: a CNP arrived in the running period
         Time alphaStart;              ///< start of the running alpha period
         Time timerStart;              ///< start of the running increase-timer period
+        Time lastDecrease;            ///< when the last cut applied
+        uint64_t bytesSinceEvent = 0; ///< bytes sent since the last byte-counter event
         uint32_t timerCount = 0;      ///< T_cnt: timer events since the last cut
         uint32_t byteCount = 0;       ///< BC: byte-counter events since the last cut
-        uint64_t bytesSinceEvent = 0; ///< bytes sent since the last byte-counter event
-        Time lastDecrease;            ///< when the last cut applied
+        bool alphaSet = false;        ///< per-period rule: the first CNP has set alpha
+        bool cnpInPeriod = false;     ///< per-period rule: a CNP arrived in the running period
         bool cutPending = false;      ///< a CNP within RateDecreaseInterval of the last cut
         bool everCut = false;         ///< whether any cut has applied
     };
@@ -111,21 +150,15 @@ class Dcqcn : public CongestionControl
     /// The traced Rate follows m_st.rc.
     void NoteRate();
 
-    // Attributes. The optional ones are the user's values, nullopt for `preset` until
-    // Init resolves them; from Init on every one has a value.
-    Preset m_preset;
-    std::optional<double> m_g;
-    std::optional<bool> m_alphaPerPeriod;
-    std::optional<double> m_initialAlpha;
-    std::optional<Time> m_alphaInterval;
-    std::optional<Time> m_rateIncreaseInterval;
-    std::optional<uint64_t> m_byteCounter;
-    std::optional<uint32_t> m_fastRecoverySteps;
-    std::optional<DataRate> m_rateAi;
-    std::optional<DataRate> m_rateHai;
-    std::optional<DataRate> m_minRate;
-    std::optional<Time> m_rateDecreaseInterval;
-    std::optional<bool> m_clampTargetRate;
+    /// Intern \p p: the block of equal parameters already in use, or \p p made one.
+    static std::shared_ptr<Params> Intern(const Params& p);
+
+    Preset m_preset; ///< attribute Preset
+    /// The other attributes. Until Init a block of this object's own (or the shared
+    /// all-`preset` one, before any is set); from Init on the interned resolved block
+    /// that the QPs with the same values share (a QP's controller then holds 8 words of
+    /// parameters less: at a thousand GPUs, a quarter of a million controllers).
+    std::shared_ptr<Params> m_params;
 
     State m_st;
 };

@@ -144,16 +144,21 @@ class PresetOrChecker : public AttributeChecker
 
 /**
  * \ingroup rdma
- * Accessor of a PresetOr<V> attribute held in a member `std::optional<T>` of class C
- * (nullopt: the preset's). Sets from a PresetOr<V> or a V; gets into a PresetOr<V>, or
- * into a V when the member has a value.
+ * Accessor of a PresetOr<V> attribute held in a member `std::optional<T>` of a parameter
+ * block P (nullopt: the preset's) that its owner, class P::Owner, shares between equal
+ * objects: the accessor reads the block through `const P& GetParams() const` and writes
+ * it through `P& MutableParams()`, which gives the object a block of its own first if it
+ * shares one. Sets from a PresetOr<V> or a V; gets into a PresetOr<V>, or into a V when
+ * the member has a value.
  */
-template <class V, class T, class C>
+template <class V, class T, class P>
 class PresetOrAccessor : public AttributeAccessor
 {
   public:
-    /// \param member the member that holds the parameter
-    explicit PresetOrAccessor(std::optional<T> C::*member)
+    using C = typename P::Owner; ///< the class whose attribute it is
+
+    /// \param member the member of the block that holds the parameter
+    explicit PresetOrAccessor(std::optional<T> P::*member)
         : m_member(member)
     {
     }
@@ -165,18 +170,27 @@ class PresetOrAccessor : public AttributeAccessor
         {
             return false;
         }
+        std::optional<T> wanted;
         if (const auto* p = dynamic_cast<const PresetOr<V>*>(&value))
         {
-            obj->*m_member = p->IsPreset() ? std::optional<T>()
-                                           : std::optional<T>(static_cast<T>(p->GetValue().Get()));
-            return true;
+            if (!p->IsPreset())
+            {
+                wanted = static_cast<T>(p->GetValue().Get());
+            }
         }
-        if (const auto* v = dynamic_cast<const V*>(&value))
+        else if (const auto* v = dynamic_cast<const V*>(&value))
         {
-            obj->*m_member = static_cast<T>(v->Get());
-            return true;
+            wanted = static_cast<T>(v->Get());
         }
-        return false;
+        else
+        {
+            return false;
+        }
+        if (!(obj->GetParams().*m_member == wanted))
+        {
+            obj->MutableParams().*m_member = wanted; // (an equal value keeps the block shared)
+        }
+        return true;
     }
 
     bool Get(const ObjectBase* object, AttributeValue& value) const override
@@ -186,7 +200,7 @@ class PresetOrAccessor : public AttributeAccessor
         {
             return false;
         }
-        const std::optional<T>& member = obj->*m_member;
+        const std::optional<T>& member = obj->GetParams().*m_member;
         if (auto* p = dynamic_cast<PresetOr<V>*>(&value))
         {
             *p = member ? PresetOr<V>(V(*member)) : PresetOr<V>();
@@ -212,19 +226,20 @@ class PresetOrAccessor : public AttributeAccessor
     }
 
   private:
-    std::optional<T> C::*m_member;
+    std::optional<T> P::*m_member;
 };
 
 /**
  * \ingroup rdma
- * \param member the `std::optional<T>` member that holds a PresetOr<V> attribute
- * \return its accessor, e.g. MakePresetOrAccessor<TimeValue>(&Dcqcn::m_alphaInterval)
+ * \param member the `std::optional<T>` member of a parameter block that holds a
+ *        PresetOr<V> attribute (PresetOrAccessor)
+ * \return its accessor, e.g. MakePresetOrAccessor<TimeValue>(&Dcqcn::Params::alphaInterval)
  */
-template <class V, class T, class C>
+template <class V, class T, class P>
 Ptr<const AttributeAccessor>
-MakePresetOrAccessor(std::optional<T> C::*member)
+MakePresetOrAccessor(std::optional<T> P::*member)
 {
-    return Ptr<const AttributeAccessor>(new PresetOrAccessor<V, T, C>(member), false);
+    return Ptr<const AttributeAccessor>(new PresetOrAccessor<V, T, P>(member), false);
 }
 
 /**

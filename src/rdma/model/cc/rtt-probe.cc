@@ -383,7 +383,7 @@ RttProbe::GetName() const
 uint8_t
 RttProbe::ImplementedHooks() const
 {
-    return HOOK_ACK | HOOK_PACING | HOOK_PROBE;
+    return HOOK_ACK | HOOK_PACING | HOOK_PROBE | HOOK_PEER_RATES;
 }
 
 Time

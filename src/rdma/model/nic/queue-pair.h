@@ -102,6 +102,8 @@ struct alignas(64) SendQueuePair
     /// the hooks its controller implements (CongestionControl::ImplementedHooks): the
     /// packet path skips the others without loading the controller
     uint8_t ccHooks = CongestionControl::HOOK_ALL;
+    /// lines its controller spans, from the one it starts in (RdmaNic::CcPrefetchLines)
+    uint8_t ccLines = 0;
     uint64_t pacedRate = 0; ///< its latest rate in the group's sums (bit/s)
     Time lastProgress;
 

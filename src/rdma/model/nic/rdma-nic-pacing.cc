@@ -97,9 +97,14 @@ RdmaNic::Reschedule(SendQueuePair& qp)
 void
 RdmaNic::PrefetchSendState(const SendQueuePair& qp) const
 {
-    PrefetchLines(PeekPointer(qp.cc), kCcPrefetchLines);
+    const char* cc = reinterpret_cast<const char*>(PeekPointer(qp.cc));
+    PrefetchLines(cc, kCcFirstLines);
+    for (uint32_t line = kCcFirstLines; line < qp.ccLines; ++line)
+    {
+        PrefetchLine(cc + 64 * line);
+    }
     PrefetchLine(&m_limiters[qp.limiter]);
-    if (qp.peers != nullptr)
+    if (m_trackPeerRates && qp.peers != nullptr)
     {
         // Its destination's group, whose rate sum each new packet's rate updates (a
         // hash-map node of its own; at 1,024 GPUs a NIC has a thousand of them).
@@ -259,7 +264,10 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
         qp.cc->OnFirstSend();
     }
     const uint64_t rate = qp.cc->GetRate();
-    NotePeerRate(qp, rate);
+    if (m_trackPeerRates)
+    {
+        NotePeerRate(qp, rate);
+    }
     qp.cc->OnSend(payload);
     const uint64_t nowPs = RdmaSimulatorImpl::CurrentPs();
     const uint32_t wire = rdmawire::WireBytes(RdmaPacketType::DATA, payload);

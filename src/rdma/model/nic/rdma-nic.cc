@@ -271,6 +271,10 @@ void
 RdmaNic::SetCongestionControl(const ObjectFactory& factory)
 {
     m_ccFactory = factory;
+    // Whether its controllers read their peer group's rates (every QP of the NIC counts
+    // in them then, exempt ones too, as they always have).
+    m_trackPeerRates = (m_ccFactory.Create<CongestionControl>()->ImplementedHooks() &
+                        CongestionControl::HOOK_PEER_RATES) != 0;
 }
 
 void
@@ -356,6 +360,16 @@ RdmaNic::UseLimiter(SendQueuePair& qp, uint32_t limiter)
     qp.limiter = limiter;
     qp.cc = m_limiters[limiter].cc;
     qp.ccHooks = qp.cc->ImplementedHooks();
+    qp.ccLines = static_cast<uint8_t>(CcPrefetchLines(*qp.cc));
+}
+
+uint32_t
+RdmaNic::CcPrefetchLines(const CongestionControl& cc)
+{
+    const std::size_t size = cc.GetInstanceTypeId().GetSize();
+    const std::size_t offset = reinterpret_cast<std::uintptr_t>(&cc) % 64;
+    const std::size_t lines = (offset + size + 63) / 64;
+    return size == 0 ? kCcPrefetchLines : std::min<uint32_t>(lines, kCcPrefetchLines);
 }
 
 void

@@ -89,12 +89,23 @@ class RdmaNic : public Object, public RdmaPortOwner
 
     static TypeId GetTypeId();
 
-    /// Cache lines of a QP's controller loaded ahead of a pull or an acknowledgement
+    /// Most cache lines of a QP's controller loaded ahead of a pull or an acknowledgement
     /// (PrefetchSendState), from the line where the object starts. The heap aligns an
     /// object to 16 bytes, so this covers every controller of up to 7 * 64 - 48 = 400
-    /// bytes (DCQCN's is 376, with its state last; at 6 lines its last line was missed
-    /// for three objects in four). Tested against the built-in controllers' sizes.
+    /// bytes. Tested against the built-in controllers' sizes.
     static constexpr uint32_t kCcPrefetchLines = 7;
+    /// Of those, the lines always loaded (unrolled, no branch); the rest as far as the
+    /// controller reaches (DCQCN's 216 bytes span 4 lines, or 5 from 48 bytes into one).
+    static constexpr uint32_t kCcFirstLines = 4;
+
+    /**
+     * The cache lines \p cc spans, from the one it starts in to the one its last byte is
+     * in, by its TypeId's registered size; at most kCcPrefetchLines (all of them for a
+     * controller whose size is not registered).
+     * \param cc a controller
+     * \return the lines PrefetchSendState loads for it
+     */
+    static uint32_t CcPrefetchLines(const CongestionControl& cc);
     RdmaNic();
 
     /// Attach the NIC's port (already added to the node and to a channel).
@@ -242,6 +253,9 @@ class RdmaNic : public Object, public RdmaPortOwner
     Ptr<RdmaNetDevice> m_device;
     uint32_t m_nodeId;
     ObjectFactory m_ccFactory;
+    /// Its controllers read their peer groups' rates (CongestionControl::HOOK_PEER_RATES):
+    /// each data packet's rate goes into its group's sum (NotePeerRate) only then.
+    bool m_trackPeerRates = false;
 
     struct PathInfo
     {

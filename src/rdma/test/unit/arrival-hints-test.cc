@@ -135,3 +135,30 @@ TEST(ArrivalHintsTest, ControllerPrefetchCoversTheRateControllers)
             << name << " is " << tid.GetSize() << " bytes";
     }
 }
+
+TEST(ArrivalHintsTest, QpPrefetchSpansItsControllerExactly)
+{
+    // CcPrefetchLines: from the line a controller starts in to the one its last byte is
+    // in, for controllers at every offset the heap gives (many objects), capped at
+    // kCcPrefetchLines; no line beyond its end (that one belongs to another object).
+    for (const char* name :
+         {"ns3::Dcqcn", "ns3::Hpcc", "ns3::Swift", "ns3::Timely", "ns3::RttProbe"})
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(name);
+        const uint32_t size = TypeId::LookupByName(name).GetSize();
+        std::vector<Ptr<CongestionControl>> keep; // alive, so each gets a new address
+        for (int i = 0; i < 16; ++i)
+        {
+            keep.push_back(factory.Create<CongestionControl>());
+            const auto first = reinterpret_cast<std::uintptr_t>(PeekPointer(keep.back()));
+            const std::uintptr_t last = first + size - 1;
+            const uint32_t spanned = static_cast<uint32_t>(last / 64 - first / 64 + 1);
+            EXPECT_EQ(RdmaNic::CcPrefetchLines(*keep.back()),
+                      std::min(spanned, RdmaNic::kCcPrefetchLines))
+                << name << " at offset " << first % 64;
+        }
+    }
+    // A controller whose size is not registered: all kCcPrefetchLines.
+    EXPECT_GE(RdmaNic::kCcPrefetchLines, RdmaNic::kCcFirstLines);
+}

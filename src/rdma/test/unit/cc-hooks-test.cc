@@ -8,7 +8,9 @@
  *  - a hook left out gives the base answer at every step (no window, no pacing delay, a
  *    recheck of Time::Max(), no probe, no INT, a zero RTO);
  *  - if OnAck is left out, a twin controller that never gets an ACK decides exactly the
- *    same (rate, window, RTO) as the one that gets them all.
+ *    same (rate, window, RTO) as the one that gets them all;
+ *  - if HOOK_PEER_RATES is left out, one whose peer group holds other QPs' rates (which
+ *    the NIC then does not keep) decides exactly the same as one whose group holds none.
  */
 
 #include "fake-cc-clock.h"
@@ -84,6 +86,7 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
 {
     int algorithms = 0;
     int withoutAck = 0;
+    int withoutPeerRates = 0;
     for (const PluginRegistry::Plugin& a : PluginRegistry::CongestionControls().Plugins())
     {
         ++algorithms;
@@ -91,9 +94,17 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
         CcPeerGroup peers;
         peers.activeQps = 1;
         CcPeerGroup twinPeers = peers;
+        // Rates of QPs to the same destination that a NIC would not keep for a
+        // controller that reads none (HOOK_PEER_RATES): seven at 3 Gb/s.
+        CcPeerGroup blindPeers = peers;
+        blindPeers.ratedQps = 7;
+        blindPeers.rateSum = 7 * uint64_t(3e9);
         Ptr<CongestionControl> cc = MakeController(a.tid, clock, peers);
         Ptr<CongestionControl> twin = MakeController(a.tid, clock, twinPeers);
+        Ptr<CongestionControl> blind = MakeController(a.tid, clock, blindPeers);
         const uint8_t hooks = cc->ImplementedHooks();
+        const bool ratesMatter = hooks & CongestionControl::HOOK_PEER_RATES;
+        withoutPeerRates += ratesMatter ? 0 : 1;
         ASSERT_EQ(hooks & ~CongestionControl::HOOK_ALL, 0) << a.name;
         ASSERT_EQ(twin->ImplementedHooks(), hooks) << a.name << ": constant per class";
         const bool ackMatters = hooks & CongestionControl::HOOK_ACK;
@@ -101,13 +112,14 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
 
         cc->OnFirstSend();
         twin->OnFirstSend();
+        blind->OnFirstSend();
         uint32_t sndNxt = 0;
         uint32_t sndUna = 0;
         uint64_t txBytes[3] = {0, 0, 0};
         for (int step = 0; step < 3000; ++step)
         {
             clock.now += NanoSeconds(700 + 300 * (step % 5));
-            for (Ptr<CongestionControl> c : {cc, twin})
+            for (Ptr<CongestionControl> c : {cc, twin, blind})
             {
                 c->GetRate();
                 c->OnSend(kMtu);
@@ -134,6 +146,7 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
                                                uint64_t(queueUs) * 12500);
             }
             cc->OnAck(ack);
+            blind->OnAck(ack);
             if (ackMatters)
             {
                 twin->OnAck(ack);
@@ -142,18 +155,26 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
             {
                 cc->OnCnp();
                 twin->OnCnp();
+                blind->OnCnp();
             }
             if (step % 499 == 0 && step > 0)
             {
                 cc->OnNack();
                 twin->OnNack();
+                blind->OnNack();
             }
             if (step % 1499 == 0 && step > 0)
             {
                 cc->OnTimeout();
                 twin->OnTimeout();
+                blind->OnTimeout();
             }
             ExpectBaseAnswers(a.name, hooks, *cc, step);
+            if (!ratesMatter)
+            {
+                ASSERT_EQ(cc->PeekRate(), blind->PeekRate()) << a.name << " step " << step;
+                ASSERT_EQ(cc->GetWindow(), blind->GetWindow()) << a.name << " step " << step;
+            }
             if (!ackMatters)
             {
                 ASSERT_EQ(cc->PeekRate(), twin->PeekRate()) << a.name << " step " << step;
@@ -163,8 +184,9 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
             }
         }
     }
-    EXPECT_GE(algorithms, 6); // none, DCQCN, TIMELY, Swift, HPCC, the RTT probe
-    EXPECT_GE(withoutAck, 2); // none and DCQCN do without ACKs
+    EXPECT_GE(algorithms, 6);       // none, DCQCN, TIMELY, Swift, HPCC, the RTT probe
+    EXPECT_GE(withoutAck, 2);       // none and DCQCN do without ACKs
+    EXPECT_GE(withoutPeerRates, 5); // all but the RTT probe do without their peers' rates
 }
 
 // Rule: the controllers that react to delay, windows or INT declare the hooks that carry
@@ -186,4 +208,6 @@ TEST(CcHooksTest, ControllersDeclareTheHooksTheyNeed)
     EXPECT_EQ(hooksOf("rtt-probe") & (CC::HOOK_ACK | CC::HOOK_PACING | CC::HOOK_PROBE),
               CC::HOOK_ACK | CC::HOOK_PACING | CC::HOOK_PROBE);
     EXPECT_EQ(hooksOf("dcqcn"), 0);
+    // The RTT probe's newcomer starts at its siblings' mean rate (FirstRate PeerShare).
+    EXPECT_TRUE(hooksOf("rtt-probe") & CC::HOOK_PEER_RATES);
 }
