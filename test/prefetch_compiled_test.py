@@ -108,9 +108,10 @@ def test_a_nic_prefetches_the_qp_it_pulls_or_acknowledges(counts):
     state = "ns3::RdmaNic::PrefetchSendState("
     if count(counts, state) > 0:
         assert count(counts, state) >= lines + 3
-    for caller in ("ns3::RdmaNic::Pull(", "ns3::RdmaNic::ReceiveAck(",
-                   "ns3::RdmaNic::ReceiveNack("):
-        assert count(counts, caller) >= lines + 3 or calls(counts, caller, state), caller
+    # (an acknowledgement's copy leaves out the oldest message: one fewer)
+    for caller, more in (("ns3::RdmaNic::Pull(", 3), ("ns3::RdmaNic::ReceiveAck(", 2),
+                         ("ns3::RdmaNic::ReceiveNack(", 2)):
+        assert count(counts, caller) >= lines + more or calls(counts, caller, state), caller
 
 
 def test_the_qp_scheduler_prefetches_its_ready_ring_ahead(counts):
@@ -133,8 +134,8 @@ def test_the_warm_ups_prefetch_what_follows_the_hints(counts):
     assert count(counts, "ns3::RdmaSwitch::WarmArrival(") >= 2 + hot + 2
     lines = constant("nic/rdma-nic.h", "kCcFirstLines") + 1
     state = "ns3::RdmaNic::PrefetchSendState("
-    for warm in ("ns3::RdmaNic::WarmPull(", "ns3::RdmaNic::WarmArrival("):
-        assert count(counts, warm) >= lines + 3 or calls(counts, warm, state), warm
+    for warm, more in (("ns3::RdmaNic::WarmPull(", 3), ("ns3::RdmaNic::WarmArrival(", 2)):
+        assert count(counts, warm) >= lines + more or calls(counts, warm, state), warm
     tx = count(counts, "ns3::RdmaNetDevice::WarmTransmitComplete(") + \
         count(counts, "ns3::MemberEvent<ns3::RdmaNetDevice, &ns3::RdmaNetDevice::TransmitComplete")
     assert tx >= 2

@@ -34,9 +34,9 @@ struct RdmaMessage
  * \ingroup rdma
  * What a congestion controller paces: one QP, or all the QPs of a NIC towards one
  * destination (NIC option). Holds the controller, the pacing time and the RTT-probe
- * state.
+ * state: one cache line, aligned (the pacing fields are read per packet).
  */
-struct RateLimiter
+struct alignas(64) RateLimiter
 {
     Ptr<CongestionControl> cc;
     uint64_t nextSendPs = 0; ///< earliest next data packet (ps)
@@ -104,6 +104,9 @@ struct alignas(64) SendQueuePair
     uint8_t ccHooks = CongestionControl::HOOK_ALL;
     /// lines its controller spans, from the one it starts in (RdmaNic::CcPrefetchLines)
     uint8_t ccLines = 0;
+    /// messages.front().lastPsn, or the largest PSN when there is none (NoteFront): an
+    /// acknowledgement that completes no message reads this, not the message's line
+    uint32_t frontLastPsn = std::numeric_limits<uint32_t>::max();
     uint64_t pacedRate = 0; ///< its latest rate in the group's sums (bit/s)
     Time lastProgress;
 
@@ -112,6 +115,14 @@ struct alignas(64) SendQueuePair
     /// the first report.
     CompactDeque<bool> sacked;
     EventId rto;
+
+    /// Keep frontLastPsn current: after every change to the first message or to which
+    /// message is first.
+    void NoteFront()
+    {
+        frontLastPsn =
+            messages.empty() ? std::numeric_limits<uint32_t>::max() : messages.front().lastPsn;
+    }
 
     bool InRecovery() const
     {

@@ -95,7 +95,7 @@ RdmaNic::Reschedule(SendQueuePair& qp)
 }
 
 void
-RdmaNic::PrefetchSendState(const SendQueuePair& qp) const
+RdmaNic::PrefetchSendState(const SendQueuePair& qp, bool pulling) const
 {
     const char* cc = reinterpret_cast<const char*>(PeekPointer(qp.cc));
     PrefetchLines(cc, kCcFirstLines);
@@ -110,8 +110,9 @@ RdmaNic::PrefetchSendState(const SendQueuePair& qp) const
         // hash-map node of its own; at 1,024 GPUs a NIC has a thousand of them).
         PrefetchLine(qp.peers);
     }
-    if (!qp.messages.empty())
+    if (pulling && !qp.messages.empty())
     {
+        // (An acknowledgement reads frontLastPsn instead, unless it completes a message.)
         PrefetchLine(&qp.messages.front());
     }
 }
@@ -128,7 +129,7 @@ RdmaNic::Pull(uint8_t pausedMask)
     while (m_scheduler.PopReady(qpn))
     {
         SendQueuePair& qp = m_sendQps[qpn];
-        PrefetchSendState(qp);
+        PrefetchSendState(qp, true);
         if (pausedMask & (1u << qp.priority))
         {
             qp.state = SendQueuePair::State::PARKED;

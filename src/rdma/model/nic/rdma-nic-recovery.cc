@@ -17,7 +17,7 @@ void
 RdmaNic::ReceiveAck(const RdmaHeader& h)
 {
     SendQueuePair& qp = m_sendQps[h.dstQpn];
-    PrefetchSendState(qp);
+    PrefetchSendState(qp, false);
     Acknowledge(qp, h.psn + 1, h);
     Repace(qp);
     Reschedule(qp);
@@ -27,7 +27,7 @@ void
 RdmaNic::ReceiveNack(const RdmaHeader& h)
 {
     SendQueuePair& qp = m_sendQps[h.dstQpn];
-    PrefetchSendState(qp);
+    PrefetchSendState(qp, false);
     Acknowledge(qp, h.psn, h);
     if (h.flags & RdmaHeader::FLAG_CNP)
     {
@@ -98,7 +98,7 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
 void
 RdmaNic::CompleteAcknowledged(SendQueuePair& qp)
 {
-    while (!qp.messages.empty() && qp.messages.front().lastPsn < qp.sndUna)
+    while (qp.frontLastPsn < qp.sndUna)
     {
         const RdmaMessage& m = qp.messages.front();
         Completion c{m_nodeId,
@@ -109,6 +109,7 @@ RdmaNic::CompleteAcknowledged(SendQueuePair& qp)
                      RdmaSimulatorImpl::CurrentTime()};
         qp.completedBytes += m.bytes;
         qp.messages.pop_front();
+        qp.NoteFront();
         m_completionTrace(c);
         if (!m_completionCallback.IsNull())
         {

@@ -227,7 +227,7 @@ RdmaNic::WarmPull(uint32_t /* port */) const
     uint32_t qpn;
     if (m_scheduler.PeekReady(qpn))
     {
-        PrefetchSendState(m_sendQps[qpn]);
+        PrefetchSendState(m_sendQps[qpn], true);
     }
 }
 
@@ -240,7 +240,7 @@ RdmaNic::WarmArrival(uint32_t /* port */, const RdmaFrame& f) const
     if ((h.type == RdmaPacketType::ACK || h.type == RdmaPacketType::NACK) &&
         h.dstQpn < m_sendQps.size())
     {
-        PrefetchSendState(m_sendQps[h.dstQpn]);
+        PrefetchSendState(m_sendQps[h.dstQpn], false);
     }
 }
 
@@ -427,6 +427,7 @@ RdmaNic::PostSend(uint32_t qpn, uint64_t bytes, uint64_t flowId)
     }
     qp.nextPsn = m.lastPsn + 1;
     qp.messages.push_back(m);
+    qp.NoteFront();
     if (!qp.active && qp.peers)
     {
         qp.active = true;
@@ -451,6 +452,7 @@ RdmaNic::TruncateMessage(uint32_t qpn)
         Completion c{m_nodeId, qpn, m.flowId, 0, m.posted, RdmaSimulatorImpl::CurrentTime()};
         qp.nextPsn = m.firstPsn;
         qp.messages.pop_back();
+        qp.NoteFront();
         LeavePeerGroupIfDone(qp);
         m_completionTrace(c);
         if (!m_completionCallback.IsNull())
@@ -461,6 +463,7 @@ RdmaNic::TruncateMessage(uint32_t qpn)
     }
     m.lastPsn = qp.maxSent - 1;
     m.bytes = uint64_t(m.lastPsn - m.firstPsn + 1) * m_mtu;
+    qp.NoteFront();
     qp.nextPsn = m.lastPsn + 1;
     qp.sndNxt = std::min(qp.sndNxt, qp.nextPsn);
     // Everything sent may already be acknowledged: then no ACK is coming to complete it.

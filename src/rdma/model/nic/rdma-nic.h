@@ -177,9 +177,10 @@ class RdmaNic : public Object, public RdmaPortOwner
     static void SkipReported(SendQueuePair& qp);
     /// A pacing wait of \p waitPs, capped at the controller's PacingRecheck().
     uint64_t CappedWaitPs(const SendQueuePair& qp, uint64_t waitPs) const;
-    /// Start loading \p qp's controller, limiter, oldest message and peer group, each last
-    /// touched about a round trip ago, together rather than one after another as read.
-    void PrefetchSendState(const SendQueuePair& qp) const;
+    /// Start loading \p qp's controller, limiter, peer group and, when \p pulling (a
+    /// data packet is made next, not an acknowledgement taken), its oldest message: each
+    /// last touched about a round trip ago, together rather than one after another.
+    void PrefetchSendState(const SendQueuePair& qp, bool pulling) const;
     /// After an ACK: shorten a pending pacing gap if the rate has risen since.
     void Repace(SendQueuePair& qp);
     /// Put an IDLE QP back into the scheduler if it may send.
