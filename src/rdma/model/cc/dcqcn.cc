@@ -202,29 +202,21 @@ Dcqcn::Dcqcn()
 bool
 Dcqcn::Params::operator==(const Params& o) const
 {
-    return std::tie(g,
-                    alphaPerPeriod,
-                    initialAlpha,
-                    alphaInterval,
-                    rateIncreaseInterval,
-                    byteCounter,
-                    fastRecoverySteps,
-                    rateAi,
-                    rateHai,
-                    minRate,
-                    rateDecreaseInterval,
-                    clampTargetRate) == std::tie(o.g,
-                                                 o.alphaPerPeriod,
-                                                 o.initialAlpha,
-                                                 o.alphaInterval,
-                                                 o.rateIncreaseInterval,
-                                                 o.byteCounter,
-                                                 o.fastRecoverySteps,
-                                                 o.rateAi,
-                                                 o.rateHai,
-                                                 o.minRate,
-                                                 o.rateDecreaseInterval,
-                                                 o.clampTargetRate);
+    auto fields = [](const Params& p) {
+        return std::tie(p.g,
+                        p.alphaPerPeriod,
+                        p.initialAlpha,
+                        p.alphaInterval,
+                        p.rateIncreaseInterval,
+                        p.byteCounter,
+                        p.fastRecoverySteps,
+                        p.rateAi,
+                        p.rateHai,
+                        p.minRate,
+                        p.rateDecreaseInterval,
+                        p.clampTargetRate);
+    };
+    return fields(*this) == fields(o);
 }
 
 Dcqcn::Params&
