@@ -311,20 +311,21 @@ Dcqcn::GetTargetRate() const
 void
 Dcqcn::Increase(State& s) const
 {
-    const uint32_t f = *GetParams().fastRecoverySteps;
+    const Params& par = GetParams();
+    const uint32_t f = *par.fastRecoverySteps;
     const uint32_t hi = std::max(s.timerCount, s.byteCount);
     const uint32_t lo = std::min(s.timerCount, s.byteCount);
     if (hi < f)
     {
         // fast recovery: R_T unchanged
     }
-    else if (*GetParams().byteCounter > 0 && lo >= f)
+    else if (*par.byteCounter > 0 && lo >= f)
     {
-        s.rt += double(lo - f + 1) * double(GetParams().rateHai->GetBitRate());
+        s.rt += double(lo - f + 1) * double(par.rateHai->GetBitRate());
     }
     else
     {
-        s.rt += double(GetParams().rateAi->GetBitRate());
+        s.rt += double(par.rateAi->GetBitRate());
     }
     const double line = double(m_ctx.lineRate);
     s.rt = std::min(s.rt, line);
@@ -334,36 +335,36 @@ Dcqcn::Increase(State& s) const
 void
 Dcqcn::AdvanceTimersTo(State& s, Time t) const
 {
+    const Params& par = GetParams();
     // Alpha: the n whole periods that ended. Per cut: each decays it by (1-g). Per
     // period (from the first CNP on): the first rises if a CNP arrived in it, the others
     // had none and decay.
-    const bool running = !*GetParams().alphaPerPeriod || s.alphaSet;
-    if (running && t >= s.alphaStart + *GetParams().alphaInterval)
+    const bool running = !*par.alphaPerPeriod || s.alphaSet;
+    if (running && t >= s.alphaStart + *par.alphaInterval)
     {
-        const int64_t n =
-            (t - s.alphaStart).GetTimeStep() / GetParams().alphaInterval->GetTimeStep();
-        const double g = *GetParams().g;
+        const int64_t n = (t - s.alphaStart).GetTimeStep() / par.alphaInterval->GetTimeStep();
+        const double g = *par.g;
         int64_t decays = n;
-        if (*GetParams().alphaPerPeriod && s.cnpInPeriod)
+        if (*par.alphaPerPeriod && s.cnpInPeriod)
         {
             s.alpha = (1 - g) * s.alpha + g;
             s.cnpInPeriod = false;
             --decays;
         }
         s.alpha *= std::pow(1 - g, double(decays));
-        s.alphaStart += *GetParams().alphaInterval * n;
+        s.alphaStart += *par.alphaInterval * n;
     }
     // Increase timer: one Increase() per period that ended.
     const double line = double(m_ctx.lineRate);
-    while (t >= s.timerStart + *GetParams().rateIncreaseInterval)
+    while (t >= s.timerStart + *par.rateIncreaseInterval)
     {
-        s.timerStart += *GetParams().rateIncreaseInterval;
+        s.timerStart += *par.rateIncreaseInterval;
         if (s.rc >= line && s.rt >= line)
         {
             // At line rate every further period is a no-op: skip them.
             const int64_t n =
-                (t - s.timerStart).GetTimeStep() / GetParams().rateIncreaseInterval->GetTimeStep();
-            s.timerStart += *GetParams().rateIncreaseInterval * n;
+                (t - s.timerStart).GetTimeStep() / par.rateIncreaseInterval->GetTimeStep();
+            s.timerStart += *par.rateIncreaseInterval * n;
             s.timerCount += n + 1;
             break;
         }
@@ -376,9 +377,10 @@ Dcqcn::AdvanceTimersTo(State& s, Time t) const
 void
 Dcqcn::CatchUp(State& s, Time now) const
 {
-    if (s.cutPending && now >= s.lastDecrease + *GetParams().rateDecreaseInterval)
+    const Params& par = GetParams();
+    if (s.cutPending && now >= s.lastDecrease + *par.rateDecreaseInterval)
     {
-        const Time at = s.lastDecrease + *GetParams().rateDecreaseInterval;
+        const Time at = s.lastDecrease + *par.rateDecreaseInterval;
         AdvanceTimersTo(s, at);
         Decrease(s, at);
         s.cutPending = false;
@@ -389,15 +391,16 @@ Dcqcn::CatchUp(State& s, Time now) const
 void
 Dcqcn::Decrease(State& s, Time at) const
 {
-    if (*GetParams().clampTargetRate || !s.everCut || s.timerCount > 0)
+    const Params& par = GetParams();
+    if (*par.clampTargetRate || !s.everCut || s.timerCount > 0)
     {
         s.rt = s.rc;
     }
     s.rc = std::max(s.rc * (1 - s.alpha / 2),
-                    double(std::min(GetParams().minRate->GetBitRate(), m_ctx.lineRate)));
-    if (!*GetParams().alphaPerPeriod)
+                    double(std::min(par.minRate->GetBitRate(), m_ctx.lineRate)));
+    if (!*par.alphaPerPeriod)
     {
-        s.alpha = (1 - *GetParams().g) * s.alpha + *GetParams().g;
+        s.alpha = (1 - *par.g) * s.alpha + *par.g;
         s.alphaStart = at;
     }
     s.timerStart = at;
@@ -411,16 +414,17 @@ Dcqcn::Decrease(State& s, Time at) const
 void
 Dcqcn::OnCnp()
 {
+    const Params& par = GetParams();
     const Time now = Now();
     CatchUp(m_st, now);
     NoteRate();
-    if (*GetParams().alphaPerPeriod)
+    if (*par.alphaPerPeriod)
     {
         if (!m_st.alphaSet)
         {
             // The first CNP sets alpha and starts its periods.
             m_st.alphaSet = true;
-            m_st.alpha = *GetParams().initialAlpha;
+            m_st.alpha = *par.initialAlpha;
             m_st.alphaStart = now;
         }
         else
@@ -428,8 +432,8 @@ Dcqcn::OnCnp()
             m_st.cnpInPeriod = true;
         }
     }
-    if (m_st.everCut && GetParams().rateDecreaseInterval->IsStrictlyPositive() &&
-        now < m_st.lastDecrease + *GetParams().rateDecreaseInterval)
+    if (m_st.everCut && par.rateDecreaseInterval->IsStrictlyPositive() &&
+        now < m_st.lastDecrease + *par.rateDecreaseInterval)
     {
         m_st.cutPending = true; // applied when the interval ends
         return;
@@ -441,15 +445,16 @@ Dcqcn::OnCnp()
 void
 Dcqcn::OnSend(uint32_t payloadBytes)
 {
-    if (*GetParams().byteCounter == 0)
+    const Params& par = GetParams();
+    if (*par.byteCounter == 0)
     {
         return;
     }
     CatchUp(m_st, Now()); // GetRate() just did, at the same time: the traced rate is current
     m_st.bytesSinceEvent += payloadBytes;
-    while (m_st.bytesSinceEvent >= *GetParams().byteCounter)
+    while (m_st.bytesSinceEvent >= *par.byteCounter)
     {
-        m_st.bytesSinceEvent -= *GetParams().byteCounter;
+        m_st.bytesSinceEvent -= *par.byteCounter;
         Increase(m_st);
         ++m_st.byteCount;
     }
