@@ -113,7 +113,7 @@ RdmaChannel::Attach(Ptr<RdmaNetDevice> device)
     m_devices[m_nDevices++] = device;
 }
 
-void
+const void*
 RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_t txSteps)
 {
     const uint32_t to = PeekPointer(m_devices[0]) == src ? 1 : 0;
@@ -128,7 +128,7 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
                                        static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
                                        dst,
                                        f);
-        return;
+        return nullptr;
     }
     if (!m_dirs[to])
     {
@@ -145,7 +145,7 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
             uid,
             d.context,
             MakeEvent(static_cast<ReceiveFrame>(&RdmaNetDevice::Receive), dst, f));
-        return;
+        return nullptr;
     }
     RdmaFrame* frame = PeekPointer(f);
     frame->Ref(); // the FIFO's reference, handed to the receiver on arrival
@@ -161,12 +161,20 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
     {
         d.ScheduleHead(sim, entry);
     }
+    return d.fifo.NextSlotHint();
 }
 
 const void*
 RdmaChannel::GetTxHint(const RdmaNetDevice* from) const
 {
     return PeekPointer(m_dirs[PeekPointer(m_devices[0]) == from ? 1 : 0]);
+}
+
+const void*
+RdmaChannel::GetTxQpTables(const RdmaNetDevice* from) const
+{
+    const Ptr<Direction>& d = m_dirs[PeekPointer(m_devices[0]) == from ? 1 : 0];
+    return d ? d->hints : nullptr;
 }
 
 static_assert(EventWheel::kHint2Lines >= RdmaNetDevice::kHotLines,

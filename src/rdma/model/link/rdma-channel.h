@@ -48,11 +48,18 @@ class RdmaChannel : public Channel
     /// at the peer after \p txSteps (its serialization time, in time steps) and the
     /// delay. (A raw pointer and time steps: this is called for every frame, and a Ptr or
     /// a Time built costs a reference count or a check each.)
-    void Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_t txSteps);
+    /// \return where the FIFO will keep the next frame \p src sends (null if unknown): for
+    /// the device to prefetch before that transmission; changes nothing
+    const void* Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_t txSteps);
 
     /// Where the FIFO of frames that \p from sends lives (null before its first
     /// transmission): for a prefetch by the device, changes nothing.
     const void* GetTxHint(const RdmaNetDevice* from) const;
+
+    /// Where the receiver of \p from's frames keeps the QP tables that Transmit reads for
+    /// each frame (RdmaArrivalHints; null before the first transmission, or if it keeps
+    /// none): for a prefetch by the device, changes nothing.
+    const void* GetTxQpTables(const RdmaNetDevice* from) const;
 
     /// The device at the other end of \p device.
     Ptr<RdmaNetDevice> GetPeer(Ptr<const RdmaNetDevice> device) const;

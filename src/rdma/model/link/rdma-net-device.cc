@@ -94,6 +94,8 @@ RdmaNetDevice::RdmaNetDevice()
       m_rate("100Gb/s"),
       m_clock(m_rate.GetBitRate()),
       m_txHint(nullptr),
+      m_txQpTables(nullptr),
+      m_txNextSlot(nullptr),
       m_txBytes(0),
       m_txFrames(0),
       m_linkDownDrops(0),
@@ -131,6 +133,8 @@ RdmaNetDevice::DoDispose()
     m_txComplete = nullptr;
     m_channel = nullptr;
     m_txHint = nullptr;
+    m_txQpTables = nullptr;
+    m_txNextSlot = nullptr;
     m_node = nullptr;
     m_rxCallback = RxCallback();
     m_dequeueCallback = DequeueCallback();
@@ -143,6 +147,8 @@ RdmaNetDevice::Attach(Ptr<RdmaChannel> channel)
 {
     m_channel = channel;
     m_txHint = nullptr;
+    m_txQpTables = nullptr;
+    m_txNextSlot = nullptr;
     channel->Attach(this);
 }
 
@@ -323,6 +329,24 @@ RdmaNetDevice::WarmTransmitComplete() const
     {
         m_owner->WarmPull(m_ownerPort);
     }
+    PrefetchTxState();
+}
+
+void
+RdmaNetDevice::PrefetchTxState() const
+{
+    if (m_txHint != nullptr)
+    {
+        PrefetchLines(m_txHint, 2);
+    }
+    if (m_txQpTables != nullptr)
+    {
+        PrefetchLine(m_txQpTables);
+    }
+    if (m_txNextSlot != nullptr)
+    {
+        PrefetchLineForWrite(m_txNextSlot);
+    }
 }
 
 void
@@ -341,13 +365,10 @@ RdmaNetDevice::TryTransmitIfFree()
     {
         return;
     }
-    // The link and its FIFO, which Transmit reads below: let them load while SelectNext
-    // takes the frame.
+    // The link, its FIFO and the receiver's QP tables, which Transmit reads below: let
+    // them load while SelectNext takes the frame.
     PrefetchLine(PeekPointer(m_channel));
-    if (m_txHint != nullptr)
-    {
-        PrefetchLines(m_txHint, 2);
-    }
+    PrefetchTxState();
     Ptr<RdmaFrame> f = SelectNext();
     if (!f)
     {
@@ -371,10 +392,11 @@ RdmaNetDevice::TryTransmitIfFree()
     {
         Sniff(*f, true);
     }
-    m_channel->Transmit(f, this, txSteps);
+    m_txNextSlot = m_channel->Transmit(f, this, txSteps);
     if (m_txHint == nullptr)
     {
         m_txHint = m_channel->GetTxHint(this);
+        m_txQpTables = m_channel->GetTxQpTables(this);
     }
     RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
     const bool morePending = m_nonEmpty != 0 || !m_pfcQueue.empty() ||

@@ -273,6 +273,10 @@ class RdmaNetDevice : public NetDevice
     /// frame it will send if one is queued now, else what the owner will read to make
     /// one (RdmaPortOwner::WarmPull). Changes nothing.
     void WarmTransmitComplete() const;
+    /// Start loading what RdmaChannel::Transmit reads for a frame sent here: the link's
+    /// direction (m_txHint, 2 lines), the receiver's QP tables and the FIFO slot the frame
+    /// will take, once known.
+    void PrefetchTxState() const;
     /// m_busy, after ending a deferred transmission whose slot has passed.
     bool StillBusy();
     /// TryTransmit, once the port is known not to be busy with a scheduled end.
@@ -314,6 +318,12 @@ class RdmaNetDevice : public NetDevice
     SerializationClock m_clock;
     Ptr<RdmaChannel> m_channel;
     const void* m_txHint; ///< m_channel->GetTxHint(this), once known (else null)
+    /// Where the receiver keeps the QP tables that the link reads for each frame sent
+    /// (RdmaChannel::GetTxQpTables), once m_txHint is known; else null
+    const void* m_txQpTables;
+    /// Where the link's FIFO will keep the next frame sent here (as RdmaChannel::Transmit
+    /// last said; stale if the FIFO grew since: only prefetched), or null
+    const void* m_txNextSlot;
     CompactDeque<Ptr<RdmaFrame>> m_pfcQueue;
     std::array<uint64_t, kRdmaNumPriorities> m_queueBytes;
     // Ring buffers that allocate nothing until used: a 10,000-host fabric has ~60,000

@@ -129,6 +129,13 @@ class CompactDeque
     // destroyed at once): a push writes its slot without reading it first, so a cold
     // slot costs no cache miss.
 
+    /// Where the next push_back will write, if the buffer does not grow first (null
+    /// before the first push): for a prefetch, changes nothing.
+    const T* NextSlotHint() const
+    {
+        return m_capacity == 0 ? nullptr : &m_buf[(m_head + m_size) & (m_capacity - 1)];
+    }
+
     void push_back(const T& value)
     {
         new (Slot()) T(value);

@@ -29,6 +29,15 @@ PrefetchLine(const void* p)
     __asm__ __volatile__("" : : "r"(p));
 }
 
+/// Start loading the cache line at \p p to write it (see PrefetchLine): a store to a
+/// line that is not in the cache holds a store-buffer entry until the line arrives.
+inline void
+PrefetchLineForWrite(const void* p)
+{
+    __builtin_prefetch(p, 1);
+    __asm__ __volatile__("" : : "r"(p));
+}
+
 /// Start loading \p lines consecutive 64-byte cache lines from \p p (see PrefetchLine).
 inline void
 PrefetchLines(const void* p, uint32_t lines)

@@ -88,3 +88,30 @@ TEST(CompactDequeTest, RandomOperationsMatchStdDeque)
     EXPECT_EQ(moved.size(), ref.size());
     EXPECT_TRUE(q.empty());
 }
+
+// NextSlotHint names the slot the next push writes (what a port prefetches before it
+// sends), across wrap-around; null before anything was allocated.
+TEST(CompactDequeTest, NextSlotHintIsWhereTheNextPushWrites)
+{
+    CompactDeque<uint64_t> q;
+    EXPECT_EQ(q.NextSlotHint(), nullptr);
+    q.push_back(0);
+    std::mt19937 rng(3);
+    for (uint64_t step = 1; step < 2000; ++step)
+    {
+        if (q.size() < q.capacity())
+        {
+            const uint64_t* hint = q.NextSlotHint();
+            q.push_back(step);
+            ASSERT_EQ(hint, &q.back()) << "step " << step;
+        }
+        else
+        {
+            q.push_back(step); // grows: a hint taken before is stale, by contract
+        }
+        if (rng() % 2 == 0)
+        {
+            q.pop_front();
+        }
+    }
+}
