@@ -365,8 +365,9 @@ RdmaNetDevice::TryTransmitIfFree()
     {
         return;
     }
-    // The link, its FIFO and the receiver's QP tables, which Transmit reads below: let
-    // them load while SelectNext takes the frame.
+    // The link, its FIFO, the receiver's QP tables and the slot the frame will take, which
+    // Transmit reads or writes below: let them load while SelectNext takes the frame (an
+    // end of transmission asked one event earlier; a port that was idle did not).
     PrefetchLine(PeekPointer(m_channel));
     PrefetchTxState();
     Ptr<RdmaFrame> f = SelectNext();

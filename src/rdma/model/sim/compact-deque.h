@@ -125,16 +125,16 @@ class CompactDeque
         return (*this)[m_size - 1];
     }
 
-    // Slots hold an element only between its push and its pop (constructed in place,
-    // destroyed at once): a push writes its slot without reading it first, so a cold
-    // slot costs no cache miss.
-
     /// Where the next push_back will write, if the buffer does not grow first (null
     /// before the first push): for a prefetch, changes nothing.
     const T* NextSlotHint() const
     {
         return m_capacity == 0 ? nullptr : &m_buf[(m_head + m_size) & (m_capacity - 1)];
     }
+
+    // Slots hold an element only between its push and its pop (constructed in place,
+    // destroyed at once): a push writes its slot without reading it first, so a cold
+    // slot costs no cache miss.
 
     void push_back(const T& value)
     {
