@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -40,6 +39,28 @@ struct PresetParameters
     bool clampTargetRate;
     Time cnpInterval; ///< receiver NIC CNP spacing that goes with the preset
 };
+
+/// Call \p f(field of Dcqcn::Params, field of PresetParameters) for each of the twelve
+/// parameters: the one list that Params' comparison and Init's resolution share.
+template <class F>
+void
+ForEachParameter(F&& f)
+{
+    using P = Dcqcn::Params;
+    using D = PresetParameters;
+    f(&P::g, &D::g);
+    f(&P::alphaPerPeriod, &D::alphaPerPeriod);
+    f(&P::initialAlpha, &D::initialAlpha);
+    f(&P::alphaInterval, &D::alphaInterval);
+    f(&P::rateIncreaseInterval, &D::rateIncreaseInterval);
+    f(&P::byteCounter, &D::byteCounter);
+    f(&P::fastRecoverySteps, &D::fastRecoverySteps);
+    f(&P::rateAi, &D::rateAi);
+    f(&P::rateHai, &D::rateHai);
+    f(&P::minRate, &D::minRate);
+    f(&P::rateDecreaseInterval, &D::rateDecreaseInterval);
+    f(&P::clampTargetRate, &D::clampTargetRate);
+}
 
 /// The presets: the one place where DCQCN's default parameters are written.
 PresetParameters
@@ -202,21 +223,9 @@ Dcqcn::Dcqcn()
 bool
 Dcqcn::Params::operator==(const Params& o) const
 {
-    auto fields = [](const Params& p) {
-        return std::tie(p.g,
-                        p.alphaPerPeriod,
-                        p.initialAlpha,
-                        p.alphaInterval,
-                        p.rateIncreaseInterval,
-                        p.byteCounter,
-                        p.fastRecoverySteps,
-                        p.rateAi,
-                        p.rateHai,
-                        p.minRate,
-                        p.rateDecreaseInterval,
-                        p.clampTargetRate);
-    };
-    return fields(*this) == fields(o);
+    bool same = true;
+    ForEachParameter([&](auto field, auto) { same = same && this->*field == o.*field; });
+    return same;
 }
 
 Dcqcn::Params&
@@ -253,18 +262,7 @@ Dcqcn::Init(const CcContext& ctx)
     // A parameter still at `preset` takes the preset's value for this line rate.
     const PresetParameters p = GetPresetParameters(m_preset, ctx.lineRate);
     Params r = *m_params;
-    r.g = r.g.value_or(p.g);
-    r.alphaPerPeriod = r.alphaPerPeriod.value_or(p.alphaPerPeriod);
-    r.initialAlpha = r.initialAlpha.value_or(p.initialAlpha);
-    r.alphaInterval = r.alphaInterval.value_or(p.alphaInterval);
-    r.rateIncreaseInterval = r.rateIncreaseInterval.value_or(p.rateIncreaseInterval);
-    r.byteCounter = r.byteCounter.value_or(p.byteCounter);
-    r.fastRecoverySteps = r.fastRecoverySteps.value_or(p.fastRecoverySteps);
-    r.rateAi = r.rateAi.value_or(p.rateAi);
-    r.rateHai = r.rateHai.value_or(p.rateHai);
-    r.minRate = r.minRate.value_or(p.minRate);
-    r.rateDecreaseInterval = r.rateDecreaseInterval.value_or(p.rateDecreaseInterval);
-    r.clampTargetRate = r.clampTargetRate.value_or(p.clampTargetRate);
+    ForEachParameter([&](auto field, auto preset) { r.*field = (r.*field).value_or(p.*preset); });
     m_params = Intern(r);
 
     m_st.rc = m_st.rt = double(ctx.lineRate);
