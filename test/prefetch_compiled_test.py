@@ -114,6 +114,16 @@ def test_a_nic_prefetches_the_qp_it_pulls_or_acknowledges(counts):
         assert count(counts, caller) >= lines + more or calls(counts, caller, state), caller
 
 
+def test_a_nic_loads_the_qp_of_its_next_pull_a_pull_ahead(counts):
+    # PrefetchLikelyNext: the first kQpLines lines of the QP the next pull will likely
+    # serve, at the end of a pull that made a packet (inlined into Pull, or called).
+    # The build before it had none in Pull.
+    qp = constant("nic/rdma-nic.h", "kQpLines")
+    likely = "ns3::RdmaNic::PrefetchLikelyNext("
+    assert count(counts, "ns3::RdmaNic::Pull(") >= qp or (
+        calls(counts, "ns3::RdmaNic::Pull(", likely) and count(counts, likely) >= qp)
+
+
 def test_the_qp_scheduler_prefetches_its_ready_ring_ahead(counts):
     assert count(counts, "ns3::QpScheduler::PopReady(") >= 1
 

@@ -45,6 +45,27 @@ class QpScheduler
         return true;
     }
 
+    /**
+     * The QP that the next pull will most likely serve: the head of the ready list, else
+     * the one whose pacing time comes first. A guess (a QP that becomes ready or due
+     * earlier in between changes it), for a prefetch; changes nothing.
+     * \param [out] qpn that QP
+     * \return false if no QP is ready or waiting
+     */
+    bool PeekLikelyNext(uint32_t& qpn) const
+    {
+        if (PeekReady(qpn))
+        {
+            return true;
+        }
+        if (m_waiting.empty())
+        {
+            return false;
+        }
+        qpn = m_waiting.top().qpn;
+        return true;
+    }
+
     /// Wait until \p readyPs; \p generation tags the entry (see ReleaseDue).
     void PushWaiting(uint32_t qpn, uint64_t readyPs, uint32_t generation = 0);
 

@@ -117,6 +117,16 @@ RdmaNic::PrefetchSendState(const SendQueuePair& qp, bool pulling) const
     }
 }
 
+void
+RdmaNic::PrefetchLikelyNext() const
+{
+    uint32_t qpn;
+    if (m_scheduler.PeekLikelyNext(qpn))
+    {
+        PrefetchLines(&m_sendQps[qpn], kQpLines);
+    }
+}
+
 Ptr<RdmaFrame>
 RdmaNic::Pull(uint8_t pausedMask)
 {
@@ -174,6 +184,7 @@ RdmaNic::Pull(uint8_t pausedMask)
         m_inPull = true;
         Reschedule(qp);
         m_inPull = false;
+        PrefetchLikelyNext();
         return p;
     }
     if (m_scheduler.HasWaiting())

@@ -97,6 +97,9 @@ class RdmaNic : public Object, public RdmaPortOwner
     /// Of those, the lines always loaded (unrolled, no branch); the rest as far as the
     /// controller reaches (DCQCN's 216 bytes span 4 lines, or 5 from 48 bytes into one).
     static constexpr uint32_t kCcFirstLines = 4;
+    /// Lines of a SendQueuePair that a pull and an acknowledgement read (its first two:
+    /// queue-pair.h checks that they hold those fields).
+    static constexpr uint32_t kQpLines = 2;
 
     /**
      * The cache lines \p cc spans, from the one it starts in to the one its last byte is
@@ -181,6 +184,15 @@ class RdmaNic : public Object, public RdmaPortOwner
     /// data packet is made next, not an acknowledgement taken), its oldest message: each
     /// last touched about a round trip ago, together rather than one after another.
     void PrefetchSendState(const SendQueuePair& qp, bool pulling) const;
+    /**
+     * Start loading the first kQpLines lines of the QP that this NIC's next pull will
+     * likely serve (QpScheduler::PeekLikelyNext), a frame's transmission before that
+     * pull: called at the end of a pull that made a data packet. The end of
+     * transmission's warm-up (WarmPull) loads the same lines and what they point to one
+     * event ahead. Measured on the 1,024-GPU MoE layer (docs/design-notes.md, "The
+     * next pull's QP"); changes nothing.
+     */
+    void PrefetchLikelyNext() const;
     /// After an ACK: shorten a pending pacing gap if the rate has risen since.
     void Repace(SendQueuePair& qp);
     /// Put an IDLE QP back into the scheduler if it may send.

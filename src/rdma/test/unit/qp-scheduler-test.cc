@@ -15,13 +15,18 @@
  *    when its time comes, and the QP is not made ready twice);
  *  - a QP parked in a class stays out of the ready list while the class is in the paused
  *    mask given to Unpark; Unpark(mask) returns exactly the QPs of the classes not in
- *    the mask, each once, in the order they were parked within a class.
+ *    the mask, each once, in the order they were parked within a class;
+ *  - PeekLikelyNext (the NIC's prefetch one pull ahead) names the QP that the next pull
+ *    serves when nothing is pushed in between: the ready list's head, else the waiting
+ *    QP due first (once it is due, ReleaseDue makes it ready and PopReady gives it);
+ *    nothing when no QP is ready or waiting.
  */
 #include "ns3/qp-scheduler.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
+#include <random>
 #include <vector>
 
 using namespace ns3;
@@ -274,4 +279,70 @@ TEST(QpScheduler, ParkingDoesNotTouchTheWaitingHeap)
     EXPECT_EQ(s.NextWaitingPs(), 100u);
     s.ReleaseDue(100, AlwaysCurrent);
     EXPECT_EQ(Drain(s), (V{1}));
+}
+
+TEST(QpScheduler, LikelyNextIsTheQpTheNextPullServes)
+{
+    // A NIC's pulls: release what is due, pop one, and put it back either ready or
+    // waiting for a pacing time a little later (random, like a limiter's gap). At every
+    // step the guess made after the previous pull must be what this pull pops.
+    QpScheduler s;
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<uint64_t> gap(0, 3000);
+    std::bernoulli_distribution paced(0.6);
+    for (uint32_t q = 0; q < 40; ++q)
+    {
+        if (paced(rng))
+        {
+            s.PushWaiting(q, gap(rng));
+        }
+        else
+        {
+            s.PushReady(q);
+        }
+    }
+    uint64_t now = 0;
+    uint32_t pops = 0;
+    for (int step = 0; step < 5000; ++step)
+    {
+        uint32_t guess = 0;
+        ASSERT_TRUE(s.PeekLikelyNext(guess));
+        uint32_t head = 0;
+        if (!s.PeekReady(head) && s.NextWaitingPs() > now)
+        {
+            now = s.NextWaitingPs(); // nothing ready: the pull waits for the first pacing time
+        }
+        s.ReleaseDue(now, AlwaysCurrent);
+        uint32_t qpn = 0;
+        ASSERT_TRUE(s.PopReady(qpn));
+        EXPECT_EQ(qpn, guess) << "step " << step;
+        ++pops;
+        now += 100; // the frame's transmission
+        if (paced(rng))
+        {
+            s.PushWaiting(qpn, now + gap(rng));
+        }
+        else
+        {
+            s.PushReady(qpn);
+        }
+    }
+    EXPECT_EQ(pops, 5000u);
+}
+
+TEST(QpScheduler, NoLikelyNextWhenNothingIsReadyOrWaiting)
+{
+    QpScheduler s;
+    uint32_t qpn = 99;
+    EXPECT_FALSE(s.PeekLikelyNext(qpn));
+    s.PushWaiting(4, 10);
+    EXPECT_TRUE(s.PeekLikelyNext(qpn));
+    EXPECT_EQ(qpn, 4u);
+    s.PushReady(9);
+    EXPECT_TRUE(s.PeekLikelyNext(qpn));
+    EXPECT_EQ(qpn, 9u); // the ready list comes first
+    s.ReleaseDue(10, AlwaysCurrent);
+    ASSERT_TRUE(s.PopReady(qpn));
+    ASSERT_TRUE(s.PopReady(qpn));
+    EXPECT_FALSE(s.PeekLikelyNext(qpn));
 }
