@@ -302,7 +302,6 @@ TEST(QpScheduler, LikelyNextIsTheQpTheNextPullServes)
         }
     }
     uint64_t now = 0;
-    uint32_t pops = 0;
     for (int step = 0; step < 5000; ++step)
     {
         uint32_t guess = 0;
@@ -316,7 +315,6 @@ TEST(QpScheduler, LikelyNextIsTheQpTheNextPullServes)
         uint32_t qpn = 0;
         ASSERT_TRUE(s.PopReady(qpn));
         EXPECT_EQ(qpn, guess) << "step " << step;
-        ++pops;
         now += 100; // the frame's transmission
         if (paced(rng))
         {
@@ -327,7 +325,6 @@ TEST(QpScheduler, LikelyNextIsTheQpTheNextPullServes)
             s.PushReady(qpn);
         }
     }
-    EXPECT_EQ(pops, 5000u);
 }
 
 TEST(QpScheduler, NoLikelyNextWhenNothingIsReadyOrWaiting)
