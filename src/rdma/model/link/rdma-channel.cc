@@ -116,7 +116,7 @@ RdmaChannel::Attach(Ptr<RdmaNetDevice> device)
 const void*
 RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_t txSteps)
 {
-    const uint32_t to = PeekPointer(m_devices[0]) == src ? 1 : 0;
+    const uint32_t to = ReceiverOf(src);
     RdmaNetDevice* dst = PeekPointer(m_devices[to]);
     using ReceiveFrame = void (RdmaNetDevice::*)(const Ptr<RdmaFrame>&);
     RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
@@ -167,13 +167,13 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
 const void*
 RdmaChannel::GetTxHint(const RdmaNetDevice* from) const
 {
-    return PeekPointer(m_dirs[PeekPointer(m_devices[0]) == from ? 1 : 0]);
+    return PeekPointer(m_dirs[ReceiverOf(from)]);
 }
 
 const void*
 RdmaChannel::GetTxQpTables(const RdmaNetDevice* from) const
 {
-    const Ptr<Direction>& d = m_dirs[PeekPointer(m_devices[0]) == from ? 1 : 0];
+    const Ptr<Direction>& d = m_dirs[ReceiverOf(from)];
     return d ? d->hints : nullptr;
 }
 

@@ -92,6 +92,13 @@ class RdmaChannel : public Channel
     /// Deliver the frame at the head of direction \p d, then schedule the next one.
     void Arrive(Direction& d);
 
+    /// \return the index (into m_devices and m_dirs) of the device that receives what
+    ///         \p from sends
+    uint32_t ReceiverOf(const RdmaNetDevice* from) const
+    {
+        return PeekPointer(m_devices[0]) == from ? 1 : 0;
+    }
+
     Time m_delay;
     Ptr<RdmaNetDevice> m_devices[2];
     uint32_t m_nDevices;

@@ -129,7 +129,7 @@ class CompactDeque
     /// before the first push): for a prefetch, changes nothing.
     const T* NextSlotHint() const
     {
-        return m_capacity == 0 ? nullptr : &m_buf[(m_head + m_size) & (m_capacity - 1)];
+        return m_capacity == 0 ? nullptr : FreeSlot();
     }
 
     // Slots hold an element only between its push and its pop (constructed in place,
@@ -290,6 +290,13 @@ class CompactDeque
         {
             Reserve(m_capacity == 0 ? 1 : 2 * size_t(m_capacity));
         }
+        return FreeSlot();
+    }
+
+    /// The slot after the last element, as the buffer is now (capacity > 0; the first
+    /// element's slot if the buffer is full).
+    T* FreeSlot() const
+    {
         return &m_buf[(m_head + m_size) & (m_capacity - 1)];
     }
 
