@@ -10,7 +10,10 @@ bench/out/STEM/summary.json, prints one row per scenario, and writes
 bench/out/results.csv and bench/out/results.md. With --repeat N each scenario runs N
 times in a row and its row is the run with the least CPU time (the machine's noise only
 ever adds time), with the median beside it; the runs must write the same fct.csv (the
-simulator is deterministic), else the scenario fails. Exit status: 0 if every run
+simulator is deterministic), else the scenario fails. Before the scenarios, the machine's
+memory latency by working-set size is measured with build/bin/rdma-memprobe (unless
+--no-memprobe) and written beside the table (bench/out/memprobe.json and results.md), since
+at scale it sets the cost per event. Exit status: 0 if every run
 succeeded, 1 if any failed (the others still run), 2 on bad usage. Standard library only.
 """
 
@@ -36,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIR = ROOT / "bench" / "scenarios"
 OUT_DIR = ROOT / "bench" / "out"
 RUNNER = ROOT / "build" / "bin" / "rdma-run"
+MEMPROBE = ROOT / "build" / "bin" / "rdma-memprobe"
 STDERR_TAIL_LINES = 200  # of a failed run's stderr
 
 # (key, header) in output order; the same keys are the CSV columns.
@@ -80,6 +84,8 @@ def parse_args(argv):
                    help="run each scenario N times: its row is the run with the least CPU "
                         "time, with the median in the CSV; the runs must write the same "
                         "fct.csv (default: 1)")
+    p.add_argument("--no-memprobe", action="store_true",
+                   help="do not measure the machine's memory latency first (rdma-memprobe)")
     args = p.parse_args(argv)
     if args.repeat < 1:
         p.error(f"--repeat: {args.repeat} is not a number of runs (1 or more)")
@@ -332,7 +338,39 @@ def git_revision():
         return None
 
 
-def render_markdown(rows):
+def probe_memory():
+    """Run rdma-memprobe; return ([{working_set_kb, lines, ns_per_load}, ...], None), or
+    (None, why not)."""
+    if not MEMPROBE.is_file() or not os.access(MEMPROBE, os.X_OK):
+        return None, f"{MEMPROBE} not found (./rdma build makes it)"
+    try:
+        p = subprocess.run([str(MEMPROBE), "--json"], capture_output=True, text=True,
+                           timeout=300)
+    except (OSError, subprocess.SubprocessError) as e:
+        return None, f"could not run {MEMPROBE}: {e}"
+    if p.returncode != 0:
+        return None, f"{MEMPROBE} exited with {p.returncode}: {p.stderr.strip()[-500:]}"
+    try:
+        probe = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+        for point in probe:
+            if _num(point.get("working_set_kb")) is None or _num(point.get("ns_per_load")) is None:
+                raise ValueError(f"no working_set_kb or ns_per_load in {point}")
+    except ValueError as e:
+        return None, f"{MEMPROBE} wrote what is not its JSON lines: {e}"
+    return probe, None
+
+
+def fmt_kb(kb):
+    kb = int(kb)
+    return f"{kb // 1024} MB" if kb >= 1024 and kb % 1024 == 0 else f"{kb} KB"
+
+
+def memory_line(probe):
+    """One line naming the probe's figures: '256 KB 4.1 ns, 1 MB 11.8 ns, ...'."""
+    return ", ".join(f"{fmt_kb(p['working_set_kb'])} {p['ns_per_load']:.1f} ns" for p in probe)
+
+
+def render_markdown(rows, probe=None):
     def esc(s):
         return s.replace("|", "\\|")
 
@@ -346,6 +384,14 @@ def render_markdown(rows):
         + (f", commit {rev}" if rev else "") + " by `./rdma bench`.",
         "Columns are explained in bench/README.md.",
         "",
+    ]
+    if probe:
+        lines += [
+            "Memory latency (`rdma-memprobe`, one dependent load, by working set): "
+            + memory_line(probe) + ".",
+            "",
+        ]
+    lines += [
         "| " + " | ".join(h for _, h in COLUMNS) + " |",
         "|" + "|".join(":---" if k == "name" else "---:" for k, _ in COLUMNS) + "|",
     ]
@@ -364,6 +410,16 @@ def main(argv=None):
         print(f"bench: no scenarios in {SCENARIO_DIR}", file=sys.stderr)
         return 2
 
+    probe = None
+    if not args.no_memprobe:
+        probe, why = probe_memory()
+        if probe is None:
+            print(f"bench: memory latency not measured: {why}", file=sys.stderr)
+        else:
+            print("Memory latency (one dependent load, by working set): " + memory_line(probe))
+            atomic_write(OUT_DIR / "memprobe.json", json.dumps(probe, indent=1) + "\n")
+        sys.stdout.flush()
+
     table = ConsoleTable()
     table.header()
     rows, errors = [], []
@@ -377,7 +433,7 @@ def main(argv=None):
             sys.stderr.flush()
 
     atomic_write(OUT_DIR / "results.csv", render_csv(rows))
-    atomic_write(OUT_DIR / "results.md", render_markdown(rows))
+    atomic_write(OUT_DIR / "results.md", render_markdown(rows, probe))
     rel = OUT_DIR.relative_to(ROOT)
     print(f"\nWrote {rel}/results.csv and {rel}/results.md; "
           f"per-scenario output in {rel}/<name>/.")

@@ -1,8 +1,10 @@
 """bench.py --repeat N: each scenario runs N times, its row is the run with the least CPU
 time (median beside it), and runs that write different fct.csv files fail the scenario.
 A fake runner stands in for rdma-run: it burns a given CPU time per run and writes a
-summary naming the run."""
+summary naming the run. Before the scenarios bench.py measures the machine's memory
+latency with rdma-memprobe (a fake one here) and writes it beside the table."""
 import csv
+import json
 import importlib.util
 import textwrap
 from pathlib import Path
@@ -43,6 +45,7 @@ def bench(tmp_path, monkeypatch):
     scenarios.mkdir()
     (scenarios / "tiny.json").write_text("{}")
     monkeypatch.setattr(module, "RUNNER", runner)
+    monkeypatch.setattr(module, "MEMPROBE", tmp_path / "no-memprobe")
     monkeypatch.setattr(module, "SCENARIO_DIR", scenarios)
     monkeypatch.setattr(module, "OUT_DIR", tmp_path / "out")
     monkeypatch.setattr(module, "ROOT", tmp_path)
@@ -88,3 +91,50 @@ def test_repeat_rejects_a_bad_count(bench, value, capsys):
         bench.main(["--repeat", value])
     assert e.value.code == 2
     assert "--repeat" in capsys.readouterr().err
+
+
+FAKE_PROBE = textwrap.dedent("""\
+    #!/bin/sh
+    [ "$1" = --json ] || exit 9
+    echo '{"working_set_kb": 256, "lines": 4096, "ns_per_load": 4.25}'
+    echo '{"working_set_kb": 4096, "lines": 65536, "ns_per_load": 150.0}'
+    """)
+
+
+def test_memory_latency_is_written_beside_the_table(bench, monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("FAKE_BURN", "0")
+    probe = tmp_path / "fake-probe"
+    probe.write_text(FAKE_PROBE)
+    probe.chmod(0o755)
+    monkeypatch.setattr(bench, "MEMPROBE", probe)
+    assert bench.main([]) == 0
+    line = "256 KB 4.2 ns, 4 MB 150.0 ns"
+    assert line in capsys.readouterr().out
+    assert line in (bench.OUT_DIR / "results.md").read_text()
+    saved = json.loads((bench.OUT_DIR / "memprobe.json").read_text())
+    assert [p["working_set_kb"] for p in saved] == [256, 4096]
+
+
+@pytest.mark.parametrize("script", ["#!/bin/sh\nexit 3\n", "#!/bin/sh\necho nonsense\n"])
+def test_a_failed_memory_probe_is_reported_and_the_scenarios_still_run(
+        bench, monkeypatch, tmp_path, capsys, script):
+    monkeypatch.setenv("FAKE_BURN", "0")
+    probe = tmp_path / "fake-probe"
+    probe.write_text(script)
+    probe.chmod(0o755)
+    monkeypatch.setattr(bench, "MEMPROBE", probe)
+    assert bench.main([]) == 0
+    assert "memory latency not measured" in capsys.readouterr().err
+    assert "Memory latency" not in (bench.OUT_DIR / "results.md").read_text()
+    assert not (bench.OUT_DIR / "memprobe.json").exists()
+    assert results(bench)[0]["status"] == "ok"
+
+
+def test_no_memprobe_skips_it(bench, monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("FAKE_BURN", "0")
+    probe = tmp_path / "fake-probe"
+    probe.write_text("#!/bin/sh\ntouch " + str(tmp_path / "probed") + "\n")
+    probe.chmod(0o755)
+    monkeypatch.setattr(bench, "MEMPROBE", probe)
+    assert bench.main(["--no-memprobe"]) == 0
+    assert not (tmp_path / "probed").exists()

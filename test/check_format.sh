@@ -8,7 +8,7 @@ command -v clang-format >/dev/null 2>&1 || {
   echo "check_format: clang-format not found (./rdma setup installs it)" >&2
   exit 1
 }
-files=$(find src test scratch -name '*.cc' -o -name '*.h' | sort)
+files=$(find src test scratch bench -name '*.cc' -o -name '*.h' | sort)
 # One call for all (fast); on failure clang-format names each file and line.
 if ! clang-format --dry-run --Werror $files; then
   echo "check_format: the files above are not in ns-3 style (run clang-format -i on them)" >&2
