@@ -411,6 +411,8 @@ def main(argv=None):
         return 2
 
     probe = None
+    # No figures from an earlier run stay beside this run's table.
+    (OUT_DIR / "memprobe.json").unlink(missing_ok=True)
     if not args.no_memprobe:
         probe, why = probe_memory()
         if probe is None:

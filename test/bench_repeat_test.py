@@ -123,6 +123,8 @@ def test_a_failed_memory_probe_is_reported_and_the_scenarios_still_run(
     probe.write_text(script)
     probe.chmod(0o755)
     monkeypatch.setattr(bench, "MEMPROBE", probe)
+    bench.OUT_DIR.mkdir()
+    (bench.OUT_DIR / "memprobe.json").write_text("[]")  # an earlier run's
     assert bench.main([]) == 0
     assert "memory latency not measured" in capsys.readouterr().err
     assert "Memory latency" not in (bench.OUT_DIR / "results.md").read_text()
@@ -136,5 +138,8 @@ def test_no_memprobe_skips_it(bench, monkeypatch, tmp_path, capsys):
     probe.write_text("#!/bin/sh\ntouch " + str(tmp_path / "probed") + "\n")
     probe.chmod(0o755)
     monkeypatch.setattr(bench, "MEMPROBE", probe)
+    bench.OUT_DIR.mkdir()
+    (bench.OUT_DIR / "memprobe.json").write_text("[]")  # an earlier run's
     assert bench.main(["--no-memprobe"]) == 0
     assert not (tmp_path / "probed").exists()
+    assert not (bench.OUT_DIR / "memprobe.json").exists()
