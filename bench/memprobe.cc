@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <random>
 #include <string>
 #include <sys/mman.h>
@@ -102,8 +103,8 @@ ParseArgs(int argc, char** argv)
             {
                 size_t comma = list.find(',', start);
                 std::string item = list.substr(start, comma - start);
-                // 4 KB (64 lines) up to 16 GB.
-                o.sizesKb.push_back(ParseCount("--sizes-kb", item, 4, 16u << 20));
+                // 4 KB (64 lines) up to 4 GB.
+                o.sizesKb.push_back(ParseCount("--sizes-kb", item, 4, 4u << 20));
                 if (comma == std::string::npos)
                 {
                     break;
@@ -203,7 +204,18 @@ main(int argc, char** argv)
             return 1;
         }
         madvise(mem, alloc, MADV_HUGEPAGE);
-        BuildChain(mem, lines, rng);
+        try
+        {
+            BuildChain(mem, lines, rng);
+        }
+        catch (const std::bad_alloc&)
+        {
+            std::fprintf(stderr,
+                         "rdma-memprobe: cannot allocate the chain's order for %llu KB\n",
+                         static_cast<unsigned long long>(kb));
+            std::free(mem);
+            return 1;
+        }
         if (o.check && !IsOneCycle(mem, lines))
         {
             std::fprintf(stderr, "rdma-memprobe: the chain of %zu lines is not one cycle\n", lines);

@@ -132,7 +132,7 @@ def test_a_failed_memory_probe_is_reported_and_the_scenarios_still_run(
     assert results(bench)[0]["status"] == "ok"
 
 
-def test_no_memprobe_skips_it(bench, monkeypatch, tmp_path, capsys):
+def test_no_memprobe_skips_it(bench, monkeypatch, tmp_path):
     monkeypatch.setenv("FAKE_BURN", "0")
     probe = tmp_path / "fake-probe"
     probe.write_text("#!/bin/sh\ntouch " + str(tmp_path / "probed") + "\n")
