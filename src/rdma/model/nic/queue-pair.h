@@ -10,7 +10,6 @@
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
-#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -68,7 +67,8 @@ struct alignas(64) SendQueuePair
     // Layout: a pull and an acknowledgement read only the first two cache lines (the
     // two a frame's event prefetches from the QP's start: RdmaNetDevice::NextFrameHint,
     // RdmaArrivalHints), the controller pointer first; loss recovery's bitmap and the
-    // retransmission timer's event, which they touch rarely, come last.
+    // retransmission timer's event, which they touch rarely, come last (rdma-nic.h
+    // checks this against RdmaNic::kQpLines).
 
     // First line.
     Ptr<CongestionControl> cc; ///< the limiter's controller (shared per destination)
@@ -139,9 +139,6 @@ struct alignas(64) SendQueuePair
         return sndUna < sndNxt;
     }
 };
-
-static_assert(offsetof(SendQueuePair, lastProgress) + sizeof(Time) <= 2 * 64,
-              "what a pull and an acknowledgement read fits in a QP's first two lines");
 
 /// Responder (receiver) side of an RC queue pair. The 32-bit fields come together, so
 /// that it is 72 bytes with no padding but the one byte after `priority` and four

@@ -16,6 +16,7 @@
 #include "ns3/rdma-port-owner.h"
 #include "ns3/traced-callback.h"
 
+#include <cstddef>
 #include <deque>
 #include <memory>
 #include <unordered_map>
@@ -97,8 +98,8 @@ class RdmaNic : public Object, public RdmaPortOwner
     /// Of those, the lines always loaded (unrolled, no branch); the rest as far as the
     /// controller reaches (DCQCN's 216 bytes span 4 lines, or 5 from 48 bytes into one).
     static constexpr uint32_t kCcFirstLines = 4;
-    /// Lines of a SendQueuePair that a pull and an acknowledgement read (its first two:
-    /// queue-pair.h checks that they hold those fields).
+    /// Lines of a SendQueuePair that a pull and an acknowledgement read (its first two;
+    /// checked below this class against the fields they must hold).
     static constexpr uint32_t kQpLines = 2;
 
     /**
@@ -309,6 +310,9 @@ class RdmaNic : public Object, public RdmaPortOwner
     CompletionCallback m_completionCallback;
     TracedCallback<const Completion&> m_completionTrace;
 };
+
+static_assert(offsetof(SendQueuePair, lastProgress) + sizeof(Time) <= RdmaNic::kQpLines * 64,
+              "what a pull and an acknowledgement read fits in a QP's first kQpLines lines");
 
 } // namespace ns3
 
