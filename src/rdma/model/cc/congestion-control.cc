@@ -136,6 +136,17 @@ CongestionControl::PacingRecheck() const
     return Time::Max();
 }
 
+void
+CongestionControl::OnDrained()
+{
+}
+
+bool
+CongestionControl::PacesByCredit() const
+{
+    return false;
+}
+
 uint64_t
 CongestionControl::PeekRate() const
 {

@@ -52,6 +52,18 @@ class CcSharedState : public SimpleRefCount<CcSharedState>
 };
 
 /**
+ * What a NIC knows about all its QPs, whatever their destination: facts of the NIC
+ * itself, which assume nothing about the paths its QPs take.
+ */
+struct CcNicGroup
+{
+    uint32_t activeQps = 0; ///< QPs of the NIC with posted work not yet completed
+    /// The controllers' own NIC-wide state (null until one creates it; RttProbe: the
+    /// budget of first packets its new and restarting QPs send at once).
+    Ptr<CcSharedState> shared;
+};
+
+/**
  * What a NIC knows about a QP's siblings: its QPs to the same destination (per-QP rate
  * limiting only). A NIC knows this without any help from the network; a controller may
  * use it to choose a sane first rate for a QP that joins many others.
@@ -64,6 +76,8 @@ struct CcPeerGroup
     /// The controllers' own shared state (null until one creates it; RttProbe: the
     /// NIC's claim on the destination and its pacing credit).
     Ptr<CcSharedState> shared;
+    /// The NIC's view of all its QPs (owned by the NIC, valid while it lives).
+    CcNicGroup* nic = nullptr;
 };
 
 /// What a controller knows about its QP's path when it starts.
@@ -215,6 +229,21 @@ class CongestionControl : public Object
      * Time::Max(); the NIC then waits the whole gap).
      */
     virtual Time PacingRecheck() const;
+    /**
+     * Part of the pacing hooks (HOOK_PACING; per-QP rate limiting only): called right
+     * after OnSend when the packet just sent was the last the QP had, so that its next
+     * packet will wait for its application, not for its rate. Default: nothing.
+     */
+    virtual void OnDrained();
+    /**
+     * Part of the pacing hooks (HOOK_PACING): whether the controller decides every gap
+     * itself, by credit. The NIC then fixes no gap at GetRate() after a packet but asks
+     * PacingDelay() as soon as the QP has another packet ready (and again when the wait
+     * it returned has passed), so that the controller may lengthen or shorten any gap
+     * (e.g. draw it around its mean, or let a QP idle for long send at once). Default:
+     * false (PacingDelay only lengthens the NIC's gap).
+     */
+    virtual bool PacesByCredit() const;
     /// \return the in-flight limit (payload bytes); 0 means no window. Asked before each
     ///         data packet and after each acknowledgement.
     virtual uint64_t GetWindow() const;
@@ -243,7 +272,7 @@ class CongestionControl : public Object
     {
         HOOK_ACK = 1 << 0,    ///< OnAck
         HOOK_WINDOW = 1 << 1, ///< GetWindow
-        HOOK_PACING = 1 << 2, ///< PacingDelay and PacingRecheck
+        HOOK_PACING = 1 << 2, ///< PacingDelay, PacingRecheck, OnDrained, PacesByCredit
         HOOK_PROBE = 1 << 3,  ///< WantsProbe (no probe is sent without it)
         HOOK_INT = 1 << 4,    ///< NeedsInt
         HOOK_RTO = 1 << 5,    ///< GetRetransmissionTimeout

@@ -31,18 +31,23 @@ RttProbe::OnFirstSend()
         Advance();
         return;
     }
-    if (m_firstRate != FIRST_PEER_SHARE || !m_ctx.peers)
+    if (m_firstRate == FIRST_LINE_RATE || !m_ctx.peers)
     {
         return;
     }
-    // What the NIC knows without the network: the rates its QPs to this destination
-    // that already send have learned.
     const CcPeerGroup& peers = *m_ctx.peers;
-    if (peers.ratedQps > 0)
+    if (m_firstRate == FIRST_COUNT_SHARE)
     {
+        // What the NIC knows without the network: how many of its QPs have work for
+        // this destination (the QP's first sample then corrects it, Sample()).
+        SetRate(double(m_ctx.lineRate) / std::max<uint32_t>(peers.activeQps, 1));
+    }
+    else if (m_firstRate == FIRST_PEER_SHARE && peers.ratedQps > 0)
+    {
+        // The rates its QPs to this destination that already send have learned.
         SetRate(double(peers.rateSum) / peers.ratedQps);
     }
-    NS_LOG_LOGIC("first rate " << m_s->rc << " (" << peers.ratedQps << " sending)");
+    NS_LOG_LOGIC("first rate " << m_s->rc);
     NewEpoch();
 }
 
@@ -56,86 +61,6 @@ double
 RttProbe::Effective() const
 {
     return std::max(m_s->rc / Sharers(), m_minRate);
-}
-
-void
-RttProbe::Advance()
-{
-    if (!m_group)
-    {
-        return;
-    }
-    ClaimState& g = *m_group;
-    const Time now = Now();
-    if (now > g.advancedAt)
-    {
-        const double dt = (now - g.advancedAt).GetSeconds();
-        g.earned += g.qpRate / 8 * dt;
-        g.sendRate *= std::exp(-dt / m_pacingRecheck.GetSeconds());
-        g.advancedAt = now;
-    }
-    g.qpRate = Effective();
-}
-
-void
-RttProbe::OnPeersChanged()
-{
-    Advance(); // the credit so far at the old share, the new share from now
-}
-
-void
-RttProbe::OnSend(uint32_t payloadBytes)
-{
-    m_inflight += payloadBytes;
-    if (m_group)
-    {
-        Advance();
-        const double wire = rdmawire::WireBytes(RdmaPacketType::DATA, payloadBytes);
-        m_group->sendRate += wire * 8 / m_pacingRecheck.GetSeconds();
-        // A bucket one packet deep (no credit kept), and the next packet's price drawn
-        // around its wire size: QPs that once sent together (a start-up, a cut) would
-        // otherwise stay in step and come due together for good.
-        m_earnedMark = m_group->earned;
-        if (m_pacingJitter > 0)
-        {
-            m_earnedMark += wire * m_pacingJitter * (2 * m_group->jitter->GetValue() - 1);
-        }
-    }
-}
-
-Time
-RttProbe::PacingDelay(uint32_t lastWireBytes)
-{
-    if (!m_group)
-    {
-        return Time(0);
-    }
-    Advance();
-    if (lastWireBytes == 0)
-    {
-        // A newcomer's first packet goes at a random point of its first gap at its
-        // share: 7,000 QPs starting within a millisecond would otherwise put 7,000
-        // packets on the wire at once (29 MB at a 4 KB MTU), whatever the claim.
-        lastWireBytes = rdmawire::WireBytes(RdmaPacketType::DATA, m_ctx.mtu);
-        if (!m_pacedOnce)
-        {
-            m_pacedOnce = true;
-            m_earnedMark = m_group->earned - lastWireBytes * m_group->jitter->GetValue();
-        }
-    }
-    const double deficit = lastWireBytes - (m_group->earned - m_earnedMark);
-    if (deficit <= 0)
-    {
-        return Time(0);
-    }
-    // Round up: a wait of zero would send before the credit is there.
-    return NanoSeconds(int64_t(std::ceil(deficit * 8 / m_group->qpRate * 1e9)));
-}
-
-Time
-RttProbe::PacingRecheck() const
-{
-    return m_group ? m_pacingRecheck : Time::Max();
 }
 
 bool
@@ -249,6 +174,21 @@ RttProbe::OnAck(const CcAck& ack)
 void
 RttProbe::Sample(Time rtt)
 {
+    const bool first = !m_sampled;
+    m_sampled = true;
+    if (first && m_preset == PRESET_SCALABLE && !m_group)
+    {
+        // Per QP, the first sample ends the initial window of one packet. Flow scaling
+        // makes the RTT that QPs settle at tell their rate (the rate whose target it
+        // is): a QP joining a path at equilibrium starts at the rate of those already
+        // there, read from its own sample, and one joining an empty path keeps its
+        // first rate.
+        Gradient(Now() - rtt, rtt); // the gradient's first reference
+        const double window = 8.0 * rdmawire::WireBytes(RdmaPacketType::DATA, m_ctx.mtu);
+        SetRate(std::min({m_s->rc, window / rtt.GetSeconds(), RateForTarget(rtt)}));
+        NewEpoch();
+        return;
+    }
     if (m_preset == PRESET_SCALABLE)
     {
         ScalableSample(rtt);
@@ -271,24 +211,51 @@ RttProbe::ScalableSample(Time rtt)
     {
         // The packet left before the last update: it cannot show that update's effect
         // (Swift's once per RTT), but its RTT still bounds the claim it left at.
-        Bound(RateSentAt(sent), rtt, gradient);
+        Bound(Used(RateSentAt(sent)), rtt, gradient);
         return;
     }
     const double before = c.rc;
-    if (rtt > TargetFor(last.rate / Sharers()))
+    if (BoundFor(Used(last.rate), rtt, gradient) < std::numeric_limits<double>::infinity())
     {
-        Bound(last.rate, rtt, gradient);
+        Bound(Used(last.rate), rtt, gradient);
     }
     else
     {
         const double cap = m_aiPackets * 8.0 * m_ctx.mtu / m_targetRtt.GetSeconds();
-        double rate = c.rc + std::min(m_miFactor * c.rc, cap);
+        double mi = m_miFactor;
+        const double dt = std::min(Now() - last.start, m_aiSpan).GetSeconds();
+        if (!m_group)
+        {
+            // Per QP, the increase is proportional to how far below the target the RTT
+            // is and to the time since the QP's last update (MiFactor per MiPeriod),
+            // up to doubling: a QP left low by a start-up or a departure regains its
+            // share within a few of its packets, one near the target barely moves, and
+            // a fast QP, which samples more often, grows no faster than a slow one.
+            const Time target = TargetFor(last.rate);
+            mi = std::min(m_miFactor * (target - rtt).GetSeconds() / rtt.GetSeconds() * dt /
+                              m_miPeriod.GetSeconds(),
+                          1.0);
+        }
+        double rate = c.rc + std::min(mi * c.rc, cap);
+        if (!m_group && m_ctx.peers && m_ctx.peers->nic)
+        {
+            // Per QP, an additive increase in time, the NIC's AiRate split among its
+            // active QPs: what makes QPs that started apart converge to equal rates
+            // (AIMD), and what the NIC adds in all is the same however many QPs it has.
+            rate += m_aiRate * dt / std::max<uint32_t>(m_ctx.peers->nic->activeQps, 1);
+        }
         if (m_group)
         {
             // Grow only while the group sends what it claims (its QPs take up a rise
             // within PacingRecheck): a claim that ran ahead would land all at once.
             Advance();
             rate = std::min(rate, std::max(c.rc, m_group->sendRate * (1 + m_miFactor)));
+        }
+        else if (m_usedRate > 0)
+        {
+            // Per QP, the same validation: a QP held back by its NIC (its siblings
+            // share the NIC's link) does not grow a rate it cannot use.
+            rate = std::min(rate, std::max(c.rc, m_usedRate * (1 + m_miFactor)));
         }
         SetRate(rate);
     }
@@ -298,11 +265,32 @@ RttProbe::ScalableSample(Time rtt)
 }
 
 double
+RttProbe::RateForTarget(Time rtt) const
+{
+    if (rtt <= m_targetRtt || !m_flowScaleStep.IsStrictlyPositive())
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    // TargetFor inverted: the halvings below one MTU per target RTT that add rtt's
+    // excess over TargetRtt (at most FlowScaleMax's worth).
+    const double extra = std::min(rtt - m_targetRtt, m_flowScaleMax).GetSeconds();
+    const double halvings = extra / m_flowScaleStep.GetSeconds();
+    return 8.0 * m_ctx.mtu / m_targetRtt.GetSeconds() * std::exp2(-halvings);
+}
+
+double
 RttProbe::BoundFor(double sentClaim, Time rtt, double gradient) const
 {
     const Time target = TargetFor(sentClaim / Sharers());
     if (rtt <= target)
     {
+        // Below the target only a surge cuts: the queue growing at least SurgeGradient
+        // seconds per second means the senders offer (1 + g) x the drain rate, and
+        // waiting for the queue to reach the target would let it grow that much longer.
+        if (!m_group && m_surgeGradient > 0 && gradient >= m_surgeGradient)
+        {
+            return sentClaim / (1 + gradient);
+        }
         return std::numeric_limits<double>::infinity();
     }
     // Level: the queue is (rtt - target) too long. Gradient: the queue grew by

@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -226,14 +227,18 @@ RttProbe::GetTypeId()
                           MakeTimeAccessor(&RttProbe::m_flowScaleMax),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("FirstRate",
-                          "Scalable without a shared claim: a QP's first rate. PeerShare "
-                          "(default): the mean rate of the NIC's QPs to that destination "
-                          "that already send, the line rate if none does. LineRate: the "
-                          "line rate. (With ShareWithPeers a QP starts at the group's claim, "
-                          "the line rate for the group's first QP.)",
-                          EnumValue(RttProbe::FIRST_PEER_SHARE),
+                          "Scalable without a shared claim: a QP's rate after its first "
+                          "packet, until its own samples steer it. CountShare (default): the "
+                          "line rate / the NIC's active QPs to that destination (a count of "
+                          "its own QPs, no rate of theirs). PeerShare: the mean "
+                          "rate of the NIC's QPs to that destination that already send, the "
+                          "line rate if none does. LineRate: the line rate. (With "
+                          "ShareWithPeers a QP starts at the group's claim.)",
+                          EnumValue(RttProbe::FIRST_COUNT_SHARE),
                           MakeEnumAccessor(&RttProbe::m_firstRate),
-                          MakeEnumChecker(RttProbe::FIRST_PEER_SHARE,
+                          MakeEnumChecker(RttProbe::FIRST_COUNT_SHARE,
+                                          "CountShare",
+                                          RttProbe::FIRST_PEER_SHARE,
                                           "PeerShare",
                                           RttProbe::FIRST_LINE_RATE,
                                           "LineRate"))
@@ -245,14 +250,48 @@ RttProbe::GetTypeId()
                           TimeValue(MicroSeconds(2)),
                           MakeTimeAccessor(&RttProbe::m_gradientSpan),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("AiRate",
+                          "Scalable per QP: additive increase in time at or below the "
+                          "target, per NIC: each of the NIC's n active QPs adds AiRate / n "
+                          "x the time since its last update (bit/s per second, default "
+                          "1e12 = 1 Gb/s per ms: simulator).",
+                          DoubleValue(1e12),
+                          MakeDoubleAccessor(&RttProbe::m_aiRate),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("MiPeriod",
+                          "Scalable per QP: the multiplicative increase is MiFactor x (target "
+                          "- rtt) / rtt per this much time since the QP's last update (time, "
+                          "default 500 us: simulator; about one packet time of a QP among "
+                          "7,000 on 100G).",
+                          TimeValue(MicroSeconds(500)),
+                          MakeTimeAccessor(&RttProbe::m_miPeriod),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("AiSpan",
+                          "Scalable per QP: the longest time one increase counts "
+                          "(time, default 1 ms: simulator; a QP idle for long does not "
+                          "come back with a large step).",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&RttProbe::m_aiSpan),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("SurgeGradient",
+                          "Scalable per QP: below the target RTT, a sample whose gradient (the "
+                          "queueing delay's growth per second of sending) is at least this "
+                          "cuts by the gradient rule, rate / (1 + g), instead of waiting for "
+                          "the queue to reach the target (no unit, default 1: simulator; "
+                          "senders offering twice what the port drains; a fast QP's RTT "
+                          "noise over GradientSpan stays below it; 0 = never).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&RttProbe::m_surgeGradient),
+                          MakeDoubleChecker<double>(0))
             .AddAttribute("ShareWithPeers",
                           "Scalable: one claim per NIC and destination, on what the NIC may "
                           "send there, shared by the NIC's QPs to it and updated by the "
                           "samples of all of them; each QP paces at claim / n by credit "
-                          "(PacingRecheck), so 1,000 QPs joining or leaving do not change "
-                          "what the NIC sends there, only how it is split, and a cut acts on "
-                          "all of them at once (bool, default true: simulator; false: each "
-                          "QP's own controller and rate, fed by its own packets only).",
+                          "(PacingRecheck). It assumes the QPs to one destination share "
+                          "their congestion, which load balancing can make untrue (bool, "
+                          "default true: simulator; false: each QP has its own rate, "
+                          "driven by its own samples, and paces by its own credit: see "
+                          "docs/design-notes.md for where that mode stands).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&RttProbe::m_shareWithPeers),
                           MakeBooleanChecker())
@@ -277,7 +316,35 @@ RttProbe::GetTypeId()
                           "none).",
                           DoubleValue(0.5),
                           MakeDoubleAccessor(&RttProbe::m_pacingJitter),
-                          MakeDoubleChecker<double>(0, 1));
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("StartShare",
+                          "Scalable per QP: the NIC's start budget refills at this fraction "
+                          "of the line rate. A QP's first packet, and its first after an "
+                          "idle restart, leave at once while the budget lasts, and beyond "
+                          "it at this rate, so that a thousand QPs starting together on a "
+                          "NIC cannot put a thousand packets on the wire back to back (no "
+                          "unit, default 1/16: simulator; 7 NICs starting 1,000 QPs each "
+                          "at once then offer 0.44 x a 100G port in first packets).",
+                          DoubleValue(0.0625),
+                          MakeDoubleAccessor(&RttProbe::m_startShare),
+                          MakeDoubleChecker<double>(1e-6, 1))
+            .AddAttribute("StartBurst",
+                          "Scalable per QP: the start budget's depth, the first-packet bytes "
+                          "a NIC may send at once (bytes, default 16384: simulator; a few "
+                          "small messages on new QPs never wait).",
+                          UintegerValue(16384),
+                          MakeUintegerAccessor(&RttProbe::m_startBurst),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("IdleRestart",
+                          "Scalable per QP: a QP that has had nothing to send for this long "
+                          "(since it sent all it had) restarts: its next packet leaves "
+                          "from the start budget, not after its pacing gap, as TCP's "
+                          "restart after idle sends a fresh window (time, default 10 us: "
+                          "simulator; a QP that posts a small message now and then is not "
+                          "held back by a gap its rate once implied; Time::Max() = never).",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&RttProbe::m_idleRestart),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -297,14 +364,23 @@ RttProbe::RttProbe()
       m_maxMd(0.9),
       m_miFactor(0.1),
       m_aiPackets(1.0),
-      m_firstRate(FIRST_PEER_SHARE),
+      m_firstRate(FIRST_COUNT_SHARE),
       m_shareWithPeers(true),
       m_pacingRecheck(MicroSeconds(50)),
       m_pacingJitter(0.5),
+      m_surgeGradient(1.0),
+      m_aiRate(1e12),
+      m_startShare(0.0625),
+      m_startBurst(16384),
       m_minRate(0),
       m_s(&m_own),
       m_earnedMark(0),
       m_pacedOnce(false),
+      m_drained(false),
+      m_sampled(false),
+      m_usedRate(0),
+      m_lastWire(0),
+      m_startSlot(Time(-1)),
       m_probeOutstanding(false),
       m_probedOnce(false),
       m_probeRate(0),
@@ -350,9 +426,16 @@ RttProbe::Init(const CcContext& ctx)
         // NvidiaSample: flows start at line rate; Scalable: until OnFirstSend.
         m_s->rc = line;
         m_s->epochs.fill(Epoch{Now(), line});
+        m_own.advancedAt = Now();
     }
     m_earnedMark = 0;
     m_pacedOnce = false;
+    m_drained = false;
+    m_sampled = false;
+    m_lastSendAt = Time(-1);
+    m_usedRate = 0;
+    m_drainedAt = Now();
+    m_startSlot = Time(-1);
 
     m_probeOutstanding = false;
     m_probedOnce = false;
@@ -383,7 +466,7 @@ RttProbe::GetName() const
 uint8_t
 RttProbe::ImplementedHooks() const
 {
-    return HOOK_ACK | HOOK_PACING | HOOK_PROBE | HOOK_PEER_RATES;
+    return HOOK_ACK | HOOK_WINDOW | HOOK_PACING | HOOK_PROBE | HOOK_PEER_RATES;
 }
 
 Time

@@ -112,8 +112,9 @@ class RttProbe : public CongestionControl
     /// First rate of a QP (Scalable).
     enum FirstRate
     {
-        FIRST_PEER_SHARE, ///< min(line / active sibling QPs, their mean paced rate)
-        FIRST_LINE_RATE,  ///< line rate
+        FIRST_COUNT_SHARE, ///< line / the NIC's active QPs to the destination (a count)
+        FIRST_PEER_SHARE,  ///< the mean paced rate of the QP's siblings to its destination
+        FIRST_LINE_RATE,   ///< line rate
     };
 
     static TypeId GetTypeId();
@@ -133,6 +134,11 @@ class RttProbe : public CongestionControl
     void OnPeersChanged() override;
     Time PacingDelay(uint32_t lastWireBytes) override;
     Time PacingRecheck() const override;
+    void OnDrained() override;
+    /// Per QP (Scalable): true, every gap is the QP's own credit.
+    bool PacesByCredit() const override;
+    /// Per QP: one packet in flight until the QP's first RTT sample, none after.
+    uint64_t GetWindow() const override;
     std::string GetName() const override;
     /// \return the optional hooks it implements: OnAck, PacingDelay, PacingRecheck and WantsProbe
     uint8_t ImplementedHooks() const override;
@@ -188,6 +194,19 @@ class RttProbe : public CongestionControl
     void NewEpoch();
     /// Target RTT for a QP at \p rate (flow scaling in Scalable).
     Time TargetFor(double rate) const;
+    /// Scalable: the rate whose target is \p rtt (TargetFor inverted; infinity at or
+    /// below TargetRtt, where every rate from one MTU per target RTT up has it).
+    double RateForTarget(Time rtt) const;
+    /// Per QP: the wait before a packet that leaves without the QP's own credit (its
+    /// first, or its first after an idle restart), from the NIC's start budget.
+    Time StartDelay(uint32_t wireBytes);
+    /// Per QP: whether the QP has had nothing to send for at least IdleRestart.
+    bool IdleLongEnough() const;
+    /// Per QP: \p rate, or the rate the QP actually sent at if lower (a cut acts on
+    /// what the QP sends, not on a rate its NIC did not let it use).
+    double Used(double rate) const;
+    /// The pacing jitter's draws: the group's, the NIC's, or the controller's own.
+    UniformRandomVariable* Rng();
     void SetRate(double rate);
 
     /// Scalable: a regular update (at most one per RTT) and the rate it set.
@@ -242,8 +261,15 @@ class RttProbe : public CongestionControl
     FirstRate m_firstRate;
     bool m_shareWithPeers;
     Time m_gradientSpan;
+    double m_surgeGradient;
+    double m_aiRate;
+    Time m_aiSpan;
+    Time m_miPeriod;
     Time m_pacingRecheck;
     double m_pacingJitter;
+    double m_startShare;
+    uint32_t m_startBurst;
+    Time m_idleRestart;
 
     // Resolved at Init
     Time m_targetRtt;
@@ -251,24 +277,32 @@ class RttProbe : public CongestionControl
     double m_minRate; ///< bit/s
 
     // State
-    ClaimState m_own;         ///< the QP's own claim (no shared claim)
-    Ptr<ClaimState> m_group;  ///< the group's claim (shared claim), else null
-    ClaimState* m_s;          ///< the claim in use: m_group or m_own
-    double m_earnedMark;      ///< shared: the group's `earned` when this QP last sent
-    bool m_pacedOnce;         ///< shared: the first packet's phase has been drawn
-    bool m_probeOutstanding;  ///< asked for a probe, no answer or timeout yet
-    bool m_probedOnce;        ///< m_lastProbe is valid
-    Time m_lastProbe;         ///< when the last probe was asked for
-    double m_probeRate;       ///< Scalable: the rate when the outstanding probe left
-    uint64_t m_lateDecreases; ///< decreases already applied for the outstanding probe
-    Time m_lastUpdate;        ///< time of the latest rate change from a sample
-    Time m_lastSample;        ///< time of the latest RTT sample (ACK or probe)
-    uint64_t m_inflight;      ///< Scalable: payload bytes sent and not acknowledged
-    uint32_t m_ackPsn;        ///< cumulative ACK PSN of the latest ACK/NACK
-    uint32_t m_ackSndNxt;     ///< sender's next PSN at the latest ACK/NACK
-    bool m_inLossEpisode;     ///< a NACK cut happened and its episode may go on
-    uint32_t m_recoverPsn;    ///< the episode ends once every PSN below is acknowledged
-    bool m_nackPending;       ///< NackOnHighRtt mode: a NACK waits for a high-RTT sample
+    ClaimState m_own;        ///< the QP's own claim (no shared claim)
+    Ptr<ClaimState> m_group; ///< the group's claim (shared claim), else null
+    ClaimState* m_s;         ///< the claim in use: m_group or m_own
+    double m_earnedMark;     ///< shared: the group's `earned` when this QP last sent
+    bool m_pacedOnce;        ///< shared: the first packet's phase has been drawn
+    bool m_drained;          ///< per QP: sent all it had (OnDrained), nothing since
+    bool m_sampled;          ///< an RTT sample has arrived
+    Time m_lastSendAt;       ///< per QP: when its last packet left
+    double m_usedRate;       ///< per QP: the rate its last backlogged gap was sent at (0: none)
+    double m_lastWire;       ///< per QP: its last packet's wire bytes
+    Time m_drainedAt;        ///< per QP: when it last sent all it had
+    Time m_startSlot;        ///< per QP: the start budget's departure reserved (or -1)
+    Ptr<UniformRandomVariable> m_ownRng; ///< draws outside a NIC (no CcContext::rng)
+    bool m_probeOutstanding;             ///< asked for a probe, no answer or timeout yet
+    bool m_probedOnce;                   ///< m_lastProbe is valid
+    Time m_lastProbe;                    ///< when the last probe was asked for
+    double m_probeRate;                  ///< Scalable: the rate when the outstanding probe left
+    uint64_t m_lateDecreases;            ///< decreases already applied for the outstanding probe
+    Time m_lastUpdate;                   ///< time of the latest rate change from a sample
+    Time m_lastSample;                   ///< time of the latest RTT sample (ACK or probe)
+    uint64_t m_inflight;                 ///< Scalable: payload bytes sent and not acknowledged
+    uint32_t m_ackPsn;                   ///< cumulative ACK PSN of the latest ACK/NACK
+    uint32_t m_ackSndNxt;                ///< sender's next PSN at the latest ACK/NACK
+    bool m_inLossEpisode;                ///< a NACK cut happened and its episode may go on
+    uint32_t m_recoverPsn;               ///< the episode ends once every PSN below is acknowledged
+    bool m_nackPending;                  ///< NackOnHighRtt mode: a NACK waits for a high-RTT sample
 };
 
 } // namespace ns3

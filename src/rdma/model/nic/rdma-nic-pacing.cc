@@ -289,6 +289,18 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
             : nowPs +
                   CappedWaitPs(qp,
                                SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1)));
+    if ((qp.ccHooks & CongestionControl::HOOK_PACING) && qp.peers != nullptr)
+    {
+        // Per-QP limiting: the controller is the QP's own.
+        if (!qp.HasUnsent())
+        {
+            qp.cc->OnDrained(); // the next packet waits for the application
+        }
+        if (qp.cc->PacesByCredit())
+        {
+            limiter.nextSendPs = nowPs; // PacingDelay decides the gap
+        }
+    }
     limiter.lastSendPs = nowPs;
     limiter.lastWire = wire;
     const bool rtoPending = qp.rtoArmed;

@@ -129,6 +129,7 @@ RdmaNic::LeavePeerGroupIfDone(SendQueuePair& qp)
     CcPeerGroup& group = *qp.peers;
     qp.active = false;
     --group.activeQps;
+    --m_nicGroup.activeQps;
     qp.cc->OnPeersChanged();
     if (qp.rated)
     {

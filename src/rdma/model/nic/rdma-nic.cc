@@ -311,6 +311,7 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
     if (!m_perDestination)
     {
         qp.peers = &m_peerGroups[peerNode]; // created on first use, never moves
+        qp.peers->nic = &m_nicGroup;
     }
     const auto shared =
         m_perDestination ? m_destinationLimiter.find(peerNode) : m_destinationLimiter.end();
@@ -432,6 +433,7 @@ RdmaNic::PostSend(uint32_t qpn, uint64_t bytes, uint64_t flowId)
     {
         qp.active = true;
         ++qp.peers->activeQps;
+        ++m_nicGroup.activeQps;
         qp.cc->OnPeersChanged();
     }
     Reschedule(qp);

@@ -293,6 +293,8 @@ class RdmaNic : public Object, public RdmaPortOwner
     /// Per-QP limiting: the NIC's view of its QPs to each peer node, by peer node id
     /// (node-based, so the addresses held by QPs and CcContext stay valid as it grows).
     std::unordered_map<uint32_t, CcPeerGroup> m_peerGroups;
+    /// Per-QP limiting: the NIC's view of all its QPs (CcPeerGroup::nic of every group).
+    CcNicGroup m_nicGroup;
 
     std::vector<RateLimiter> m_limiters;
     /// Per peer node id (per-destination mode): its limiter.

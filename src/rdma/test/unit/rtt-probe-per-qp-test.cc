@@ -1,0 +1,328 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Unit tests of RttProbe's per-QP mode (Preset Scalable, ShareWithPeers false: each QP
+ * its own rate from its own samples, rtt-probe.h) and of the NIC's start budget, one rule
+ * each, on a fake clock with a fake NIC (CcPeerGroup, CcNicGroup). The shared-claim rules
+ * are in rtt-probe-scalable-test.cc.
+ *
+ * Defaults used below: line C = 100 Gb/s, target T = 13 us (Absolute), 1 KB MTU,
+ * FlowScaleStep 4 us per halving below one MTU per T (630 Mb/s), MiFactor 0.1 per
+ * MiPeriod 500 us, AiRate 1 Gb/s per ms, StartShare 1/16, StartBurst 16 KB, IdleRestart
+ * 10 us, SurgeGradient 1; PacingJitter 0 (set here, so that every gap is exact).
+ */
+
+#include "fake-cc-clock.h"
+
+#include "ns3/core-module.h"
+#include "ns3/rtt-probe-start-budget.h"
+#include "ns3/rtt-probe.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr double kLine = 100e9;
+/// Wire bytes of a 1 KB data packet: what a QP paying by credit pays per packet.
+const double kWire = rdmawire::WireBytes(RdmaPacketType::DATA, 1024);
+
+/// Seconds one such packet takes at \p rate.
+double
+PacketTime(double rate)
+{
+    return kWire * 8 / rate;
+}
+
+using rdmatest::FakeClock;
+
+class RttProbePerQpTest : public ::testing::Test
+{
+  protected:
+    /// A per-QP controller of a NIC with \p toDestination active QPs to its destination
+    /// and \p onNic in all.
+    Ptr<RttProbe> Make(uint32_t toDestination = 1, uint32_t onNic = 1)
+    {
+        group.activeQps = toDestination;
+        nic.activeQps = onNic;
+        group.nic = &nic;
+        Ptr<RttProbe> c = CreateObject<RttProbe>();
+        c->SetAttribute("ShareWithPeers", BooleanValue(false));
+        c->SetAttribute("PacingJitter", DoubleValue(0));
+        CcContext ctx;
+        ctx.lineRate = static_cast<uint64_t>(kLine);
+        ctx.baseRtt = NanoSeconds(4200);
+        ctx.mtu = 1024;
+        ctx.clock = &clock;
+        ctx.peers = &group;
+        c->Init(ctx);
+        return c;
+    }
+
+    /// \p c sends a data packet now (its first: OnFirstSend before).
+    static void Send(Ptr<RttProbe> c, bool first = false)
+    {
+        if (first)
+        {
+            c->OnFirstSend();
+        }
+        c->GetRate();
+        c->OnSend(1024);
+    }
+
+    /// The ACK of a packet sent at \p sent arrives after \p rtt.
+    void Ack(Ptr<RttProbe> c, Time sent, Time rtt, uint64_t inflight = 1024)
+    {
+        clock.now = sent + rtt;
+        CcAck a;
+        a.rtt = rtt;
+        a.inflightBytes = inflight;
+        c->OnAck(a);
+    }
+
+    FakeClock clock;
+    CcPeerGroup group;
+    CcNicGroup nic;
+};
+
+// --- the NIC's start budget ------------------------------------------------------------
+
+TEST(RttProbeStartBudget, ABurstLeavesAtOnceThenOnePacketPerPacketTimeAtItsRate)
+{
+    // 1 Gb/s, two packets deep: two leave at once, the third one packet time later, the
+    // fourth two, in the order asked.
+    RttProbeStartBudget budget(1e9, 2 * kWire);
+    const Time t = MicroSeconds(100);
+    EXPECT_EQ(budget.Reserve(t, uint32_t(kWire)), t);
+    EXPECT_EQ(budget.Reserve(t, uint32_t(kWire)), t);
+    const double packet = PacketTime(1e9);
+    EXPECT_NEAR((budget.Reserve(t, uint32_t(kWire)) - t).GetSeconds(), packet, 2e-9);
+    EXPECT_NEAR((budget.Reserve(t, uint32_t(kWire)) - t).GetSeconds(), 2 * packet, 3e-9);
+}
+
+TEST(RttProbeStartBudget, RefillsAtItsRateUpToItsDepth)
+{
+    // Emptied, then idle for one packet time: one packet leaves at once, the next waits.
+    RttProbeStartBudget budget(1e9, 2 * kWire);
+    for (int i = 0; i < 2; ++i)
+    {
+        budget.Reserve(Time(0), uint32_t(kWire));
+    }
+    const Time later = NanoSeconds(int64_t(std::ceil(PacketTime(1e9) * 1e9)));
+    EXPECT_EQ(budget.Reserve(later, uint32_t(kWire)), later);
+    EXPECT_GT(budget.Reserve(later, uint32_t(kWire)), later);
+    // Idle for a long time, it holds only its depth: two at once, not more.
+    const Time much = MilliSeconds(1);
+    EXPECT_EQ(budget.Reserve(much, uint32_t(kWire)), much);
+    EXPECT_EQ(budget.Reserve(much, uint32_t(kWire)), much);
+    EXPECT_GT(budget.Reserve(much, uint32_t(kWire)), much);
+}
+
+// --- start: first packet, first rate, first sample -------------------------------------
+
+TEST_F(RttProbePerQpTest, QpsStartingTogetherOnANicAreSpreadAtTheStartShare)
+{
+    // With a budget one packet deep, the NIC's second new QP waits one packet time at
+    // StartShare x line (1/16: 6.25 Gb/s), the third two.
+    Ptr<RttProbe> a = Make(3, 3);
+    a->SetAttribute("StartBurst", UintegerValue(uint32_t(kWire)));
+    Ptr<RttProbe> b = Make(3, 3);
+    Ptr<RttProbe> c = Make(3, 3);
+    EXPECT_EQ(a->PacingDelay(0), Time(0));
+    const double packet = PacketTime(kLine / 16);
+    EXPECT_NEAR(b->PacingDelay(0).GetSeconds(), packet, 2e-9);
+    EXPECT_NEAR(c->PacingDelay(0).GetSeconds(), 2 * packet, 3e-9);
+    // Asked again when its turn comes, a QP keeps its reservation.
+    clock.now = b->PacingDelay(0);
+    EXPECT_EQ(b->PacingDelay(0), Time(0));
+}
+
+TEST_F(RttProbePerQpTest, AQpSendsOnePacketThenWaitsForItsFirstSample)
+{
+    Ptr<RttProbe> c = Make();
+    EXPECT_EQ(c->GetWindow(), 1024u);
+    Send(c, true);
+    Ack(c, Time(0), MicroSeconds(5), 0);
+    EXPECT_EQ(c->GetWindow(), 0u); // no window once it knows its path
+}
+
+TEST_F(RttProbePerQpTest, ItsFirstRateIsTheLineOverItsNicsQpsToTheDestination)
+{
+    Ptr<RttProbe> c = Make(250, 1000); // 250 to this destination, 1,000 in all
+    Send(c, true);
+    EXPECT_NEAR(double(c->GetRate()), kLine / 250, 1);
+}
+
+TEST_F(RttProbePerQpTest, AFirstSampleOnAnEmptyPathGivesOnePacketPerRtt)
+{
+    // Alone, its first rate is the line; its first window of one packet took 5 us.
+    Ptr<RttProbe> c = Make();
+    Send(c, true);
+    Ack(c, Time(0), MicroSeconds(5), 0);
+    EXPECT_NEAR(double(c->GetRate()), kWire * 8 / 5e-6, 1e3);
+}
+
+TEST_F(RttProbePerQpTest, AFirstSampleAtEquilibriumGivesTheRateWhoseTargetItIs)
+{
+    // The QPs already there sit at their flow-scaled target: 13 us + 4 us per halving
+    // below 630 Mb/s. A sample of 13 + 4 x 5 = 33 us is the target of 630 / 32 Mb/s.
+    Ptr<RttProbe> c = Make(10, 10);
+    Send(c, true);
+    Ack(c, Time(0), MicroSeconds(33), 0);
+    const double expected = 8.0 * 1024 / 13e-6 / 32;
+    EXPECT_NEAR(double(c->GetRate()), expected, expected * 1e-6);
+    EXPECT_NEAR(c->GetTargetRtt().GetNanoSeconds(), 33000, 1); // its target is that RTT
+}
+
+// --- pacing by its own credit ----------------------------------------------------------
+
+TEST_F(RttProbePerQpTest, ACutActsOnTheQpsNextPacket)
+{
+    // At 19.7 Mb/s (its first sample: 33 us) a packet's gap is 443 us. Halved by the ACK
+    // of its next packet 66 us after it left (twice its 33 us target), the gap being
+    // waited becomes 66 us at the old rate, then the rest of the packet at half of it.
+    Ptr<RttProbe> c = Make();
+    c->SetAttribute("GradientSpan", TimeValue(Time(0))); // the level rule alone
+    Send(c, true);
+    Ack(c, Time(0), MicroSeconds(33), 0);
+    const double r = c->GetRate();
+    ASSERT_NEAR(r, 8.0 * 1024 / 13e-6 / 32, 1);
+    const Time sent = clock.now;
+    Send(c);
+    EXPECT_NEAR(c->PacingDelay(uint32_t(kWire)).GetSeconds(), PacketTime(r), 2e-9);
+    Ack(c, sent, MicroSeconds(66));
+    ASSERT_NEAR(double(c->GetRate()), r / 2, r * 1e-6);
+    const double earned = r / 8 * 66e-6;
+    EXPECT_NEAR(c->PacingDelay(uint32_t(kWire)).GetSeconds(), (kWire - earned) * 8 / (r / 2), 2e-9);
+}
+
+TEST_F(RttProbePerQpTest, AQpIdleForIdleRestartSendsAtOnce)
+{
+    // At 10 Mb/s its gap is 0.87 ms. Drained (it sent all it had) at 1 ms, a message
+    // posted 10 us later leaves at once from the start budget; one posted 5 us later
+    // waits for its credit.
+    for (const double idleUs : {5.0, 10.0})
+    {
+        Ptr<RttProbe> c = Make(1, 1);
+        clock.now = Time(0);
+        Send(c, true);
+        Ack(c, Time(0), MicroSeconds(13 + 4 * 6), 0); // 630 / 64 Mb/s: ~9.8 Mb/s
+        clock.now = MilliSeconds(1);
+        Send(c);
+        c->OnDrained();
+        clock.now = MilliSeconds(1) + MicroSeconds(idleUs);
+        const Time wait = c->PacingDelay(uint32_t(kWire));
+        if (idleUs < 10)
+        {
+            EXPECT_GT(wait, MicroSeconds(500)) << "idle " << idleUs << " us";
+        }
+        else
+        {
+            EXPECT_EQ(wait, Time(0)) << "idle " << idleUs << " us";
+        }
+        nic.shared = nullptr; // a fresh NIC for the next case
+    }
+}
+
+// --- rate rules ------------------------------------------------------------------------
+
+TEST_F(RttProbePerQpTest, BelowTheTargetASurgeCuts)
+{
+    // Its first packet, sent at 0, took 4 us; its second, sent at 4 us (at its rate, one
+    // packet per 4 us), takes 12: the queue grew 8 us in 4 us of sending, 2 s per s, so
+    // the senders offer three times what it drains: rate / 3, though 12 us is below the
+    // 13 us target. A slower growth (0.5 s per s) raises the rate instead.
+    for (const double grownUs : {8.0, 2.0})
+    {
+        Ptr<RttProbe> c = Make();
+        clock.now = Time(0);
+        Send(c, true);
+        Ack(c, Time(0), MicroSeconds(4), 0);
+        const double r = c->GetRate();
+        ASSERT_NEAR(r, kWire * 8 / 4e-6, 1e3);
+        Send(c);
+        Ack(c, MicroSeconds(4), MicroSeconds(4 + grownUs));
+        if (grownUs / 4 >= 1)
+        {
+            EXPECT_NEAR(double(c->GetRate()), r / (1 + grownUs / 4), r * 1e-6);
+        }
+        else
+        {
+            EXPECT_GT(double(c->GetRate()), r);
+        }
+        nic.shared = nullptr;
+    }
+}
+
+TEST_F(RttProbePerQpTest, TheIncreaseGrowsWithTheTimeSinceTheLastUpdate)
+{
+    // Two QPs at the same rate and RTT below the target, one updated 100 us after its
+    // last update, the other 400 us after: the second's multiplicative step is 4x
+    // (MiFactor x (T - rtt) / rtt per MiPeriod), so a QP that samples more often (a
+    // faster one) grows no faster per unit of time.
+    double gain[2];
+    const Time since[2] = {MicroSeconds(100), MicroSeconds(400)};
+    for (int i = 0; i < 2; ++i)
+    {
+        Ptr<RttProbe> c = Make(1, 1);
+        c->SetAttribute("AiRate", DoubleValue(0)); // the multiplicative part alone
+        clock.now = Time(0);
+        Send(c, true);
+        Ack(c, Time(0), MicroSeconds(37), 0); // 630 / 64 Mb/s, target 37 us
+        const double r = c->GetRate();
+        const Time last = clock.now;
+        clock.now = last + since[i] - MicroSeconds(8);
+        Send(c);
+        Ack(c, clock.now, MicroSeconds(8));
+        gain[i] = c->GetRate() / r - 1;
+        nic.shared = nullptr;
+    }
+    EXPECT_NEAR(gain[1], 4 * gain[0], gain[0] * 1e-3);
+    // 0.1 x (37 - 8) / 8 x 100 / 500 = 7.25%
+    EXPECT_NEAR(gain[0], 0.1 * 29.0 / 8 * 100 / 500, 1e-4);
+}
+
+TEST_F(RttProbePerQpTest, TheAdditiveIncreaseIsTheNicsAiRateSplitAmongItsQps)
+{
+    // AiRate 1 Gb/s per ms: 20 us after its last update a QP of a NIC with 1 QP adds
+    // 20 Mb/s, one of a NIC with 100 QPs 0.2 Mb/s.
+    for (const uint32_t n : {1u, 100u})
+    {
+        Ptr<RttProbe> c = Make(1, n);
+        c->SetAttribute("MiFactor", DoubleValue(0)); // the additive part alone
+        clock.now = Time(0);
+        Send(c, true);
+        Ack(c, Time(0), MicroSeconds(37), 0);
+        const double r = c->GetRate();
+        const Time last = clock.now;
+        clock.now = last + MicroSeconds(20) - MicroSeconds(8);
+        Send(c);
+        Ack(c, clock.now, MicroSeconds(8));
+        EXPECT_NEAR(c->GetRate() - r, 1e12 * 20e-6 / n, 1e3) << n << " QPs";
+        nic.shared = nullptr;
+    }
+}
+
+TEST_F(RttProbePerQpTest, ACutActsOnWhatTheQpSentNotOnARateItsNicDidNotLetItUse)
+{
+    // Its rate is 1.74 Gb/s, but its NIC let its last two packets go 87 us apart
+    // (0.1 Gb/s). A sample of twice the target (no flow scaling, no gradient here)
+    // halves what it sent: 0.05 Gb/s.
+    Ptr<RttProbe> c = Make();
+    c->SetAttribute("FlowScaleStep", TimeValue(Time(0)));
+    c->SetAttribute("GradientSpan", TimeValue(Time(0)));
+    Send(c, true);
+    Ack(c, Time(0), MicroSeconds(5), 0);
+    clock.now = MicroSeconds(10);
+    Send(c);
+    const double used = kWire * 8 / 87e-6;
+    clock.now = MicroSeconds(97);
+    Send(c);
+    Ack(c, MicroSeconds(97), MicroSeconds(26));
+    EXPECT_NEAR(double(c->GetRate()), used / 2, used * 1e-3);
+}
+
+} // namespace
