@@ -4,10 +4,10 @@
  * rdma-memprobe: what one dependent load costs on this machine, by working-set size.
  *
  * The simulator's cost per event at scale is set by how much of its hot state the
- * machine's caches hold (docs/design-notes.md, "How the cost per event grows with the
- * fabric"), and two machines of the same name can differ by 10x there (a VM may get a
- * small share of a shared L3). `./rdma bench` runs this first and writes its figures
- * beside the benchmark table, so that figures from different machines can be read.
+ * machine's caches hold (docs/performance.md, "Where the time goes at scale"), and two
+ * machines of the same name can differ by 10x there (a VM may get a small share of a
+ * shared L3). `./rdma bench` runs this first and writes its figures beside the benchmark
+ * table, so that figures from different machines can be read.
  *
  * For each size, the working set is one 64-byte line per entry, linked into a single
  * random cycle (Sattolo's algorithm), so a chase visits every line before it repeats and

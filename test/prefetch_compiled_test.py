@@ -74,11 +74,12 @@ def counts():
 def test_the_simulation_loop_prefetches_the_next_events_and_their_hints(counts):
     # EventWheel::Pop and PrefetchNext (GCC inlines them into the loop; counted in their
     # own copies too, should another compiler keep them, which the loop then calls: they
-    # call Head, which writes, so they are not pure): an event's object (2 lines), its
+    # call Head, which writes, so they are not pure): an event's object (kObjectLines), its
     # first hint (kHintLines), its second (kHint2Lines) and third (kHint3Lines), for the
     # event after the next; the next one's too when it was not prefetched before; and one
     # more node. The build with the bug had 1.
-    one_event = 2 + constant("sim/event-wheel.h", "kHintLines") + \
+    one_event = constant("sim/event-wheel.h", "kObjectLines") + \
+        constant("sim/event-wheel.h", "kHintLines") + \
         constant("sim/event-wheel.h", "kHint2Lines") + \
         constant("sim/event-wheel.h", "kHint3Lines")
     # Run's loop comes in two instantiations (warming the next event or not), each
@@ -145,8 +146,8 @@ def test_the_warm_ups_prefetch_what_follows_the_hints(counts):
     # DirectEvent::Warm of the next event: a switch's arrival loads the ingress counters
     # (2 lines), the egress port's hot lines and the egress counters (2); a NIC's pull
     # or acknowledgement loads the QP's send state; a port's end of transmission, the
-    # queued frame it will send (2 lines) and what Transmit reads (4, PrefetchTxState),
-    # in its own copy or in the event's Warm.
+    # queued frame it will send (RdmaFrame::kLines) and what Transmit reads (4,
+    # PrefetchTxState), in its own copy or in the event's Warm.
     hot = constant("link/rdma-net-device.h", "kHotLines")
     assert count(counts, "ns3::RdmaSwitch::WarmArrival(") >= 2 + hot + 2
     lines = constant("nic/rdma-nic.h", "kCcFirstLines") + 1
@@ -155,5 +156,6 @@ def test_the_warm_ups_prefetch_what_follows_the_hints(counts):
         assert count(counts, warm) >= lines + more or calls(counts, warm, state), warm
     tx = count(counts, "ns3::RdmaNetDevice::WarmTransmitComplete(") + \
         count(counts, "ns3::MemberEvent<ns3::RdmaNetDevice, &ns3::RdmaNetDevice::TransmitComplete")
-    assert tx >= 2 + 4 or (tx >= 2 and calls(
+    frame = constant("link/rdma-frame.h", "kLines")
+    assert tx >= frame + 4 or (tx >= frame and calls(
         counts, "ns3::RdmaNetDevice::WarmTransmitComplete(", "ns3::RdmaNetDevice::PrefetchTxState("))

@@ -43,15 +43,15 @@ namespace
 {
 /**
  * Make the simulator use the `simulator.scheduler` choice \p name: rdma is
- * ns3::RdmaSimulatorImpl (its own heap, reserved uids for the links); the others are
- * ns-3's DefaultSimulatorImpl with that ns-3 scheduler. A simulator of another kind left
- * from before (it could not take the choice) is destroyed first.
+ * ns3::RdmaSimulatorImpl (its own timing wheel and heap, reserved uids for the links),
+ * which takes no ns-3 scheduler; the others are ns-3's DefaultSimulatorImpl with that
+ * ns-3 scheduler. A simulator of another kind left from before (it could not take the
+ * choice) is destroyed first.
  */
 void
 UseScheduler(const std::string& name)
 {
     static const std::map<std::string, std::string> schedulers = {
-        {"rdma", "ns3::RdmaScheduler"},
         {"map", "ns3::MapScheduler"},
         {"heap", "ns3::HeapScheduler"},
         {"calendar", "ns3::CalendarScheduler"},

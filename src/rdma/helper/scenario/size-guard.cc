@@ -27,7 +27,7 @@ using namespace scenario;
 namespace
 {
 // Costs per item (bytes), measured on this module's runs (peak RSS against counts, see
-// docs/design-notes.md) and rounded up.
+// docs/design.md, "Size guards") and rounded up.
 constexpr double kBase = 64e6;       ///< the process: ns-3, the module, the scenario
 constexpr double kPerHost = 64e3;    ///< a host: node, NIC, device, tables
 constexpr double kPerSwitch = 32e3;  ///< a switch: node, MMU, load balancer

@@ -22,7 +22,7 @@ namespace ns3
  * the key that drives it.
  *
  * The costs per item were measured on this module's runs and rounded up (see
- * docs/design-notes.md, "Size guards"): the estimate errs on the large side.
+ * docs/design.md, "Size guards"): the estimate errs on the large side.
  */
 class SizeGuard
 {

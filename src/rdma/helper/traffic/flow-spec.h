@@ -28,7 +28,7 @@ const char* FlowKindName(FlowKind kind);
 
 /**
  * \ingroup rdma
- * One message to send: (src, dst, bytes, start, priority), ARCHITECTURE.md section 4.
+ * One message to send: (src, dst, bytes, start, priority) (docs/design.md, "Traffic").
  * src and dst are host indices (0 .. hosts-1). A flow of RdmaMessage::kUnbounded bytes
  * sends until its stop time. Each flow gets its own QP unless it names a shared one.
  */

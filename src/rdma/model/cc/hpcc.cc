@@ -66,7 +66,7 @@ Hpcc::GetTypeId()
                           "Additive increase W_AI, as a rate at a 100 Gb/s line rate: "
                           "W_AI = RateAi x (line rate / 100 Gb/s) x T bytes, so the step "
                           "stays the same fraction of the BDP at every line rate. Default "
-                          "50 Mb/s (the module's specification, ALGORITHMS.md; the HPCC "
+                          "50 Mb/s (the module's specification, docs/design.md; the HPCC "
                           "simulator's run.py uses 10 Mb/s x rate/25G = 40 Mb/s at 100G).",
                           DataRateValue(DataRate("50Mb/s")),
                           MakeDataRateAccessor(&Hpcc::m_rateAi),

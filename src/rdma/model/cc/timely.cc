@@ -114,7 +114,7 @@ Timely::GetTypeId()
                           MakeDoubleChecker<double>(0))
             .AddAttribute("MaxDecrease",
                           "Largest cut of one update, fraction of the rate (default 0.5, "
-                          "ALGORITHMS.md: each decrease clamped to at most 50%).",
+                          "docs/design.md: each decrease clamped to at most 50%).",
                           DoubleValue(0.5),
                           MakeDoubleAccessor(&Timely::m_maxDecrease),
                           MakeDoubleChecker<double>(0, 1))
@@ -178,9 +178,9 @@ Timely::Init(const CcContext& ctx)
     // ceil(S / mtu) packets, each with its headers, preamble and gap on the wire.
     // The NIC's RTT is that of the segment's last packet (timestamped when it starts on the
     // wire), which holds only its own serialization; subtracting the whole segment's, as
-    // ALGORITHMS.md specifies, also removes the other packets' time (1.33 us for 16 KB at
-    // 100G): a constant offset, so the gradient is unchanged and the TLow/THigh tests move
-    // by that much; the floor at 0 keeps short paths physical.
+    // the specification says (docs/design.md, "TIMELY"), also removes the other packets'
+    // time (1.33 us for 16 KB at 100G): a constant offset, so the gradient is unchanged
+    // and the TLow/THigh tests move by that much; the floor at 0 keeps short paths physical.
     const uint64_t mtu = ctx.mtu > 0 ? ctx.mtu : 1;
     const uint64_t packets = (uint64_t(m_segment) + mtu - 1) / mtu;
     const double wireBytes = double(m_segment) + double(packets * rdmawire::kDataOverheadBytes);

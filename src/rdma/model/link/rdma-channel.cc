@@ -23,8 +23,8 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaChannel);
 /**
  * One direction of the link (see RdmaChannel), and the event of its head frame's arrival
  * (never cancelled): the simulator's event is this object, so running it touches no
- * other. Aligned to a cache line, so that the two lines the simulator prefetches for an
- * event (EventWheel::Prefetch) hold all of it (88 bytes) wherever the heap puts it.
+ * other. Aligned to a cache line, so that the lines the simulator prefetches for an
+ * event (EventWheel::kObjectLines) hold all of it wherever the heap puts it.
  */
 class alignas(64) RdmaChannel::Direction : public DirectEvent
 {
@@ -179,12 +179,16 @@ RdmaChannel::GetTxQpTables(const RdmaNetDevice* from) const
 
 static_assert(EventWheel::kHint2Lines >= RdmaNetDevice::kHotLines,
               "an arrival's second hint (the receiving device) loads all its hot lines");
+static_assert(EventWheel::kHintLines >= RdmaFrame::kLines,
+              "an arrival's first hint (the frame) loads all of the frame");
 
 void
 RdmaChannel::Arrive(Direction& d)
 {
-    static_assert(alignof(Direction) == 64 && sizeof(Direction) <= 2 * 64,
-                  "the two lines EventWheel prefetches for an event hold all of a direction");
+    static_assert(alignof(Direction) == 64 && sizeof(Direction) <= EventWheel::kObjectLines * 64,
+                  "the lines EventWheel prefetches for an event hold all of a direction");
+    static_assert(sizeof(Direction) <= kTxHintLines * 64,
+                  "a device's prefetch of its transmit hint loads all of the direction");
     Ptr<RdmaFrame> f(d.head, false); // takes over the FIFO's reference
     d.fifo.pop_front();              // (its slot is not read: InFlight has no destructor)
     // The next frame's arrival keeps the uid it reserved when it was sent, so it may be

@@ -20,20 +20,16 @@ class RdmaNetDevice;
 
 /**
  * \ingroup rdma
- * A full-duplex point-to-point Ethernet link between two RdmaNetDevices. The sender
- * decides the serialization time (it knows its rate); the channel adds the propagation
- * delay and delivers the frame to the other end.
- */
-/**
- * \ingroup rdma
- * \brief A full-duplex point-to-point link between two RdmaNetDevices.
+ * \brief A full-duplex point-to-point Ethernet link between two RdmaNetDevices.
  *
- * Frames travel with their parsed header. Under ns3::RdmaSimulatorImpl each direction
- * keeps its frames in flight in a FIFO (arrivals on a link are in send order) and holds
- * one simulator event, for the head's arrival, scheduled under the uid reserved when the
- * frame was sent: every arrival runs exactly when, and in the order, it would run with
- * one event per frame, but the event heap holds one entry per busy link direction. Under
- * any other simulator implementation every frame gets its own event.
+ * The sender decides a frame's serialization time (it knows its rate); the channel adds
+ * the propagation delay and delivers the frame, with its parsed header, to the other
+ * end. Under ns3::RdmaSimulatorImpl each direction keeps its frames in flight in a FIFO
+ * (arrivals on a link are in send order) and holds one simulator event, for the head's
+ * arrival, scheduled under the uid reserved when the frame was sent: every arrival runs
+ * exactly when, and in the order, it would run with one event per frame, but the event
+ * queue holds one event per busy link direction instead of one per frame in flight.
+ * Under any other simulator implementation every frame gets its own event.
  */
 class RdmaChannel : public Channel
 {
@@ -52,8 +48,12 @@ class RdmaChannel : public Channel
     /// the device to prefetch before that transmission; changes nothing
     const void* Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_t txSteps);
 
+    /// Cache lines of the state that GetTxHint points to (a direction of the link: its
+    /// FIFO and its arrival event, which fit in them).
+    static constexpr uint32_t kTxHintLines = 2;
+
     /// Where the FIFO of frames that \p from sends lives (null before its first
-    /// transmission): for a prefetch by the device, changes nothing.
+    /// transmission): for a prefetch of kTxHintLines lines by the device, changes nothing.
     const void* GetTxHint(const RdmaNetDevice* from) const;
 
     /// Where the receiver of \p from's frames keeps the QP tables that Transmit reads for

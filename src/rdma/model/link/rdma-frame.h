@@ -47,6 +47,9 @@ class alignas(64) RdmaFrame final : public SimpleRefCount<RdmaFrame, empty, Rdma
     uint32_t m_size; ///< frame bytes (first: beside the reference count)
 
   public:
+    /// Cache lines a frame spans (all of them are loaded ahead of its arrival).
+    static constexpr uint32_t kLines = 2;
+
     /// A frame with header \p h and no Packet yet (a payload of h.payload bytes).
     explicit RdmaFrame(const RdmaHeader& h);
 
@@ -98,6 +101,9 @@ class alignas(64) RdmaFrame final : public SimpleRefCount<RdmaFrame, empty, Rdma
 
     Ptr<Packet> m_packet; ///< the bytes, if anyone asked for them
 };
+
+static_assert(sizeof(RdmaFrame) == RdmaFrame::kLines * 64,
+              "a frame is RdmaFrame::kLines whole cache lines (the hints load that many)");
 
 /**
  * \ingroup rdma

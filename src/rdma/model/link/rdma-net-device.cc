@@ -137,7 +137,6 @@ RdmaNetDevice::DoDispose()
     m_txNextSlot = nullptr;
     m_node = nullptr;
     m_rxCallback = RxCallback();
-    m_dequeueCallback = DequeueCallback();
     m_pullSource = PullCallback();
     NetDevice::DoDispose();
 }
@@ -156,12 +155,6 @@ void
 RdmaNetDevice::SetRdmaReceiveCallback(RxCallback cb)
 {
     m_rxCallback = cb;
-}
-
-void
-RdmaNetDevice::SetDequeueCallback(DequeueCallback cb)
-{
-    m_dequeueCallback = cb;
 }
 
 void
@@ -323,7 +316,7 @@ RdmaNetDevice::WarmTransmitComplete() const
         // A frame queued since the event was scheduled (an answer, in the strict class)
         // may go first: its hint named another.
         const void* slot = nullptr;
-        PrefetchLines(NextFrameHint(&slot), 2);
+        PrefetchLines(NextFrameHint(&slot), RdmaFrame::kLines);
     }
     else if (m_ownerPulls)
     {
@@ -337,7 +330,7 @@ RdmaNetDevice::PrefetchTxState() const
 {
     if (m_txHint != nullptr)
     {
-        PrefetchLines(m_txHint, 2);
+        PrefetchLines(m_txHint, RdmaChannel::kTxHintLines);
     }
     if (m_txQpTables != nullptr)
     {

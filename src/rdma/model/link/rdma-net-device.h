@@ -46,8 +46,6 @@ class RdmaNetDevice : public NetDevice
   public:
     /// Called for every received non-PFC frame, with its already-parsed header.
     using RxCallback = Callback<void, Ptr<RdmaNetDevice>, Ptr<Packet>, const RdmaHeader&>;
-    /// Called when a queued frame leaves its queue for the wire (meta as given to Enqueue).
-    using DequeueCallback = Callback<void, Ptr<Packet>, const RdmaHeader&, uint8_t, uint32_t>;
     /// Asked for the next data frame when the queues are empty; argument: paused classes.
     using PullCallback = Callback<Ptr<Packet>, uint8_t>;
 
@@ -60,10 +58,9 @@ class RdmaNetDevice : public NetDevice
 
     void Attach(Ptr<RdmaChannel> channel);
     void SetRdmaReceiveCallback(RxCallback cb);
-    void SetDequeueCallback(DequeueCallback cb);
     void SetPullSource(PullCallback cb);
     /**
-     * Hand frames to \p owner by direct calls (instead of the three callbacks above),
+     * Hand frames to \p owner by direct calls (instead of the two callbacks above),
      * naming this device \p port to it; \p pulls: the owner has frames to give
      * (RdmaPortOwner::PullFrame) when the queues are empty.
      */
@@ -76,7 +73,8 @@ class RdmaNetDevice : public NetDevice
         return m_owner != nullptr ? m_owner->GetArrivalHints(m_ownerPort) : nullptr;
     }
 
-    /// Queue \p p in class \p priority; \p meta comes back in the dequeue callback.
+    /// Queue \p p in class \p priority; \p meta is kept in the frame (RdmaFrame::meta),
+    /// which the owner sees when the frame leaves (RdmaPortOwner::FrameDequeued).
     void Enqueue(Ptr<Packet> p, uint8_t priority, uint32_t meta);
     /// Queue frame \p f (its meta kept) in class \p priority.
     void Enqueue(const Ptr<RdmaFrame>& f, uint8_t priority);
@@ -109,7 +107,7 @@ class RdmaNetDevice : public NetDevice
     void SetDataRate(DataRate rate);
     /**
      * Take the link end down or up. Down: queued frames are discarded (through the
-     * dequeue callback, so a switch releases their buffer) and counted, nothing is sent,
+     * owner's FrameDequeued, so a switch releases their buffer) and counted, nothing is sent,
      * and frames arriving (in flight when the link was cut) are lost.
      */
     void SetLinkUp(bool up);
@@ -172,7 +170,7 @@ class RdmaNetDevice : public NetDevice
     /// Cache lines from HotData() that hold the fields a frame's arrival, queueing and
     /// transmission read (the members from m_linkUp through the ledger's dequeued tally,
     /// 548 bytes: all of them where m_linkUp falls in the first 28 bytes of a line, all
-    /// but that tally's line for the other half of the ports; docs/design-notes.md says
+    /// but that tally's line for the other half of the ports; docs/design.md, "The hot path", says
     /// why they are not aligned).
     static constexpr uint32_t kHotLines = 9;
     /// The bytes of those lines (what RdmaSimulatorImpl::NotePortHotBytes counts per port).
@@ -253,16 +251,12 @@ class RdmaNetDevice : public NetDevice
     /// The next frame to send, or nullptr.
     Ptr<RdmaFrame> SelectNext();
 
-    /// Tell the owner (or the dequeue callback) that \p f leaves queue \p priority.
+    /// Tell the owner, if any, that \p f leaves queue \p priority.
     void NotifyDequeued(RdmaFrame& f, uint8_t priority)
     {
         if (m_owner)
         {
             m_owner->FrameDequeued(m_ownerPort, f, priority);
-        }
-        else if (!m_dequeueCallback.IsNull())
-        {
-            m_dequeueCallback(f.GetPacket(), f.header, priority, f.meta);
         }
     }
 
@@ -348,7 +342,6 @@ class RdmaNetDevice : public NetDevice
     std::array<EventId, kRdmaNumPriorities> m_pauseExpiry;
 
     RxCallback m_rxCallback;
-    DequeueCallback m_dequeueCallback;
     PullCallback m_pullSource;
 
     Ptr<MemberEvent<RdmaNetDevice,

@@ -144,8 +144,8 @@ class EventHeap
 
   private:
     static constexpr std::size_t kArity = 4;
-    /// Node i's key is at m_keys position i + kPad, so every node's 4 children share
-    /// one 64-byte line.
+    /// Node i's key is key i + kPad of m_lines (Key(i); the lines are contiguous), so the
+    /// children of node i (keys 4i + 4 to 4i + 7) fill line i + 1 exactly.
     static constexpr std::size_t kPad = 3;
 
     /// (time stamp, uid, slot) as one number: comparing two is one 128-bit comparison.

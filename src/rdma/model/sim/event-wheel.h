@@ -30,19 +30,18 @@ namespace ns3
  * before the earliest event's), so the first non-empty bucket from the cursor holds the earliest
  * event, which is kept until it is popped or an earlier one is pushed.
  *
- * Why not a heap: on a busy fabric a heap of a few thousand events spent ~290
- * instructions per event (pop and push, two 128-bit comparisons per level); here a push
- * is an append to its bucket's array, and a pop takes the array's next entry. An event under a
- * uid reserved earlier than events already in its bucket is inserted in order into a bucket of
- * up to kShortBucket events or the bucket being consumed; into a longer one it is appended,
- * and the bucket is sorted once, when the cursor reaches it. On a 1,024-host fabric a bucket holds
- * hundreds of events due in the same nanosecond.
+ * Why not a heap: on a busy fabric nearly every event is due within a few microseconds of
+ * when it is scheduled, and a heap pays about log4(n) levels of 128-bit comparisons for
+ * each push and each pop of them; here a push is an append to its bucket's array, and a
+ * pop takes the array's next entry. An event under a uid reserved earlier than events
+ * already in its bucket is inserted in order into a bucket of up to kShortBucket events or
+ * the bucket being consumed; into a longer one it is appended, and the bucket is sorted
+ * once, when the cursor reaches it. On a large fabric a bucket can hold hundreds of events
+ * due in the same nanosecond, so sorting once is cheaper than inserting each in order.
  *
- * Why arrays and not lists: a bucket's entries (order key and node, 16 bytes) are contiguous,
- * so an in-order insertion or a sort reads consecutive lines. With a list of nodes both were a
- * chain of dependent loads, one node per step: on the 1,024-GPU MoE layer, gathering the long
- * buckets' nodes to sort them was 7% of the run, and on the 320-host fat-tree the insertions
- * walked 4 nodes on average.
+ * Why arrays and not lists: a bucket's entries (order key and node, 16 bytes) are
+ * contiguous, so an in-order insertion or a sort reads consecutive lines, where a list of
+ * nodes would make both a chain of dependent loads, one node per step.
  *
  * Events (object, context, hints) sit in pooled nodes reused last freed first, and a bucket
  * returns its array to a pool (by capacity, last freed first) when it empties, so a push
@@ -53,6 +52,9 @@ class EventWheel
   public:
     using Event = Scheduler::Event;
 
+    /// Cache lines loaded from an event's object (a DirectEvent, such as a link direction,
+    /// is laid out to fit in them: its first read then finds all of it in the cache).
+    static constexpr uint32_t kObjectLines = 2;
     /// Cache lines loaded from an event's first hint, its second and its third (Push).
     static constexpr uint32_t kHintLines = 2;
     static constexpr uint32_t kHint2Lines = 9;
@@ -426,8 +428,8 @@ class EventWheel
             else if (consumed)
             {
                 // The same in the long bucket being consumed (sorted, and hot), where the
-                // move can be long: a search and memmove (moving entries one by one, as
-                // above, ran 0.85% more instructions on the 1,024-host permutation).
+                // move can be long: a binary search and one memmove, which cost less than
+                // moving many entries one by one.
                 Entry* at =
                     std::upper_bound(entries + bucket.first, entries + bucket.end, entry, Before{});
                 std::copy_backward(at, entries + bucket.end, entries + bucket.end + 1);
@@ -550,7 +552,7 @@ class EventWheel
 
     void Prefetch(const Node& v) const
     {
-        PrefetchLines(v.impl, 2);
+        PrefetchLines(v.impl, kObjectLines);
         if (v.hint != nullptr)
         {
             PrefetchLines(v.hint, kHintLines);

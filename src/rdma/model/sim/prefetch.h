@@ -17,10 +17,10 @@ namespace ns3
  * Use this, never a bare `__builtin_prefetch`, in any function whose only effect is to
  * prefetch. GCC 12 finds such a function "pure" (it reads memory and writes nothing), and
  * removes every call to it whose result is unused, which is every call: the prefetches
- * are silently gone. That happened to the event wheel's hints (EventWheel::Prefetch),
- * which were compiled out of the simulation loop. The empty volatile statement here is a
- * side effect to the compiler, so a function that calls this one is not pure, and costs
- * no instruction.
+ * are silently gone, and since a prefetch changes nothing observable, no functional test
+ * notices (test/prefetch_compiled_test.py reads the machine code instead). The empty
+ * volatile statement here is a side effect to the compiler, so a function that calls this
+ * one is not pure, and it costs no instruction.
  */
 inline void
 PrefetchLine(const void* p)

@@ -70,7 +70,7 @@ RdmaSimulatorImpl::GetTypeId()
 }
 
 RdmaSimulatorImpl::RdmaSimulatorImpl()
-    : m_events(static_cast<uint64_t>(MicroSeconds(10).GetTimeStep())),
+    : m_events(static_cast<uint64_t>(MicroSeconds(kNearHorizonUs).GetTimeStep())),
       m_stop(false),
       m_uid(EventId::UID::VALID),
       m_currentUid(EventId::UID::INVALID),
@@ -155,11 +155,12 @@ RdmaSimulatorImpl::NotePortHotBytes(int64_t bytes)
 bool
 RdmaSimulatorImpl::AtScale()
 {
-    // Measured (docs/design-notes.md): the 1,024-host fat-tree's 6,144 ports (3.4 MB of
-    // hot fields) run 16-25% faster with the port loads; the 64-GPU leaf-spine's 256
-    // ports (140 KB) about 3.5% faster without.
+    // Loading a port's hot lines ahead of its event pays where the ports' hot fields
+    // outgrow this core's L2 cache, so that a port's lines are likely cold when its event
+    // comes. Where they fit, the loads find the lines already there: they cost
+    // instructions and hold fill buffers that the loop's other loads wait for.
     const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    const int64_t cache = l2 > 0 ? l2 : int64_t(1) << 20;
+    const int64_t cache = l2 > 0 ? l2 : kDefaultL2Bytes;
     return s_portHotBytes > cache;
 }
 

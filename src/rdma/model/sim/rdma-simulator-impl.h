@@ -51,7 +51,8 @@ class DirectEvent : public EventImpl
  * Events run in exactly the order DefaultSimulatorImpl runs them (time stamp, then the
  * order in which they were scheduled), so results are the same; only the cost differs:
  * the queue is inline (no virtual scheduler call, no allocation per event): a timing
- * wheel for events due within 10 us of when they are scheduled, a heap for the others
+ * wheel for events due within kNearHorizonUs (10 us) of when they are scheduled, a heap
+ * for the others
  * (see SplitEventQueue),
  * and there is no logging or hook per event.
  *
@@ -179,8 +180,7 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /**
      * Simulator::Now(), the same value. When this core runs, it is read from it
      * directly: Simulator::Now() goes through the simulator singleton, its log checks
-     * and a virtual call (about 50 instructions in Debian's ns-3), several times per
-     * frame on the NIC's path.
+     * and a virtual call, and the NIC asks for the time several times per frame.
      */
     static Time CurrentTime()
     {
@@ -229,6 +229,16 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     void DoDispose() override;
 
   private:
+    /// Events due less than this many microseconds after they are scheduled go to the
+    /// timing wheel, the others to the heap (SplitEventQueue). Frame arrivals and ends of
+    /// transmission, nearly every event, are due within a link's delay plus a frame's
+    /// time, a few microseconds in a datacenter; flow starts, timeouts and samplers are
+    /// usually farther off, and would only crowd the wheel's turn.
+    static constexpr int64_t kNearHorizonUs = 10;
+    /// The cache AtScale compares the ports' hot bytes with when the system does not
+    /// report this core's L2 size (1 MiB: the L2 per core of current server CPUs).
+    static constexpr int64_t kDefaultL2Bytes = int64_t(1) << 20;
+
     static RdmaSimulatorImpl* s_active; ///< the live instance, if any
 
     /// IsExpired(\p id), inline but for destroy events.
@@ -243,7 +253,7 @@ class RdmaSimulatorImpl final : public SimulatorImpl
                id.PeekEventImpl()->IsCancelled();
     }
 
-    SplitEventQueue m_events; ///< near (within 10 us of scheduling) and far events
+    SplitEventQueue m_events; ///< near (within kNearHorizonUs of scheduling) and far events
     std::list<EventId> m_destroyEvents;
     bool m_stop;
     uint32_t m_uid;

@@ -215,7 +215,7 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
     {
         Pause(inPort, prio);
     }
-    // The dequeue callback gets the ingress port, and whether to stamp INT.
+    // FrameDequeued gets the ingress port, and whether to stamp INT, from the frame's meta.
     // (ACKs carry the echoed stack with FLAG_INT too: only data packets collect records.)
     // (Computed as data: DATA and ACKs mix, and a branch on it would often be mispredicted.)
     const uint32_t stamp =

@@ -27,7 +27,7 @@ enum class RdmaPacketType : uint8_t
 constexpr uint32_t kRdmaNumPriorities = 8;
 
 /**
- * Header and trailer sizes (bytes) of a RoCEv2 frame, per ARCHITECTURE.md section 5.
+ * Header and trailer sizes (bytes) of a RoCEv2 frame (docs/design.md, "Wire format").
  * A data frame is Eth 14 + IPv4 20 + UDP 8 + BTH 12 + payload + ICRC 4 + FCS 4, and
  * occupies 20 more bytes of link time (preamble 7, SFD 1, inter-frame gap 12).
  */

@@ -6,6 +6,7 @@
  * and the loss-recovery containers stay unallocated while nothing is lost.
  */
 #include "ns3/core-module.h"
+#include "ns3/plugin-registry.h"
 #include "ns3/rdma-module.h"
 
 #include <gtest/gtest.h>
@@ -79,27 +80,28 @@ TEST(QpMemoryTest, AFlowCostsUnderOneKilobyte)
 {
     // The QP vectors grow by doubling: 64 + n flows fill them exactly (no spare capacity
     // counted). The controller is a large part of it (DCQCN's 216 B, its parameters
-    // shared; the RTT probe's 600 B). Every per-QP controller shipped stays under the
-    // bound.
+    // shared; the RTT probe's 600 B). Every controller of the registry stays under the
+    // bound, so a new one cannot escape it.
     const uint32_t n = (1 << 14) - 64;
-    for (const TypeId& cc : {Dcqcn::GetTypeId(),
-                             NoCongestionControl::GetTypeId(),
-                             Hpcc::GetTypeId(),
-                             Swift::GetTypeId(),
-                             Timely::GetTypeId(),
-                             RttProbe::GetTypeId()})
+    int checked = 0;
+    for (const PluginRegistry::Plugin& cc : PluginRegistry::CongestionControls().Plugins())
     {
-        EXPECT_LE(BytesPerFlow(cc, n), 1024.0) << cc.GetName();
+        ++checked;
+        EXPECT_LE(BytesPerFlow(cc.tid, n), 1024.0) << cc.name;
     }
+    EXPECT_GE(checked, 6) << "dcqcn, hpcc, none, rtt-probe, swift and timely at least";
 }
 
 TEST(QpMemoryTest, RecoveryContainersStayEmptyWithoutLoss)
 {
-    for (const char* policy : {"ns3::GoBackN", "ns3::SelectiveRepeat", "ns3::DirectPlacement"})
+    int checked = 0;
+    for (const PluginRegistry::Plugin& p : PluginRegistry::LossRecoveries().Plugins())
     {
+        ++checked;
+        const std::string& policy = p.name;
         RdmaTopology topo;
         ObjectFactory recovery;
-        recovery.SetTypeId(policy);
+        recovery.SetTypeId(p.tid);
         topo.SetLossRecovery(recovery);
         StarHelper star;
         star.hosts = 3;
@@ -130,4 +132,5 @@ TEST(QpMemoryTest, RecoveryContainersStayEmptyWithoutLoss)
         EXPECT_EQ(topo.GetNic(topo.GetHosts()[0])->GetStats().outOfOrderPackets, 0u);
         Simulator::Destroy();
     }
+    EXPECT_GE(checked, 3) << "go_back_n, selective_repeat and direct_placement at least";
 }

@@ -13,7 +13,7 @@
 using namespace ns3;
 using namespace dcqcntest;
 
-// Rule: the presets carry the values of the ALGORITHMS.md table (at 100 Gb/s the NIC
+// Rule: the presets carry the values of docs/design.md's DCQCN table (at 100 Gb/s the NIC
 // steps are 4 x the 25G ones); unknown names are rejected.
 TEST(DcqcnPresets, MatchSpecificationTable)
 {

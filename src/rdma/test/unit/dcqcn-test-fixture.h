@@ -5,7 +5,7 @@
  * point; dcqcn-presets-test.cc: the presets and the per-period alpha rule): the
  * specification below, the preset table written by hand, and the fake-clock fixture.
  *
- * Specification (ALGORITHMS.md "DCQCN", Zhu et al. SIGCOMM 2015), per QP:
+ * Specification (docs/design.md, "DCQCN"; Zhu et al. SIGCOMM 2015), per QP:
  *  - start at line rate, alpha = 1;
  *  - on CNP: R_T = R_C; R_C = R_C (1 - alpha/2); alpha = (1-g) alpha + g; reset the
  *    increase timer, the byte counter and both stage counters;
@@ -32,7 +32,7 @@
  *    R_T = R_C only if the increase timer fired since the previous cut (the first cut
  *    always does).
  *
- * Presets at 100 Gb/s (ALGORITHMS.md table; nic from NVIDIA's documented ConnectX
+ * Presets at 100 Gb/s (docs/design.md, "DCQCN"; nic from NVIDIA's documented ConnectX
  * DCQCN parameters, hpcc_sim from the HPCC simulator's fat-tree config):
  *            tau'   g       T       B      F  R_AI              R_HAI     min      cut int.
  *   paper    55us   1/256   55us    10 MB  5  40 Mb/s           400 Mb/s  100 Mb/s 0
@@ -77,7 +77,7 @@ constexpr double kAlphaTol = 1e-12;
 /// The fake clock: tests set `now`.
 using rdmatest::FakeClock;
 
-/// Parameters of a preset at 100 Gb/s, written by hand from the ALGORITHMS.md table.
+/// Parameters of a preset at 100 Gb/s, written by hand from docs/design.md's table.
 struct Spec
 {
     std::string name;

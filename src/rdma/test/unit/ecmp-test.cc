@@ -3,7 +3,7 @@
  *
  * Unit tests of EcmpLoadBalancer (flow ECMP with a per-switch salt).
  *
- * Specification (ALGORITHMS.md "Load balancing", ecmp-load-balancer.h):
+ * Specification (docs/design.md, "Load balancing"; ecmp-load-balancer.h):
  *  - the egress port is a hash of the 5-tuple (src, dst, UDP sport = per-QP entropy,
  *    UDP dport, protocol), so every packet of a QP takes the same path;
  *  - distinct flows spread evenly over the equal-cost ports;

@@ -4,7 +4,7 @@
  * Unit tests of the HPCC sender (Hpcc), driven by hand-built INT records (IntHop::Pack)
  * and a fake clock (no simulation).
  *
- * Specification (ALGORITHMS.md "HPCC", Li et al. SIGCOMM 2019), per ACK:
+ * Specification (docs/design.md, "HPCC"; Li et al. SIGCOMM 2019), per ACK:
  *  - per hop i, against the previous ACK's record of that hop: txRate = dTxBytes/dts;
  *    u_i = min(qlen, qlen_prev)/(B_i T) + txRate/B_i; u = max_i u_i, tau = that hop's
  *    dts capped at T; U = (1 - tau/T) U + (tau/T) u;

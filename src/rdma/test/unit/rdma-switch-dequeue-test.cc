@@ -5,14 +5,14 @@
  * (RdmaSwitch::Dequeued), on a line of bare ports: a sender port, one or two switches, a
  * receiver port (no NIC; the receiver pauses the last switch's egress with PFC to build
  * a queue of known frames, then resumes it).
- *  - ECN (ALGORITHMS.md, DCQCN CP): RED on the egress (port, class) queue, decided when
+ *  - ECN (docs/design.md, "DCQCN", the CP): RED on the egress (port, class) queue, decided when
  *    the frame leaves, on the queue it waited in (itself included): p = 0 for q <= Kmin,
  *    Pmax (q - Kmin) / (Kmax - Kmin) for Kmin < q <= Kmax, 1 for q > Kmax; the reason is
  *    ECN_ABOVE_KMAX above Kmax, ECN_PROBABILISTIC between. Only ECN-capable frames (ECT0,
  *    ECT1) are CE-marked; a NOT_ECT frame is never changed or counted. Each mark counts
  *    in the egress port's PortStats::ecnMarked and marksByReason and fires the Mark
  *    trace with the marked frame, the egress port and the reason's name.
- *  - INT (ALGORITHMS.md, HPCC; int-hop.h): each switch pushes one 8-byte record on a
+ *  - INT (docs/design.md, "HPCC"; int-hop.h): each switch pushes one 8-byte record on a
  *    DATA frame carrying FLAG_INT as it leaves the egress queue (the frame grows by 8
  *    bytes per hop, the records in hop order), holding the egress link's rate, the
  *    dequeue time (ns mod 2^24), the bytes the egress port has sent before it (in

@@ -4,7 +4,7 @@
  * Unit tests of Swift (Kumar et al., SIGCOMM 2020), driven by a fake clock (no
  * simulation).
  *
- * Specification (ALGORITHMS.md "Swift"), per window (fabric and endpoint), windows in
+ * Specification (docs/design.md, "Swift"), per window (fabric and endpoint), windows in
  * packets:
  *  - on ACK: delay < target: cwnd += ai * acked / cwnd (cwnd >= 1), ai * acked (cwnd < 1);
  *    else, if at least one RTT since the last decrease:
@@ -107,7 +107,7 @@ class SwiftTest : public ::testing::Test
 
 } // namespace
 
-// Rule: the attribute defaults are the paper's values (ALGORITHMS.md), flow scaling on.
+// Rule: the attribute defaults are the paper's values (docs/design.md, "Swift"), flow scaling on.
 TEST(SwiftDefaults, MatchSpecification)
 {
     Ptr<Swift> s = CreateObject<Swift>();

@@ -3,7 +3,7 @@
  *
  * Unit tests of SwitchMmu, the shared-buffer MMU of a switch.
  *
- * Specification (ALGORITHMS.md "Switch buffer, PFC and ECN", switch-mmu.h):
+ * Specification (docs/design.md, "Switch buffer, PFC and ECN"; switch-mmu.h):
  *  - shared capacity C = BufferSize - sum of the ports' reserved headroom;
  *  - dynamic Xoff = PfcAlpha x (C - shared used); static Xoff = StaticXoff;
  *  - a lossless ingress (port, class) pauses its upstream once its counter reaches Xoff;

@@ -4,7 +4,7 @@
  * Unit tests of TIMELY (Timely), driven by hand-made ACKs and a fake clock (no
  * simulation).
  *
- * Specification (ALGORITHMS.md "TIMELY", Mittal et al. SIGCOMM 2015; patch: Zhu et al.
+ * Specification (docs/design.md, "TIMELY"; Mittal et al. SIGCOMM 2015; patch: Zhu et al.
  * CoNEXT 2016), per QP, starting at line rate:
  *  - one update per RTT sample; a sample is the completion of a segment (Segment bytes,
  *    16 KB): ACKed bytes are summed, the ACK that completes the segment gives the RTT;
@@ -130,7 +130,7 @@ class TimelyTest : public ::testing::Test
 
 } // namespace
 
-// Rule: the defaults are those of ALGORITHMS.md (and the step scales with the line rate:
+// Rule: the defaults are those of docs/design.md, "TIMELY" (and the step scales with the line rate:
 // 10 Mb/s per 10 Gb/s).
 TEST_F(TimelyTest, DefaultsMatchSpecification)
 {

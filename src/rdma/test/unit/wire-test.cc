@@ -3,7 +3,7 @@
  *
  * Unit tests of the RoCEv2 frame sizes (rdma-wire.h) and of RdmaHeader.
  *
- * Specification (ARCHITECTURE.md section 5, RoCEv2 / IEEE 802.3 / 802.1Qbb):
+ * Specification (docs/design.md, "Wire format"; RoCEv2 / IEEE 802.3 / 802.1Qbb):
  *   Ethernet header 14 (dst MAC 6, src MAC 6, EtherType 2), IPv4 header 20 (no options),
  *   UDP header 8, InfiniBand Base Transport Header 12, ICRC 4, Ethernet FCS 4.
  *   - DATA frame  = 14 + 20 + 8 + 12 + payload + 4 + 4 = payload + 62
