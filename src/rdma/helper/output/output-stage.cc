@@ -35,6 +35,18 @@ Percentile(std::vector<int64_t> v, double q)
     return double(v[i]);
 }
 
+/// Mean of \p v (0 if empty).
+double
+Mean(const std::vector<int64_t>& v)
+{
+    double sum = 0;
+    for (int64_t x : v)
+    {
+        sum += double(x);
+    }
+    return v.empty() ? 0.0 : sum / double(v.size());
+}
+
 /// Time between uplink-meter windows when output.port_sample_us is 0.
 const Time kDefaultUplinkWindow = MicroSeconds(10);
 
@@ -231,14 +243,14 @@ OutputStage::Summarize(Time end, const Timing& timing) const
     sum["base_rtt_us"] = m_topo.GetMaxBaseRtt().GetSeconds() * 1e6;
     sum["probes_completed"] = m_driver.GetProbesCompleted();
     const std::vector<int64_t>& probes = m_recorder.GetProbeFcts();
-    double mean = 0;
-    for (int64_t v : probes)
-    {
-        mean += double(v);
-    }
-    sum["probe_latency_mean_ns"] = probes.empty() ? 0.0 : mean / probes.size();
+    sum["probe_latency_mean_ns"] = Mean(probes);
     sum["probe_latency_p50_ns"] = Percentile(probes, 0.5);
     sum["probe_latency_p99_ns"] = Percentile(probes, 0.99);
+    // Messages of a few packets (not probes), apart from the transfers around them.
+    const std::vector<int64_t>& small = m_recorder.GetSmallFlowFcts();
+    sum["small_flows_completed"] = small.size();
+    sum["small_flow_fct_mean_ns"] = Mean(small);
+    sum["small_flow_fct_p99_ns"] = Percentile(small, 0.99);
     SummarizeHostRx(sum);
     m_stall.Summarize(sum, end);
     m_pfcSafety.Summarize(sum);

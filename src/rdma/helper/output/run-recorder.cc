@@ -32,6 +32,10 @@ RunRecorder::OnRecord(const TrafficDriver::Record& r)
     {
         m_probeFct.push_back(fct);
     }
+    else if (r.bytes <= kSmallFlowBytes)
+    {
+        m_smallFct.push_back(fct);
+    }
 }
 
 void
@@ -53,6 +57,12 @@ const std::vector<int64_t>&
 RunRecorder::GetProbeFcts() const
 {
     return m_probeFct;
+}
+
+const std::vector<int64_t>&
+RunRecorder::GetSmallFlowFcts() const
+{
+    return m_smallFct;
 }
 
 } // namespace ns3

@@ -17,7 +17,8 @@ namespace ns3
  * \ingroup rdma
  * Writes the run's event files as the simulation produces them: one fct.csv row per
  * completed message (TrafficDriver records), one pfc.csv row per PFC frame a switch
- * sends (RdmaSwitch "Pfc" trace); keeps the probe latencies for the summary.
+ * sends (RdmaSwitch "Pfc" trace); keeps the probe latencies and those of small flows for
+ * the summary.
  */
 class RunRecorder
 {
@@ -35,11 +36,18 @@ class RunRecorder
 
     /// Completion times of the latency probes so far (ns).
     const std::vector<int64_t>& GetProbeFcts() const;
+    /// Completion times of the other messages of at most kSmallFlowBytes so far (ns).
+    const std::vector<int64_t>& GetSmallFlowFcts() const;
+
+    /// The largest message the summary counts as a small flow (bytes): a few packets,
+    /// a request or a completion rather than a transfer.
+    static constexpr uint64_t kSmallFlowBytes = 4096;
 
   private:
     std::ostream& m_fct;
     std::ostream& m_pfc;
     std::vector<int64_t> m_probeFct;
+    std::vector<int64_t> m_smallFct;
 };
 
 } // namespace ns3

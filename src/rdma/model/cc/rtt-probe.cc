@@ -21,8 +21,8 @@ NS_OBJECT_ENSURE_REGISTERED(RttProbe);
 TypeId
 RttProbe::GetTypeId()
 {
-    // NvidiaSample defaults: ALGORITHMS.md's reference parameterisation (NVIDIA's public
-    // RTT sample algorithm, DOCA PCC rtt_template), rates relative to the line rate.
+    // NvidiaSample defaults: the reference parameterisation (docs/design.md, "RTT-probe": NVIDIA's
+    // public RTT sample algorithm, DOCA PCC rtt_template), rates relative to the line rate.
     static TypeId tid =
         TypeId("ns3::RttProbe")
             .SetParent<CongestionControl>()

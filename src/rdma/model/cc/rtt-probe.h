@@ -16,10 +16,11 @@ namespace ns3
 
 /**
  * \ingroup rdma
- * RTT-probe no-PFC controller (the China Telecom CTCC design, ALGORITHMS.md): end to
- * end and rate based, it needs no switch feature (no ECN, no PFC, no INT) and is meant to
- * run with PFC off. The NIC measures RTTs; the controller does AIMD against a target
- * RTT. Two rule sets, chosen by the Preset attribute (docs/design-notes.md derives them):
+ * RTT-probe no-PFC controller (the China Telecom CTCC design; docs/design.md,
+ * "RTT-probe"): end to end and rate based, it needs no switch feature (no ECN, no PFC, no
+ * INT) and is meant to run with PFC off. The NIC measures RTTs; the controller does AIMD
+ * against a target RTT. Two rule sets, chosen by the Preset attribute
+ * (docs/design-notes.md derives them):
  *
  * **Scalable (default)**: holds thousands of QPs per port (7 x 1,000 QPs into one 100G
  * port, no PFC, no drop). At that fan-in a QP's fair share is a few Mb/s, one packet
@@ -71,6 +72,28 @@ namespace ns3
  *    (RFC 7661's rule for TCP's window), so it cannot run ahead of its own pacing;
  *  - a NACK multiplies by NackFactor, once per loss episode (and, for a shared claim,
  *    once per RTT across the group's QPs).
+ *
+ * **Scalable per QP (ShareWithPeers false)**: each QP has its own rate, set by its own
+ * samples only; the NIC shares counts of its QPs and a budget of first packets, never a
+ * rate or a claim (docs/design-notes.md, "Per-QP rates"). On top of the rules above:
+ *  - start: a QP sends one packet (an initial window of one) and waits for its sample;
+ *    that packet leaves at once while the NIC's start budget lasts (StartBurst bytes,
+ *    refilled at StartShare x line; RttProbeStartBudget), so a small message on a new
+ *    QP is not held back, while 1,000 QPs starting together on a NIC are spread;
+ *  - first rate: line / the NIC's active QPs to the destination (FirstRate CountShare),
+ *    then at the first sample the lowest of that, one packet per that RTT, and the rate
+ *    whose flow-scaled target that RTT is: QPs at equilibrium sit at their target, so a
+ *    newcomer reads its peers' rate from its own first sample;
+ *  - pacing by its own credit (PacesByCredit): a cut at an ACK lengthens the gap being
+ *    waited, not only the next one;
+ *  - a cut acts on the rate the QP actually sent at, if its NIC held it below its rate;
+ *    below the target a surge (gradient >= SurgeGradient) cuts by 1 / (1 + g);
+ *  - increase: MiFactor x (target - rtt) / rtt per MiPeriod of time since the QP's last
+ *    update (at most doubling), plus AiRate / (the NIC's active QPs) x that time (AIMD
+ *    fairness, the NIC's total increase independent of its QP count), at most the send
+ *    rate x (1 + MiFactor);
+ *  - idle restart: a QP that has had nothing to send for IdleRestart sends its next
+ *    packet from the start budget, not after its gap (TCP's restart after idle).
  *
  * **NvidiaSample**: the reference parameterisation of NVIDIA's public RTT sample
  * algorithm (DOCA PCC "rtt_template"), kept so the published reference can be run. A

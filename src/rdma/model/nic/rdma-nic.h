@@ -190,8 +190,7 @@ class RdmaNic : public Object, public RdmaPortOwner
      * likely serve (QpScheduler::PeekLikelyNext), a frame's transmission before that
      * pull: called at the end of a pull that made a data packet. The end of
      * transmission's warm-up (WarmPull) loads the same lines and what they point to one
-     * event ahead. Measured on the 1,024-GPU MoE layer (docs/design-notes.md, "The
-     * next pull's QP"); changes nothing.
+     * event ahead (docs/design.md, "The hot path"); changes nothing.
      */
     void PrefetchLikelyNext() const;
     /// After an ACK: shorten a pending pacing gap if the rate has risen since.

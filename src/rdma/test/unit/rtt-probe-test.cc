@@ -4,7 +4,7 @@
  * Unit tests of the RTT-probe no-PFC controller (RttProbe) with its NvidiaSample preset
  * (the published reference), driven by a fake clock (no simulation).
  *
- * Specification (ALGORITHMS.md "RTT-probe no-PFC controller", reference
+ * Specification (docs/design.md, "RTT-probe", reference
  * parameterisation of NVIDIA's RTT sample algorithm, rates relative to line rate):
  *  - the controller asks for an RTT probe about once per RTT, one outstanding; it asks
  *    again after the NIC reports a timeout;
