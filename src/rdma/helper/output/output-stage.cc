@@ -157,6 +157,7 @@ OutputStage::Summarize(Time end, const Timing& timing) const
         nic.outOfOrderPackets += st.outOfOrderPackets;
     }
     uint64_t drops = 0, pauses = 0, resumes = 0, marked = 0, forwarded = 0, maxQueue = 0;
+    uint64_t episodes = 0, perPacketRule = 0;
     std::array<uint64_t, kDropReasons> dropsByReason{};
     std::array<uint64_t, kMarkReasons> marksByReason{};
     for (uint32_t sw : m_topo.GetSwitches())
@@ -169,6 +170,8 @@ OutputStage::Summarize(Time end, const Timing& timing) const
             const RdmaSwitch::PortStats& ps = x->GetPortStats(p);
             drops += ps.drops;
             pauses += ps.pauseFrames;
+            episodes += ps.pauseEpisodes;
+            perPacketRule += ps.pausesPerPacketRule;
             resumes += ps.resumeFrames;
             marked += ps.ecnMarked;
             for (std::size_t r = 0; r < kDropReasons; ++r)
@@ -219,6 +222,8 @@ OutputStage::Summarize(Time end, const Timing& timing) const
         sum["marks_by_reason"][MarkReasonName(static_cast<MarkReason>(r))] = marksByReason[r];
     }
     sum["pfc_pause_frames"] = pauses;
+    sum["pfc_pause_episodes"] = episodes;
+    sum["pfc_pause_frames_per_packet_rule"] = perPacketRule;
     sum["pfc_resume_frames"] = resumes;
     sum["max_queue_bytes"] = maxQueue;
     sum["mean_queue_bytes"] = m_queues->GetMeanLargestQueue();
