@@ -139,6 +139,9 @@ def notes(matched, defaults, alone, seeds, ablation):
             "pause frames, per-packet rule |\n|---|---|---|---|---|---|---|\n"
             f"| ConWeave's simulator | {PUBLISHED['avg']} | {PUBLISHED['p99']} | | | | |\n")
     rows = [_row("matched (`" + SCENARIO + "`)", matched), _row("module defaults", defaults)]
+    if len(ablation) < len(seeds):
+        rows.append(_row(f"module defaults, seeds {', '.join(map(str, ablation))}",
+                         defaults[:len(ablation)]))
     rows += [_row(f"defaults + {name} alone", r) for name, r in alone.items()]
     return [
         f"Setup: `{SCENARIO}` (settings mapped to ConWeave's in docs/workloads.md), seeds "
