@@ -43,6 +43,7 @@ from . import style
 from .data import (RunDataError, bdp_bytes, fct_table, load_run,
                    measured_flows, run_metrics)
 from .plot import parse_buckets
+from .slowdown import FORMULAS, with_slowdown
 
 DEFAULT_OUT = os.path.join("out", "compare")
 REPORT_FILE = "compare.md"
@@ -240,11 +241,14 @@ def ecn_blind_note(summary):
             "nobody acts on.")
 
 
-def compare(items, out_dir, edges=None, labels=None):
+def compare(items, out_dir, edges=None, labels=None, slowdown="module"):
     """Load the runs of *items* (``[(label, [dirs])]``), write every output
-    into *out_dir*; return the paths.  Raises :class:`RunDataError` before
-    writing anything if a run cannot be loaded."""
-    groups = [(label, [load_run(d) for d in dirs]) for label, dirs in items]
+    into *out_dir*; return the paths.  *slowdown* picks the definition
+    (:func:`rdma_analysis.slowdown.with_slowdown`).  Raises
+    :class:`RunDataError` before writing anything if a run cannot be
+    loaded."""
+    groups = [(label, [with_slowdown(load_run(d), slowdown) for d in dirs])
+              for label, dirs in items]
     styles = style.run_styles([runs[0].algorithm for _, runs in groups])
     os.makedirs(out_dir, exist_ok=True)
     written = []
@@ -318,10 +322,15 @@ def main(argv=None):
     parser.add_argument("--buckets", type=parse_buckets, metavar="SIZES",
                         help="flow-size bucket upper bounds, e.g. "
                              "1K,8K,64K,512K,4M (the default; K = 1024)")
+    parser.add_argument("--slowdown", choices=FORMULAS, default="module",
+                        help="slowdown definition: module (fct.csv's, the "
+                             "default) or hpcc / conweave (those "
+                             "simulators' ideal FCT; docs/analysis.md)")
     args = parser.parse_args(argv)
     try:
         items = parse_groups(args.items, args.labels)
-        paths = compare(items, args.out, args.buckets)
+        paths = compare(items, args.out, args.buckets,
+                        slowdown=args.slowdown)
     except (CompareError, RunDataError) as exc:
         print(f"rdma compare: error: {exc}", file=sys.stderr)
         return 2

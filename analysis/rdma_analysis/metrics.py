@@ -60,7 +60,8 @@ SUMMARY_METRICS = [
     "all_flows_completed", "bytes_sent", "bytes_delivered", "goodput_gbps",
     "data_packets", "retransmitted_packets", "timeouts", "nacks",
     "out_of_order_packets", "cnps", "ecn_marked_packets", "drops",
-    "pfc_pause_frames", "pfc_resume_frames", "max_queue_bytes", "base_rtt_us",
+    "pfc_pause_frames", "pfc_pause_episodes", "pfc_pause_frames_per_packet_rule",
+    "pfc_resume_frames", "max_queue_bytes", "base_rtt_us",
     "probes_completed", "probe_latency_mean_ns", "probe_latency_p50_ns",
     "probe_latency_p99_ns", "warmup_end_ns", "cooldown_start_ns",
 ]

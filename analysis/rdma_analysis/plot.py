@@ -54,6 +54,7 @@ from .data import (  # noqa: F401  (re-exported for users and tests)
     queue_distribution, queue_sample_period_ns, queue_samples, queue_series,
     run_metrics, size_buckets, slowdown_cdf, top_ports, uplink_imbalance,
     uplink_loads, value_cdf)
+from .slowdown import FORMULAS, with_slowdown
 
 BYTES_PER_KB = 1_000.0
 # Statistics of the report's tables: the percentile each is (None = mean).
@@ -188,6 +189,10 @@ def write_report(run, out_dir, top=4, edges=None):
 
     # FCT -------------------------------------------------------------------
     md += ["## FCT slowdown by flow size", ""]
+    if "slowdown_module" in run.fct.columns:
+        md += ["Slowdown by the HPCC/ConWeave simulators' definition "
+               "(`--slowdown hpcc`: base RTT + (size + 48 B per packet) x 8 / "
+               "bandwidth, at least 1; docs/analysis.md), not fct.csv's.", ""]
     window = []
     if warmup is not None:
         window.append(f"messages starting at or after {_fmt(warmup / NS_PER_US)} us "
@@ -377,9 +382,13 @@ def main(argv=None):
                              "1K,8K,64K,512K,4M (the default; K = 1024)")
     parser.add_argument("--out", metavar="PLOTDIR",
                         help="write here instead of DIR/plots/")
+    parser.add_argument("--slowdown", choices=FORMULAS, default="module",
+                        help="slowdown definition: module (fct.csv's, the "
+                             "default) or hpcc / conweave (those "
+                             "simulators' ideal FCT; docs/analysis.md)")
     args = parser.parse_args(argv)
     try:
-        run = load_run(args.run_dir)
+        run = with_slowdown(load_run(args.run_dir), args.slowdown)
     except RunDataError as exc:
         print(f"rdma plot: error: {exc}", file=sys.stderr)
         return 2

@@ -56,6 +56,36 @@ UplinkWindow(const json& s)
     return Num(s, "output.port_sample_us") > 0 ? Us(Num(s, "output.port_sample_us"))
                                                : kDefaultUplinkWindow;
 }
+
+/// Every switch port's counters added up (the per-frame tallies left empty).
+RdmaSwitch::PortStats
+SwitchPortTotals(const RdmaTopology& topo)
+{
+    RdmaSwitch::PortStats t;
+    for (uint32_t sw : topo.GetSwitches())
+    {
+        Ptr<RdmaSwitch> x = topo.GetSwitch(sw);
+        for (uint32_t p = 0; p < x->GetNPorts(); ++p)
+        {
+            const RdmaSwitch::PortStats& ps = x->GetPortStats(p);
+            t.drops += ps.drops;
+            t.pauseFrames += ps.pauseFrames;
+            t.pauseEpisodes += ps.pauseEpisodes;
+            t.pausesPerPacketRule += ps.pausesPerPacketRule;
+            t.resumeFrames += ps.resumeFrames;
+            t.ecnMarked += ps.ecnMarked;
+            for (std::size_t r = 0; r < kDropReasons; ++r)
+            {
+                t.dropsByReason[r] += ps.dropsByReason[r];
+            }
+            for (std::size_t r = 0; r < kMarkReasons; ++r)
+            {
+                t.marksByReason[r] += ps.marksByReason[r];
+            }
+        }
+    }
+    return t;
+}
 } // namespace
 
 OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& driver, RunOutput& out)
@@ -168,31 +198,16 @@ OutputStage::Summarize(Time end, const Timing& timing) const
         nic.nacksSent += st.nacksSent;
         nic.outOfOrderPackets += st.outOfOrderPackets;
     }
-    uint64_t drops = 0, pauses = 0, resumes = 0, marked = 0, forwarded = 0, maxQueue = 0;
-    std::array<uint64_t, kDropReasons> dropsByReason{};
-    std::array<uint64_t, kMarkReasons> marksByReason{};
+    uint64_t forwarded = 0, maxQueue = 0;
     for (uint32_t sw : m_topo.GetSwitches())
     {
         Ptr<RdmaSwitch> x = m_topo.GetSwitch(sw);
         forwarded += x->GetForwardedFrames();
         maxQueue = std::max(maxQueue, x->GetMmu()->GetMaxEgressBytes());
-        for (uint32_t p = 0; p < x->GetNPorts(); ++p)
-        {
-            const RdmaSwitch::PortStats& ps = x->GetPortStats(p);
-            drops += ps.drops;
-            pauses += ps.pauseFrames;
-            resumes += ps.resumeFrames;
-            marked += ps.ecnMarked;
-            for (std::size_t r = 0; r < kDropReasons; ++r)
-            {
-                dropsByReason[r] += ps.dropsByReason[r];
-            }
-            for (std::size_t r = 0; r < kMarkReasons; ++r)
-            {
-                marksByReason[r] += ps.marksByReason[r];
-            }
-        }
     }
+    const RdmaSwitch::PortStats ports = SwitchPortTotals(m_topo);
+    std::array<uint64_t, kDropReasons> dropsByReason = ports.dropsByReason;
+    const std::array<uint64_t, kMarkReasons>& marksByReason = ports.marksByReason;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
 
@@ -218,8 +233,8 @@ OutputStage::Summarize(Time end, const Timing& timing) const
     sum["nacks"] = nic.nacksSent;
     sum["out_of_order_packets"] = nic.outOfOrderPackets;
     sum["cnps"] = nic.cnpsSent;
-    sum["ecn_marked_packets"] = marked;
-    sum["drops"] = drops;
+    sum["ecn_marked_packets"] = ports.ecnMarked;
+    sum["drops"] = ports.drops;
     sum["link_down_drops"] = m_topo.GetLinkDownDrops();
     dropsByReason[static_cast<std::size_t>(DropReason::LINK_DOWN)] = m_topo.GetLinkDownDrops();
     for (std::size_t r = 0; r < kDropReasons; ++r)
@@ -230,8 +245,10 @@ OutputStage::Summarize(Time end, const Timing& timing) const
     {
         sum["marks_by_reason"][MarkReasonName(static_cast<MarkReason>(r))] = marksByReason[r];
     }
-    sum["pfc_pause_frames"] = pauses;
-    sum["pfc_resume_frames"] = resumes;
+    sum["pfc_pause_frames"] = ports.pauseFrames;
+    sum["pfc_pause_episodes"] = ports.pauseEpisodes;
+    sum["pfc_pause_frames_per_packet_rule"] = ports.pausesPerPacketRule;
+    sum["pfc_resume_frames"] = ports.resumeFrames;
     sum["max_queue_bytes"] = maxQueue;
     sum["mean_queue_bytes"] = m_queues->GetMeanLargestQueue();
     if (!m_topo.GetUplinkTxBytes().empty())

@@ -73,6 +73,13 @@ KiB(const json& s, const std::string& key)
 }
 } // namespace
 
+uint64_t
+FabricStage::EcnThresholdBytes(const json& s, const std::string& key)
+{
+    const double unit = Str(s, "switch.ecn.unit") == "kB" ? 1000.0 : 1024.0;
+    return static_cast<uint64_t>(Num(s, key) * unit);
+}
+
 void
 FabricStage::Resolve(json& s, const std::string& file) const
 {
@@ -261,8 +268,8 @@ FabricStage::Configure(const json& s, RdmaTopology& topo) const
     topo.SetMmuAttribute("EgressAlpha", DoubleValue(Num(s, "switch.lossy_alpha")));
     topo.SetMmuAttribute("LosslessClasses", UintegerValue(0xffu & ~(1u << control)));
     topo.SetMmuAttribute("EcnEnabled", BooleanValue(Bool(s, "switch.ecn.enabled")));
-    topo.SetMmuAttribute("Kmin", KiB(s, "switch.ecn.kmin_kb"));
-    topo.SetMmuAttribute("Kmax", KiB(s, "switch.ecn.kmax_kb"));
+    topo.SetMmuAttribute("Kmin", UintegerValue(EcnThresholdBytes(s, "switch.ecn.kmin_kb")));
+    topo.SetMmuAttribute("Kmax", UintegerValue(EcnThresholdBytes(s, "switch.ecn.kmax_kb")));
     topo.SetMmuAttribute("Pmax", DoubleValue(Num(s, "switch.ecn.pmax")));
     topo.SetMmuAttribute("EcnScaleWithRate", BooleanValue(Bool(s, "switch.ecn.scale_with_rate")));
     topo.SetSwitchAttribute("PauseQuanta", UintegerValue(Int(s, "switch.pfc.pause_quanta")));

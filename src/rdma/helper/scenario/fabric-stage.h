@@ -64,6 +64,12 @@ class FabricStage : public ScenarioStage
     /// Link events in time order: "up" only for a link that is down, "down" only for one
     /// that is up. Throws ScenarioError.
     static void CheckLinkEvents(const nlohmann::json& scenario, const std::string& file);
+    /**
+     * An ECN threshold key (switch.ecn.kmin_kb or kmax_kb) in bytes: its value times
+     * the unit switch.ecn.unit names (KiB: 1,024 bytes; kB: 1,000 bytes, the HPCC and
+     * ConWeave simulators' unit), truncated to a whole byte.
+     */
+    static uint64_t EcnThresholdBytes(const nlohmann::json& scenario, const std::string& key);
 
   private:
     struct LinkEvent

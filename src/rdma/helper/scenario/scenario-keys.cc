@@ -94,8 +94,9 @@ ScenarioSchema::Keys()
         {"switch.pfc.deadlock_detection.interval_us", T::NUMBER, 250, 1e-3, 1e9, {}, "us", "Time between two looks for cycles."},
         {"switch.lossy_alpha", T::NUMBER, 1.0, 1e-6, 1024, {}, "", "Lossy classes: drop when an egress queue exceeds alpha x free buffer."},
         {"switch.ecn.enabled", T::BOOL, true, 0, 0, {}, "", "RED/ECN marking at egress."},
-        {"switch.ecn.kmin_kb", T::NUMBER, 400, 0, 1e6, {}, "KiB", "Kmin (at 100 Gb/s if scale_with_rate). HPCC paper baseline: 400 KB."},
-        {"switch.ecn.kmax_kb", T::NUMBER, 1600, 0, 1e6, {}, "KiB", "Kmax (at 100 Gb/s if scale_with_rate). HPCC paper baseline: 1600 KB."},
+        {"switch.ecn.unit", T::CHOICE, "KiB", 0, 0, {"KiB", "kB"}, "", "Unit of switch.ecn.kmin_kb and kmax_kb. KiB: 1,024 bytes (this module's unit). kB: 1,000 bytes, the unit of the HPCC and ConWeave simulators' KMIN_MAP / KMAX_MAP, so that a threshold copied from their configs marks at the same queue (their 100 is 100,000 bytes; as KiB it would be 102,400)."},
+        {"switch.ecn.kmin_kb", T::NUMBER, 400, 0, 1e6, {}, "KiB or kB", "Kmin in switch.ecn.unit (at 100 Gb/s if scale_with_rate): no mark while the egress queue holds at most this. HPCC paper baseline: 400 KB (its simulator's 400 x 1000 bytes: 400 with unit kB; the default here is 400 KiB = 409,600 bytes)."},
+        {"switch.ecn.kmax_kb", T::NUMBER, 1600, 0, 1e6, {}, "KiB or kB", "Kmax in switch.ecn.unit (at 100 Gb/s if scale_with_rate): every packet marked above it. HPCC paper baseline: 1600 KB (1600 with unit kB)."},
         {"switch.ecn.pmax", T::NUMBER, 0.2, 0, 1, {}, "", "Marking probability at Kmax."},
         {"switch.ecn.scale_with_rate", T::BOOL, true, 0, 0, {}, "", "Scale Kmin/Kmax by port rate / 100 Gb/s."},
 

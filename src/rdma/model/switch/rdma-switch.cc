@@ -211,9 +211,15 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
         return;
     }
     ++m_forwarded;
-    if (!(m_pausedUpstream[inPort] & (1u << prio)) && m_mmu->ShouldPause(inPort, prio))
+    if (m_mmu->ShouldPause(inPort, prio))
     {
-        Pause(inPort, prio);
+        // One pause frame per such frame under the per-packet rule; this switch sends one
+        // per episode (and its refreshes).
+        ++m_stats[inPort].pausesPerPacketRule;
+        if (!(m_pausedUpstream[inPort] & (1u << prio)))
+        {
+            Pause(inPort, prio);
+        }
     }
     // FrameDequeued gets the ingress port, and whether to stamp INT, from the frame's meta.
     // (ACKs carry the echoed stack with FLAG_INT too: only data packets collect records.)
@@ -393,6 +399,7 @@ RdmaSwitch::Pause(uint32_t inPort, uint8_t priority)
 {
     m_pausedUpstream[inPort] |= (1u << priority);
     ++m_stats[inPort].pauseFrames;
+    ++m_stats[inPort].pauseEpisodes;
     m_ports[inPort]->SendPfc(priority, m_pauseQuanta);
     m_pfcTrace(inPort, priority, PFC_PAUSE);
     m_refresh[inPort][priority] = Simulator::Schedule(PauseDuration(inPort) / 2,

@@ -37,9 +37,15 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
     /// Per-port counters.
     struct PortStats
     {
-        uint64_t drops = 0;        ///< frames dropped on their way to this egress port
-        uint64_t dropBytes = 0;    ///< bytes of those frames
-        uint64_t pauseFrames = 0;  ///< PFC pause frames (incl. refreshes) sent upstream
+        uint64_t drops = 0;         ///< frames dropped on their way to this egress port
+        uint64_t dropBytes = 0;     ///< bytes of those frames
+        uint64_t pauseFrames = 0;   ///< PFC pause frames (incl. refreshes) sent upstream
+        uint64_t pauseEpisodes = 0; ///< pauses that began an episode (no refreshes)
+        /// Frames admitted from this ingress with a lossless class at or above Xoff (or in
+        /// headroom) once counted: the pause frames a switch sending one per such frame
+        /// would have sent (the HPCC and ConWeave simulators' rule), which this one does
+        /// not send.
+        uint64_t pausesPerPacketRule = 0;
         uint64_t resumeFrames = 0; ///< PFC resume frames sent upstream
         uint64_t ecnMarked = 0;    ///< frames CE-marked at this egress port
         /// Every drop counted at this port by reason (NO_ROUTE at the ingress, the
