@@ -181,11 +181,19 @@ RttProbe::Sample(Time rtt)
         // Per QP, the first sample ends the initial window of one packet. Flow scaling
         // makes the RTT that QPs settle at tell their rate (the rate whose target it
         // is): a QP joining a path at equilibrium starts at the rate of those already
-        // there, read from its own sample, and one joining an empty path keeps its
-        // first rate.
+        // there, read from its own sample. On an empty path a QP alone to its
+        // destination keeps its first rate, the line (a flow among others' traffic);
+        // one of several goes on at what its window achieved, one packet per RTT, for
+        // QPs starting together would otherwise each take a share of the line before
+        // their first sample could tell them of each other.
         Gradient(Now() - rtt, rtt); // the gradient's first reference
-        const double window = 8.0 * rdmawire::WireBytes(RdmaPacketType::DATA, m_ctx.mtu);
-        SetRate(std::min({m_s->rc, window / rtt.GetSeconds(), RateForTarget(rtt)}));
+        double rate = std::min(m_s->rc, RateForTarget(rtt));
+        if (m_ctx.peers && m_ctx.peers->activeQps > 1)
+        {
+            const double window = 8.0 * rdmawire::WireBytes(RdmaPacketType::DATA, m_ctx.mtu);
+            rate = std::min(rate, window / rtt.GetSeconds());
+        }
+        SetRate(rate);
         NewEpoch();
         return;
     }
@@ -227,13 +235,16 @@ RttProbe::ScalableSample(Time rtt)
         if (!m_group)
         {
             // Per QP, the increase is proportional to how far below the target the RTT
-            // is and to the time since the QP's last update (MiFactor per MiPeriod),
-            // up to doubling: a QP left low by a start-up or a departure regains its
-            // share within a few of its packets, one near the target barely moves, and
-            // a fast QP, which samples more often, grows no faster than a slow one.
+            // is, up to doubling: a QP left low by a start-up or a departure regains its
+            // share within a few of its packets, and one near the target barely moves.
+            // Below one MTU per target RTT a QP samples once per packet, so the step also
+            // scales with the time since its last update (MiFactor per MiPeriod): a
+            // faster QP, sampling more often, grows no faster than a slow one. Above, it
+            // updates once per RTT like any flow, and the AI cap keeps its step additive.
             const Time target = TargetFor(last.rate);
-            mi = std::min(m_miFactor * (target - rtt).GetSeconds() / rtt.GetSeconds() * dt /
-                              m_miPeriod.GetSeconds(),
+            const bool belowOneMtu = last.rate * m_targetRtt.GetSeconds() < 8.0 * m_ctx.mtu;
+            mi = std::min(m_miFactor * (target - rtt).GetSeconds() / rtt.GetSeconds() *
+                              (belowOneMtu ? dt / m_miPeriod.GetSeconds() : 1.0),
                           1.0);
         }
         double rate = c.rc + std::min(mi * c.rc, cap);

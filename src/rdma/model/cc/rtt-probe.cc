@@ -259,8 +259,9 @@ RttProbe::GetTypeId()
                           MakeDoubleAccessor(&RttProbe::m_aiRate),
                           MakeDoubleChecker<double>(0))
             .AddAttribute("MiPeriod",
-                          "Scalable per QP: the multiplicative increase is MiFactor x (target "
-                          "- rtt) / rtt per this much time since the QP's last update (time, "
+                          "Scalable per QP below one MTU per target RTT (one sample per "
+                          "packet): the multiplicative increase is MiFactor x (target - rtt) "
+                          "/ rtt per this much time since the QP's last update (time, "
                           "default 500 us: simulator; about one packet time of a QP among "
                           "7,000 on 100G).",
                           TimeValue(MicroSeconds(500)),

@@ -88,10 +88,11 @@ namespace ns3
  *    waited, not only the next one;
  *  - a cut acts on the rate the QP actually sent at, if its NIC held it below its rate;
  *    below the target a surge (gradient >= SurgeGradient) cuts by 1 / (1 + g);
- *  - increase: MiFactor x (target - rtt) / rtt per MiPeriod of time since the QP's last
- *    update (at most doubling), plus AiRate / (the NIC's active QPs) x that time (AIMD
- *    fairness, the NIC's total increase independent of its QP count), at most the send
- *    rate x (1 + MiFactor);
+ *  - increase: MiFactor x (target - rtt) / rtt (at most doubling; below one MTU per
+ *    target RTT, where a QP samples once per packet, per MiPeriod of time since its last
+ *    update), plus AiRate / (the NIC's active QPs) x that time (AIMD fairness, the NIC's
+ *    total increase independent of its QP count), at most the send rate x (1 +
+ *    MiFactor);
  *  - idle restart: a QP that has had nothing to send for IdleRestart sends its next
  *    packet from the start budget, not after its gap (TCP's restart after idle).
  *

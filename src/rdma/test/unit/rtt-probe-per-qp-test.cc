@@ -156,13 +156,24 @@ TEST_F(RttProbePerQpTest, ItsFirstRateIsTheLineOverItsNicsQpsToTheDestination)
     EXPECT_NEAR(double(c->GetRate()), kLine / 250, 1);
 }
 
-TEST_F(RttProbePerQpTest, AFirstSampleOnAnEmptyPathGivesOnePacketPerRtt)
+TEST_F(RttProbePerQpTest, AFirstSampleOnAnEmptyPathGivesOneOfSeveralQpsOnePacketPerRtt)
 {
-    // Alone, its first rate is the line; its first window of one packet took 5 us.
-    Ptr<RttProbe> c = Make();
+    // One of two QPs to the destination: its first rate is half the line; its first
+    // window of one packet took 5 us, so it goes on at one packet per 5 us.
+    Ptr<RttProbe> c = Make(2, 2);
     Send(c, true);
     Ack(c, Time(0), MicroSeconds(5), 0);
     EXPECT_NEAR(double(c->GetRate()), kWire * 8 / 5e-6, 1e3);
+}
+
+TEST_F(RttProbePerQpTest, AFirstSampleOnAnEmptyPathLeavesAQpAloneToItsDestinationAtItsFirstRate)
+{
+    // Alone to its destination (whatever else its NIC sends), its first rate is the line,
+    // and an empty path keeps it there.
+    Ptr<RttProbe> c = Make(1, 1000);
+    Send(c, true);
+    Ack(c, Time(0), MicroSeconds(5), 0);
+    EXPECT_EQ(double(c->GetRate()), kLine);
 }
 
 TEST_F(RttProbePerQpTest, AFirstSampleAtEquilibriumGivesTheRateWhoseTargetItIs)
@@ -237,7 +248,7 @@ TEST_F(RttProbePerQpTest, BelowTheTargetASurgeCuts)
     // 13 us target. A slower growth (0.5 s per s) raises the rate instead.
     for (const double grownUs : {8.0, 2.0})
     {
-        Ptr<RttProbe> c = Make();
+        Ptr<RttProbe> c = Make(2, 2); // one of two QPs: one packet per first RTT
         clock.now = Time(0);
         Send(c, true);
         Ack(c, Time(0), MicroSeconds(4), 0);
@@ -308,10 +319,10 @@ TEST_F(RttProbePerQpTest, TheAdditiveIncreaseIsTheNicsAiRateSplitAmongItsQps)
 
 TEST_F(RttProbePerQpTest, ACutActsOnWhatTheQpSentNotOnARateItsNicDidNotLetItUse)
 {
-    // Its rate is 1.74 Gb/s, but its NIC let its last two packets go 87 us apart
-    // (0.1 Gb/s). A sample of twice the target (no flow scaling, no gradient here)
-    // halves what it sent: 0.05 Gb/s.
-    Ptr<RttProbe> c = Make();
+    // Its rate is 1.74 Gb/s (one of two QPs, one packet per its first RTT, 5 us), but
+    // its NIC let its last two packets go 87 us apart (0.1 Gb/s). A sample of twice the
+    // target (no flow scaling, no gradient here) halves what it sent: 0.05 Gb/s.
+    Ptr<RttProbe> c = Make(2, 2);
     c->SetAttribute("FlowScaleStep", TimeValue(Time(0)));
     c->SetAttribute("GradientSpan", TimeValue(Time(0)));
     Send(c, true);
