@@ -43,19 +43,13 @@ RttProbe::OnPeersChanged()
 UniformRandomVariable*
 RttProbe::Rng()
 {
-    if (m_group)
+    if (!m_s->jitter)
     {
-        return PeekPointer(m_group->jitter);
+        // The QP's own claim draws from the NIC's stream, or its own outside a NIC.
+        m_s->jitter = m_ctx.rng ? Ptr<UniformRandomVariable>(m_ctx.rng)
+                                : CreateObject<UniformRandomVariable>();
     }
-    if (m_ctx.rng)
-    {
-        return m_ctx.rng;
-    }
-    if (!m_ownRng)
-    {
-        m_ownRng = CreateObject<UniformRandomVariable>();
-    }
-    return PeekPointer(m_ownRng);
+    return PeekPointer(m_s->jitter);
 }
 
 void

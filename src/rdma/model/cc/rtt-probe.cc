@@ -374,7 +374,7 @@ RttProbe::RttProbe()
       m_startShare(0.0625),
       m_startBurst(16384),
       m_minRate(0),
-      m_s(&m_own),
+      m_s(nullptr),
       m_earnedMark(0),
       m_pacedOnce(false),
       m_drained(false),
@@ -403,9 +403,8 @@ RttProbe::Init(const CcContext& ctx)
     m_probeInterval = m_probeIntervalAttr.IsStrictlyPositive() ? m_probeIntervalAttr : m_targetRtt;
     const double line = double(ctx.lineRate);
     m_minRate = std::min(line * m_minRateFraction, line);
-    m_own = ClaimState();
+    m_own = nullptr;
     m_group = nullptr;
-    m_s = &m_own;
     if (m_preset == PRESET_SCALABLE && m_shareWithPeers && ctx.peers)
     {
         // The group's first controller creates the claim; the others join it.
@@ -424,10 +423,14 @@ RttProbe::Init(const CcContext& ctx)
     }
     else
     {
-        // NvidiaSample: flows start at line rate; Scalable: until OnFirstSend.
+        // The QP's own claim (allocated only then: with thousands of QPs sharing claims
+        // it would be a few hundred bytes per QP never used). NvidiaSample: flows start
+        // at line rate; Scalable: until OnFirstSend.
+        m_own = Create<ClaimState>();
+        m_s = PeekPointer(m_own);
         m_s->rc = line;
         m_s->epochs.fill(Epoch{Now(), line});
-        m_own.advancedAt = Now();
+        m_s->advancedAt = Now();
     }
     m_earnedMark = 0;
     m_pacedOnce = false;

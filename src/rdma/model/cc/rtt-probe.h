@@ -257,7 +257,7 @@ class RttProbe : public CongestionControl
         double qpRate = 0;                 ///< shared: a QP's rate in force since advancedAt
         Time lastRtt;                      ///< Scalable: the latest RTT sample
         Time lastNackCut = Time(-1);       ///< shared: when a NACK last cut the claim
-        Ptr<UniformRandomVariable> jitter; ///< shared: draws the pacing jitter
+        Ptr<UniformRandomVariable> jitter; ///< draws the pacing jitter
     };
 
     // Attributes
@@ -301,32 +301,31 @@ class RttProbe : public CongestionControl
     double m_minRate; ///< bit/s
 
     // State
-    ClaimState m_own;        ///< the QP's own claim (no shared claim)
-    Ptr<ClaimState> m_group; ///< the group's claim (shared claim), else null
-    ClaimState* m_s;         ///< the claim in use: m_group or m_own
-    double m_earnedMark;     ///< shared: the group's `earned` when this QP last sent
-    bool m_pacedOnce;        ///< shared: the first packet's phase has been drawn
-    bool m_drained;          ///< per QP: sent all it had (OnDrained), nothing since
-    bool m_sampled;          ///< an RTT sample has arrived
-    Time m_lastSendAt;       ///< per QP: when its last packet left
-    double m_usedRate;       ///< per QP: the rate its last backlogged gap was sent at (0: none)
-    double m_lastWire;       ///< per QP: its last packet's wire bytes
-    Time m_drainedAt;        ///< per QP: when it last sent all it had
-    Time m_startSlot;        ///< per QP: the start budget's departure reserved (or -1)
-    Ptr<UniformRandomVariable> m_ownRng; ///< draws outside a NIC (no CcContext::rng)
-    bool m_probeOutstanding;             ///< asked for a probe, no answer or timeout yet
-    bool m_probedOnce;                   ///< m_lastProbe is valid
-    Time m_lastProbe;                    ///< when the last probe was asked for
-    double m_probeRate;                  ///< Scalable: the rate when the outstanding probe left
-    uint64_t m_lateDecreases;            ///< decreases already applied for the outstanding probe
-    Time m_lastUpdate;                   ///< time of the latest rate change from a sample
-    Time m_lastSample;                   ///< time of the latest RTT sample (ACK or probe)
-    uint64_t m_inflight;                 ///< Scalable: payload bytes sent and not acknowledged
-    uint32_t m_ackPsn;                   ///< cumulative ACK PSN of the latest ACK/NACK
-    uint32_t m_ackSndNxt;                ///< sender's next PSN at the latest ACK/NACK
-    bool m_inLossEpisode;                ///< a NACK cut happened and its episode may go on
-    uint32_t m_recoverPsn;               ///< the episode ends once every PSN below is acknowledged
-    bool m_nackPending;                  ///< NackOnHighRtt mode: a NACK waits for a high-RTT sample
+    Ptr<ClaimState> m_own;    ///< the QP's own claim (no shared claim), else null
+    Ptr<ClaimState> m_group;  ///< the group's claim (shared claim), else null
+    ClaimState* m_s;          ///< the claim in use: m_group or m_own
+    double m_earnedMark;      ///< shared: the group's `earned` when this QP last sent
+    bool m_pacedOnce;         ///< shared: the first packet's phase has been drawn
+    bool m_drained;           ///< per QP: sent all it had (OnDrained), nothing since
+    bool m_sampled;           ///< an RTT sample has arrived
+    Time m_lastSendAt;        ///< per QP: when its last packet left
+    double m_usedRate;        ///< per QP: the rate its last backlogged gap was sent at (0: none)
+    double m_lastWire;        ///< per QP: its last packet's wire bytes
+    Time m_drainedAt;         ///< per QP: when it last sent all it had
+    Time m_startSlot;         ///< per QP: the start budget's departure reserved (or -1)
+    bool m_probeOutstanding;  ///< asked for a probe, no answer or timeout yet
+    bool m_probedOnce;        ///< m_lastProbe is valid
+    Time m_lastProbe;         ///< when the last probe was asked for
+    double m_probeRate;       ///< Scalable: the rate when the outstanding probe left
+    uint64_t m_lateDecreases; ///< decreases already applied for the outstanding probe
+    Time m_lastUpdate;        ///< time of the latest rate change from a sample
+    Time m_lastSample;        ///< time of the latest RTT sample (ACK or probe)
+    uint64_t m_inflight;      ///< Scalable: payload bytes sent and not acknowledged
+    uint32_t m_ackPsn;        ///< cumulative ACK PSN of the latest ACK/NACK
+    uint32_t m_ackSndNxt;     ///< sender's next PSN at the latest ACK/NACK
+    bool m_inLossEpisode;     ///< a NACK cut happened and its episode may go on
+    uint32_t m_recoverPsn;    ///< the episode ends once every PSN below is acknowledged
+    bool m_nackPending;       ///< NackOnHighRtt mode: a NACK waits for a high-RTT sample
 };
 
 } // namespace ns3
