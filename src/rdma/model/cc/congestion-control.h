@@ -129,13 +129,14 @@ struct CcAck
  * Call order, per controller (one per QP, or per destination with per-destination rate
  * limiting): Init once; then, as its QPs send, WantsProbe (before each data packet; a
  * probe takes the packet's turn), OnFirstSend (once, before the first GetRate), GetRate
- * and OnSend for each data packet, PacingDelay when a pacing gap has passed; as feedback
- * arrives, OnAck for every ACK and NACK (before OnNack), OnCnp, OnNack, OnProbeResponse or
- * OnProbeTimeout, OnTimeout when the retransmission timer expires; OnPeersChanged
- * whenever the NIC's count of active QPs to the destination changes. GetWindow,
- * GetRetransmissionTimeout and PacingRecheck may be asked at any time after Init. Time is
- * Now() (the CcContext clock): hooks take no time argument. A NIC does not call the
- * optional hooks that ImplementedHooks() leaves out.
+ * and OnSend for each data packet (OnDrained after it if the QP has nothing more to
+ * send), PacingDelay when a pacing gap has passed (with PacesByCredit, as soon as the
+ * next packet is ready); as feedback arrives, OnAck for every ACK and NACK (before
+ * OnNack), OnCnp, OnNack, OnProbeResponse or OnProbeTimeout, OnTimeout when the
+ * retransmission timer expires; OnPeersChanged whenever the NIC's count of active QPs to
+ * the destination changes. GetWindow, GetRetransmissionTimeout and PacingRecheck may be
+ * asked at any time after Init. Time is Now() (the CcContext clock): hooks take no time
+ * argument. A NIC does not call the optional hooks that ImplementedHooks() leaves out.
  */
 class CongestionControl : public Object
 {
