@@ -324,9 +324,10 @@ RttProbe::GetTypeId()
                           "idle restart, leave at once while the budget lasts, and beyond "
                           "it at this rate, so that a thousand QPs starting together on a "
                           "NIC cannot put a thousand packets on the wire back to back (no "
-                          "unit, default 1/16: simulator; 7 NICs starting 1,000 QPs each "
-                          "at once then offer 0.44 x a 100G port in first packets).",
-                          DoubleValue(0.0625),
+                          "unit, default 1/32: simulator; 7 NICs starting 1,000 QPs each "
+                          "at once then offer 0.22 x a 100G port in first packets, and 15 "
+                          "NICs 0.47 x).",
+                          DoubleValue(0.03125),
                           MakeDoubleAccessor(&RttProbe::m_startShare),
                           MakeDoubleChecker<double>(1e-6, 1))
             .AddAttribute("StartBurst",
@@ -371,7 +372,7 @@ RttProbe::RttProbe()
       m_pacingJitter(0.5),
       m_surgeGradient(1.0),
       m_aiRate(1e12),
-      m_startShare(0.0625),
+      m_startShare(0.03125),
       m_startBurst(16384),
       m_minRate(0),
       m_s(nullptr),

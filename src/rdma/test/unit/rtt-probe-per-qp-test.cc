@@ -8,7 +8,7 @@
  *
  * Defaults used below: line C = 100 Gb/s, target T = 13 us (Absolute), 1 KB MTU,
  * FlowScaleStep 4 us per halving below one MTU per T (630 Mb/s), MiFactor 0.1 per
- * MiPeriod 500 us, AiRate 1 Gb/s per ms, StartShare 1/16, StartBurst 16 KB, IdleRestart
+ * MiPeriod 500 us, AiRate 1 Gb/s per ms, StartShare 1/32, StartBurst 16 KB, IdleRestart
  * 10 us, SurgeGradient 1; PacingJitter 0 (set here, so that every gap is exact).
  */
 
@@ -126,13 +126,13 @@ TEST(RttProbeStartBudget, RefillsAtItsRateUpToItsDepth)
 TEST_F(RttProbePerQpTest, QpsStartingTogetherOnANicAreSpreadAtTheStartShare)
 {
     // With a budget one packet deep, the NIC's second new QP waits one packet time at
-    // StartShare x line (1/16: 6.25 Gb/s), the third two.
+    // StartShare x line (1/32: 3.125 Gb/s), the third two.
     Ptr<RttProbe> a = Make(3, 3);
     a->SetAttribute("StartBurst", UintegerValue(uint32_t(kWire)));
     Ptr<RttProbe> b = Make(3, 3);
     Ptr<RttProbe> c = Make(3, 3);
     EXPECT_EQ(a->PacingDelay(0), Time(0));
-    const double packet = PacketTime(kLine / 16);
+    const double packet = PacketTime(kLine / 32);
     EXPECT_NEAR(b->PacingDelay(0).GetSeconds(), packet, 2e-9);
     EXPECT_NEAR(c->PacingDelay(0).GetSeconds(), 2 * packet, 3e-9);
     // Asked again when its turn comes, a QP keeps its reservation.
