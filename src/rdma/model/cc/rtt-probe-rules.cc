@@ -223,9 +223,13 @@ RttProbe::ScalableSample(Time rtt)
         return;
     }
     const double before = c.rc;
-    if (BoundFor(Used(last.rate), rtt, gradient) < std::numeric_limits<double>::infinity())
+    const double bound = BoundFor(Used(last.rate), rtt, gradient);
+    if (bound < std::numeric_limits<double>::infinity())
     {
-        Bound(Used(last.rate), rtt, gradient);
+        if (bound < c.rc)
+        {
+            SetRate(bound); // what Bound() does, without deriving the bound again
+        }
     }
     else
     {

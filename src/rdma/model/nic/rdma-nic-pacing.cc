@@ -283,12 +283,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     qp.cc->OnSend(payload);
     const uint64_t nowPs = RdmaSimulatorImpl::CurrentPs();
     const uint32_t wire = rdmawire::WireBytes(RdmaPacketType::DATA, payload);
-    limiter.nextSendPs =
-        rate >= m_device->GetBitRate()
-            ? nowPs
-            : nowPs +
-                  CappedWaitPs(qp,
-                               SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1)));
+    bool creditPaced = false;
     if ((qp.ccHooks & CongestionControl::HOOK_PACING) && qp.peers != nullptr)
     {
         // Per-QP limiting: the controller is the QP's own.
@@ -296,11 +291,14 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
         {
             qp.cc->OnDrained(); // the next packet waits for the application
         }
-        if (qp.cc->PacesByCredit())
-        {
-            limiter.nextSendPs = nowPs; // PacingDelay decides the gap
-        }
+        creditPaced = qp.cc->PacesByCredit(); // then PacingDelay decides the gap
     }
+    limiter.nextSendPs =
+        creditPaced || rate >= m_device->GetBitRate()
+            ? nowPs
+            : nowPs +
+                  CappedWaitPs(qp,
+                               SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1)));
     limiter.lastSendPs = nowPs;
     limiter.lastWire = wire;
     const bool rtoPending = qp.rtoArmed;
