@@ -61,11 +61,14 @@ RttProbe::OnSend(uint32_t payloadBytes)
     if (!m_drained && m_lastSendAt.IsPositive() && now > m_lastSendAt)
     {
         // Backlogged since its last packet: what it sent over that gap.
-        m_usedRate =
-            std::min(m_lastWire * 8 / (now - m_lastSendAt).GetSeconds(), double(m_ctx.lineRate));
+        // The gap was the last packet's price (its wire size with the pacing jitter) at
+        // the rate then in force: dividing its wire size instead would read the jitter
+        // (+-PacingJitter) as a rate change, and a cut taken from it would be up to a
+        // third too deep.
+        m_usedRate = std::min(m_lastPrice * 8 / (now - m_lastSendAt).GetSeconds(),
+                              double(m_ctx.lineRate));
     }
     m_lastSendAt = now;
-    m_lastWire = wire;
     m_drained = false;
     m_startSlot = Time(-1);
     if (m_preset != PRESET_SCALABLE)
@@ -78,9 +81,12 @@ RttProbe::OnSend(uint32_t payloadBytes)
     // around its wire size: QPs that once sent together (a start-up, a cut) would
     // otherwise stay in step and come due together for good.
     m_earnedMark = m_s->earned;
+    m_lastPrice = wire;
     if (m_pacingJitter > 0)
     {
-        m_earnedMark += wire * m_pacingJitter * (2 * Rng()->GetValue() - 1);
+        const double d = wire * m_pacingJitter * (2 * Rng()->GetValue() - 1);
+        m_earnedMark += d;
+        m_lastPrice += d;
     }
 }
 

@@ -272,6 +272,18 @@ RttProbe::ScalableSample(Time rtt)
             // share the NIC's link) does not grow a rate it cannot use.
             rate = std::min(rate, std::max(c.rc, m_usedRate * (1 + m_miFactor)));
         }
+        if (!m_group)
+        {
+            // Per QP, the damping of the increase: a queue that grows while still below
+            // the target means the QPs together already offer more than the port drains
+            // ((1 + g) x), and each of them learns it only once per packet. Their
+            // increases, taken one QP at a time over a sample interval, would carry the
+            // aggregate far past the drain rate before the target is reached (the
+            // aggregate then swings between an empty queue and a long one). So the step
+            // shrinks by QpIncreaseDamping x g and turns into a cut when g is large.
+            const double step = (rate - c.rc) / c.rc - m_qpIncreaseDamping * std::max(gradient, 0.0);
+            rate = c.rc * (1 + std::max(step, -m_maxMd));
+        }
         SetRate(rate);
     }
     NS_LOG_LOGIC("rtt " << rtt.GetNanoSeconds() << " ns: claim " << before << " -> " << c.rc
@@ -315,6 +327,20 @@ RttProbe::BoundFor(double sentClaim, Time rtt, double gradient) const
     // overload at once, however long the queue already is.
     const double excess = (rtt - target).GetSeconds() / rtt.GetSeconds();
     double cut = m_beta * excess;
+    if (!m_group)
+    {
+        // Per QP, a proportional-derivative cut: the level term alone, sampled by each QP
+        // once per packet (hundreds of microseconds at a fair share of a few Mb/s), makes
+        // the aggregate an oscillator (docs/design-notes.md, "Per-QP rates"). The signed
+        // gradient damps it: a queue already draining (g < 0) calls for a smaller cut, or
+        // none, since the QPs sampled before have cut enough.
+        const double pd = m_qpLevelGain * excess + m_qpGradientGain * gradient;
+        if (pd <= 0)
+        {
+            return std::numeric_limits<double>::infinity();
+        }
+        return sentClaim * (1 - std::min(pd, m_maxMd));
+    }
     if (gradient > 0)
     {
         cut = std::max(cut, 1 - 1 / (1 + gradient));

@@ -180,10 +180,11 @@ RttProbe::GetTypeId()
                           MakeBooleanAccessor(&RttProbe::m_useAckRtt),
                           MakeBooleanChecker())
             .AddAttribute("Beta",
-                          "Scalable: decrease gain, rate *= 1 - min(Beta (rtt - target) / "
-                          "rtt, MaxMd) (no unit, default 1: simulator; the rate becomes "
-                          "rate x target / rtt, the cut that removes the excess queue in one "
-                          "step when all senders apply it; Swift uses 0.8).",
+                          "Scalable with a shared claim: decrease gain, rate *= 1 - min(Beta "
+                          "(rtt - target) / rtt, MaxMd) (no unit, default 1: simulator; the "
+                          "rate becomes rate x target / rtt, the cut that removes the excess "
+                          "queue in one step when all senders apply it; Swift uses 0.8). Per "
+                          "QP: QpLevelGain.",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&RttProbe::m_beta),
                           MakeDoubleChecker<double>(0, 1))
@@ -284,6 +285,34 @@ RttProbe::GetTypeId()
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&RttProbe::m_surgeGradient),
                           MakeDoubleChecker<double>(0))
+            .AddAttribute("QpLevelGain",
+                          "Scalable per QP: the level term of the cut above the target, "
+                          "rate *= 1 - min(QpLevelGain (rtt - target) / rtt + QpGradientGain "
+                          "g, MaxMd), no cut if that is not positive (no unit, default 0.3: "
+                          "simulator; each QP samples once per packet, so all QPs together "
+                          "apply it over a sample interval while the queue drains, and a "
+                          "larger gain overshoots to an empty queue).",
+                          DoubleValue(0.3),
+                          MakeDoubleAccessor(&RttProbe::m_qpLevelGain),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("QpGradientGain",
+                          "Scalable per QP: the derivative term of the cut above the target "
+                          "(QpLevelGain), on the signed gradient g, the queueing delay's "
+                          "change per second of sending since the QP's last sample (no "
+                          "unit, default 2: simulator; it damps the aggregate's oscillation: "
+                          "a draining queue stops the cuts before it empties).",
+                          DoubleValue(2.0),
+                          MakeDoubleAccessor(&RttProbe::m_qpGradientGain),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("QpIncreaseDamping",
+                          "Scalable per QP: below the target, the relative increase shrinks "
+                          "by this x g for a growing queue (g > 0), down to a cut of at most "
+                          "MaxMd (no unit, default 6: simulator; the QPs learn of a growing "
+                          "queue once per packet each, so their increases must stop before "
+                          "the queue reaches the target, not when it does).",
+                          DoubleValue(6.0),
+                          MakeDoubleAccessor(&RttProbe::m_qpIncreaseDamping),
+                          MakeDoubleChecker<double>(0))
             .AddAttribute("ShareWithPeers",
                           "Scalable: one claim per NIC and destination, on what the NIC may "
                           "send there, shared by the NIC's QPs to it and updated by the "
@@ -368,10 +397,13 @@ RttProbe::RttProbe()
       m_aiPackets(1.0),
       m_firstRate(FIRST_COUNT_SHARE),
       m_shareWithPeers(true),
+      m_surgeGradient(1.0),
+      m_qpLevelGain(0.3),
+      m_qpGradientGain(2.0),
+      m_qpIncreaseDamping(6.0),
+      m_aiRate(1e12),
       m_pacingRecheck(MicroSeconds(50)),
       m_pacingJitter(0.5),
-      m_surgeGradient(1.0),
-      m_aiRate(1e12),
       m_startShare(0.03125),
       m_startBurst(16384),
       m_minRate(0),
@@ -381,7 +413,7 @@ RttProbe::RttProbe()
       m_drained(false),
       m_sampled(false),
       m_usedRate(0),
-      m_lastWire(0),
+      m_lastPrice(0),
       m_startSlot(Time(-1)),
       m_probeOutstanding(false),
       m_probedOnce(false),

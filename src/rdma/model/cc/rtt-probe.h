@@ -86,8 +86,15 @@ namespace ns3
  *    newcomer reads its peers' rate from its own first sample;
  *  - pacing by its own credit (PacesByCredit): a cut at an ACK lengthens the gap being
  *    waited, not only the next one;
- *  - a cut acts on the rate the QP actually sent at, if its NIC held it below its rate;
- *    below the target a surge (gradient >= SurgeGradient) cuts by 1 / (1 + g);
+ *  - a cut acts on the rate the QP actually sent at (its last packet's jittered price
+ *    over the gap it waited), if its NIC held it below its rate;
+ *  - above the target, a proportional-derivative cut, QpLevelGain x (rtt - target) / rtt
+ *    + QpGradientGain x g with g signed, none if that is not positive: each QP samples
+ *    once per packet, so the level alone, applied by all QPs over a sample interval,
+ *    makes the aggregate swing between an empty queue and a long one; the gradient
+ *    stops the cuts once the queue drains;
+ *  - below the target a surge (gradient >= SurgeGradient) cuts by 1 / (1 + g), and a
+ *    growing queue damps the increase by QpIncreaseDamping x g (a cut if g is large);
  *  - increase: MiFactor x (target - rtt) / rtt (at most doubling; below one MTU per
  *    target RTT, where a QP samples once per packet, per MiPeriod of time since its last
  *    update), plus AiRate / (the NIC's active QPs) x that time (AIMD fairness, the NIC's
@@ -286,6 +293,9 @@ class RttProbe : public CongestionControl
     bool m_shareWithPeers;
     Time m_gradientSpan;
     double m_surgeGradient;
+    double m_qpLevelGain;
+    double m_qpGradientGain;
+    double m_qpIncreaseDamping;
     double m_aiRate;
     Time m_aiSpan;
     Time m_miPeriod;
@@ -310,7 +320,7 @@ class RttProbe : public CongestionControl
     bool m_sampled;           ///< an RTT sample has arrived
     Time m_lastSendAt;        ///< per QP: when its last packet left
     double m_usedRate;        ///< per QP: the rate its last backlogged gap was sent at (0: none)
-    double m_lastWire;        ///< per QP: its last packet's wire bytes
+    double m_lastPrice;       ///< per QP: its last packet's pacing price (wire bytes, jittered)
     Time m_drainedAt;         ///< per QP: when it last sent all it had
     Time m_startSlot;         ///< per QP: the start budget's departure reserved (or -1)
     bool m_probeOutstanding;  ///< asked for a probe, no answer or timeout yet

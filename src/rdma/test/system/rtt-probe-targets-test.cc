@@ -244,11 +244,14 @@ TEST(RttProbeTargets, SevenThousandQpsStartingAtOnceLoseNothing)
     ExpectEveryByteDelivered(s);
 }
 
-TEST(RttProbeTargets, AThousandQpsJoiningAndLeavingKeepTheTargets)
+namespace
 {
-    // 1,000 more QPs join at 4 ms and leave at 7 ms (the shipped join scenario's groups,
-    // earlier, so that the run stays short).
-    TempDir dir;
+
+/// The shipped join scenario with 1,000 more QPs joining at 4 ms and leaving at 7 ms
+/// (its groups, earlier, so that the run stays short).
+json
+JoinEarlier(const TempDir& dir)
+{
     WriteText(dir / "groups.csv",
               "receiver,senders,qps_per_sender,join_us,leave_us,jitter_us\n"
               "0,1-7,1000,0,10000,1000\n"
@@ -256,7 +259,15 @@ TEST(RttProbeTargets, AThousandQpsJoiningAndLeavingKeepTheTargets)
     json sc = Shipped(dir, "rtt-probe-incast-7x1000-join.json");
     sc["traffic"].erase("incast");
     sc["traffic"]["incast_groups_csv"] = dir / "groups.csv";
-    const json s = RunScenario(dir, "join", sc);
+    return sc;
+}
+
+} // namespace
+
+TEST(RttProbeTargets, AThousandQpsJoiningAndLeavingKeepTheTargets)
+{
+    TempDir dir;
+    const json s = RunScenario(dir, "join", JoinEarlier(dir));
     ExpectNoLossAndBoundedQueue(s);
     ExpectEveryByteDelivered(s);
     // The receiver's port (switch node 8, port 0): the level before the join, and the
@@ -371,6 +382,42 @@ TEST(RttProbeTargets, PerQpRatesLoseNothingHoldTheQueueAndKeepSmallFlowsAtFabric
     const std::vector<double> probe = ProbeLatenciesUs(dir / "qp", 5e6);
     ASSERT_GE(probe.size(), 90u);
     EXPECT_LE(Quantile(probe, 0.99), 150);
+    // The bottleneck (the switch's port to the receiver, node 8) from 5 ms to the end of
+    // the incast: at least
+    // 95% of the payload the line can carry (92.6 Gb/s of 1 KB packets at 100G).
+    const double payload = PortGbps(dir / "qp", 8, 0, 5e6, 10e6) * 1024 /
+                           ns3::rdmawire::WireBytes(ns3::RdmaPacketType::DATA, 1024);
+    EXPECT_GE(payload, 0.95 * NinetyPercentOfLine(100, 1024) / 0.9);
+}
+
+TEST(RttProbeTargets, PerQpRatesHoldTheQueueWhenAThousandQpsJoinAndLeave)
+{
+    // 1,000 QPs join and leave (JoinEarlier): each learns its rate from its own first
+    // sample, so the queue stays within 1.5 MB and nothing is lost.
+    TempDir dir;
+    json sc = JoinEarlier(dir);
+    sc["cc"]["rtt-probe"] = {{"ShareWithPeers", false}};
+    const json s = RunScenario(dir, "join", sc);
+    ExpectNoLossAndBoundedQueue(s);
+    ExpectEveryByteDelivered(s);
+}
+
+TEST(RttProbeTargets, PerQpRatesAcrossTheLeafSpineKeepTheReceiversPortBusy)
+{
+    // 12 senders x 500 QPs on three other leaves, ECMP over the spines: no loss, the
+    // queue within 1.5 MB, and the receiver's ToR port (node 32, port 0) carries at
+    // least 88 Gb/s of payload from 5 ms to the incast's end (95% of what its line can
+    // carry).
+    TempDir dir;
+    json sc = Shipped(dir, "rtt-probe-leaf-spine-incast.json");
+    sc["cc"]["rtt-probe"] = {{"ShareWithPeers", false}};
+    sc["traffic"]["incast"]["senders"] = {8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27};
+    sc["traffic"]["incast"]["qps_per_sender"] = 500;
+    const json s = RunScenario(dir, "ls", sc);
+    ExpectNoLossAndBoundedQueue(s);
+    const double payload = PortGbps(dir / "ls", 32, 0, 5e6, 10e6) * 1024 /
+                           ns3::rdmawire::WireBytes(ns3::RdmaPacketType::DATA, 1024);
+    EXPECT_GE(payload, 88);
 }
 
 TEST(RttProbeTargets, PerQpRatesWithSevenThousandQpsStartingAtOnceLoseNothing)

@@ -197,6 +197,7 @@ TEST_F(RttProbePerQpTest, ACutActsOnTheQpsNextPacket)
     // waited becomes 66 us at the old rate, then the rest of the packet at half of it.
     Ptr<RttProbe> c = Make();
     c->SetAttribute("GradientSpan", TimeValue(Time(0))); // the level rule alone
+    c->SetAttribute("QpLevelGain", DoubleValue(1));      // rate x target / rtt
     Send(c, true);
     Ack(c, Time(0), MicroSeconds(33), 0);
     const double r = c->GetRate();
@@ -249,6 +250,7 @@ TEST_F(RttProbePerQpTest, BelowTheTargetASurgeCuts)
     for (const double grownUs : {8.0, 2.0})
     {
         Ptr<RttProbe> c = Make(2, 2); // one of two QPs: one packet per first RTT
+        c->SetAttribute("QpIncreaseDamping", DoubleValue(0)); // the surge rule alone
         clock.now = Time(0);
         Send(c, true);
         Ack(c, Time(0), MicroSeconds(4), 0);
@@ -321,10 +323,12 @@ TEST_F(RttProbePerQpTest, ACutActsOnWhatTheQpSentNotOnARateItsNicDidNotLetItUse)
 {
     // Its rate is 1.74 Gb/s (one of two QPs, one packet per its first RTT, 5 us), but
     // its NIC let its last two packets go 87 us apart (0.1 Gb/s). A sample of twice the
-    // target (no flow scaling, no gradient here) halves what it sent: 0.05 Gb/s.
+    // target (no flow scaling, no gradient here, a level gain of 1) halves what it sent:
+    // 0.05 Gb/s.
     Ptr<RttProbe> c = Make(2, 2);
     c->SetAttribute("FlowScaleStep", TimeValue(Time(0)));
     c->SetAttribute("GradientSpan", TimeValue(Time(0)));
+    c->SetAttribute("QpLevelGain", DoubleValue(1));
     Send(c, true);
     Ack(c, Time(0), MicroSeconds(5), 0);
     clock.now = MicroSeconds(10);
@@ -334,6 +338,86 @@ TEST_F(RttProbePerQpTest, ACutActsOnWhatTheQpSentNotOnARateItsNicDidNotLetItUse)
     Send(c);
     Ack(c, MicroSeconds(97), MicroSeconds(26));
     EXPECT_NEAR(double(c->GetRate()), used / 2, used * 1e-3);
+}
+
+TEST_F(RttProbePerQpTest, ACutReadsWhatTheQpSentThroughItsPacingJitter)
+{
+    // With PacingJitter each packet's price is its wire size x (1 + u): a gap that a
+    // jittered price made longer is the QP's rate, not a lower one. Sent when its credit
+    // allows, whatever the draw, a sample of twice the target halves the rate itself.
+    for (const uint32_t seed : {1u, 2u, 3u})
+    {
+        RngSeedManager::SetRun(seed);
+        Ptr<RttProbe> c = Make(2, 2);
+        c->SetAttribute("PacingJitter", DoubleValue(0.5));
+        c->SetAttribute("FlowScaleStep", TimeValue(Time(0)));
+        c->SetAttribute("GradientSpan", TimeValue(Time(0)));
+        c->SetAttribute("QpLevelGain", DoubleValue(1));
+        clock.now = Time(0);
+        Send(c, true);
+        Ack(c, Time(0), MicroSeconds(5), 0);
+        const double r = c->GetRate();
+        Send(c);
+        clock.now += c->PacingDelay(uint32_t(kWire));
+        Send(c);
+        Ack(c, clock.now, MicroSeconds(26));
+        EXPECT_NEAR(double(c->GetRate()), r / 2, r * 1e-3) << "run " << seed;
+        nic.shared = nullptr;
+    }
+}
+
+TEST_F(RttProbePerQpTest, AboveTheTargetADrainingQueueStopsTheCut)
+{
+    // One packet per 26 us (its first RTT), 26 us above a 13 us target (no flow
+    // scaling): a steady queue (g = 0) cuts by QpLevelGain x (26 - 13) / 26 = 15%; a
+    // queue that shrank 4 us over the 26 us between its packets (g = -0.15) is draining
+    // as fast as the level asks, so the QP does not cut (the QPs sampled before it have).
+    for (const double rttUs : {26.0, 22.0})
+    {
+        Ptr<RttProbe> c = Make(2, 2);
+        c->SetAttribute("FlowScaleStep", TimeValue(Time(0)));
+        clock.now = Time(0);
+        Send(c, true);
+        Ack(c, Time(0), MicroSeconds(26), 0);
+        const double r = c->GetRate();
+        ASSERT_NEAR(r, kWire * 8 / 26e-6, 1e3);
+        const Time sent = clock.now;
+        Send(c);
+        Ack(c, sent, MicroSeconds(rttUs));
+        if (rttUs == 26.0)
+        {
+            EXPECT_NEAR(double(c->GetRate()), r * (1 - 0.3 * 13 / 26), r * 1e-6);
+        }
+        else
+        {
+            EXPECT_GE(double(c->GetRate()), r);
+        }
+        nic.shared = nullptr;
+    }
+}
+
+TEST_F(RttProbePerQpTest, BelowTheTargetAGrowingQueueDampsTheIncrease)
+{
+    // One packet per 5 us, 5 us RTT, below its 13 us target: with a steady queue it
+    // grows 10% (MiFactor, the cap of what it sent x 1.1); a queue that grew 0.5 us
+    // over its 5 us of sending (g = 0.1, far below a surge) takes 6 x 0.1 off that
+    // step (QpIncreaseDamping): the senders already offer more than the port drains.
+    for (const double rttUs : {5.0, 5.5})
+    {
+        Ptr<RttProbe> c = Make(2, 2);
+        c->SetAttribute("FlowScaleStep", TimeValue(Time(0)));
+        c->SetAttribute("AiRate", DoubleValue(0)); // the multiplicative part alone
+        clock.now = Time(0);
+        Send(c, true);
+        Ack(c, Time(0), MicroSeconds(5), 0);
+        const double r = c->GetRate();
+        const Time sent = clock.now;
+        Send(c);
+        Ack(c, sent, NanoSeconds(int64_t(rttUs * 1000)));
+        const double g = (rttUs - 5) / 5;
+        EXPECT_NEAR(double(c->GetRate()), r * (1 + 0.1 - 6 * g), r * 1e-6) << rttUs;
+        nic.shared = nullptr;
+    }
 }
 
 } // namespace
