@@ -176,10 +176,18 @@ RttProbe::PacingDelay(uint32_t lastWireBytes)
 uint64_t
 RttProbe::GetWindow() const
 {
-    // Per QP, until its first sample a QP knows nothing of its path: it sends one packet
-    // and waits for the answer (an initial window of one packet), so that a thousand
-    // QPs starting at once put a thousand packets in flight, not a thousand rates.
-    return m_preset == PRESET_SCALABLE && !m_group && !m_sampled ? m_ctx.mtu : 0;
+    // Per QP, until its first sample a QP knows nothing of its path: one of several QPs
+    // of its NIC to its destination sends one packet and waits for the answer (an
+    // initial window of one packet), so that a thousand QPs starting at once put a
+    // thousand packets in flight, not a thousand rates; a QP alone to its destination
+    // sends up to InitialWindow, so a short message does not wait a round trip after
+    // its first packet (TCP's initial window).
+    if (m_preset != PRESET_SCALABLE || m_group || m_sampled)
+    {
+        return 0;
+    }
+    const bool alone = m_ctx.peers && m_ctx.peers->activeQps <= 1;
+    return alone ? std::max<uint64_t>(m_initialWindow, m_ctx.mtu) : m_ctx.mtu;
 }
 
 Time

@@ -194,6 +194,16 @@ RttProbe::Sample(Time rtt)
             rate = std::min(rate, window / rtt.GetSeconds());
         }
         SetRate(rate);
+        if (m_lastSendAt.IsPositive())
+        {
+            // The credit it earned while it waited was at a guessed rate (its first
+            // rate): its next packet is due one packet after its last at the rate it has
+            // now learned, the wait so far counted at that rate. Spent as earned, every
+            // QP's second packet would follow its first sample at once, and 7,750 QPs
+            // starting within a millisecond would send two packets each at any rate.
+            const double since = (Now() - m_lastSendAt).GetSeconds();
+            m_earnedMark = m_s->earned - std::min(m_lastPrice, Effective() / 8 * since);
+        }
         NewEpoch();
         return;
     }

@@ -255,8 +255,9 @@ RttProbe::GetTypeId()
                           "Scalable per QP: additive increase in time at or below the "
                           "target, per NIC: each of the NIC's n active QPs adds AiRate / n "
                           "x the time since its last update (bit/s per second, default "
-                          "1e12 = 1 Gb/s per ms: simulator).",
-                          DoubleValue(1e12),
+                          "2e12 = 2 Gb/s per ms: simulator; the NIC's QPs regain what a "
+                          "start-up or a departure left idle within a few milliseconds).",
+                          DoubleValue(2e12),
                           MakeDoubleAccessor(&RttProbe::m_aiRate),
                           MakeDoubleChecker<double>(0))
             .AddAttribute("MiPeriod",
@@ -288,11 +289,11 @@ RttProbe::GetTypeId()
             .AddAttribute("QpLevelGain",
                           "Scalable per QP: the level term of the cut above the target, "
                           "rate *= 1 - min(QpLevelGain (rtt - target) / rtt + QpGradientGain "
-                          "g, MaxMd), no cut if that is not positive (no unit, default 0.3: "
+                          "g, MaxMd), no cut if that is not positive (no unit, default 0.2: "
                           "simulator; each QP samples once per packet, so all QPs together "
                           "apply it over a sample interval while the queue drains, and a "
                           "larger gain overshoots to an empty queue).",
-                          DoubleValue(0.3),
+                          DoubleValue(0.2),
                           MakeDoubleAccessor(&RttProbe::m_qpLevelGain),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("QpGradientGain",
@@ -366,6 +367,15 @@ RttProbe::GetTypeId()
                           UintegerValue(16384),
                           MakeUintegerAccessor(&RttProbe::m_startBurst),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("InitialWindow",
+                          "Scalable per QP: what a QP alone (of its NIC's QPs) to its "
+                          "destination may send before its first sample; one of several "
+                          "sends one packet (bytes of payload, default 16384: simulator; a "
+                          "short message on a new QP does not wait a round trip after its "
+                          "first packet, as with TCP's initial window).",
+                          UintegerValue(16384),
+                          MakeUintegerAccessor(&RttProbe::m_initialWindow),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("IdleRestart",
                           "Scalable per QP: a QP that has had nothing to send for this long "
                           "(since it sent all it had) restarts: its next packet leaves "
@@ -398,14 +408,15 @@ RttProbe::RttProbe()
       m_firstRate(FIRST_COUNT_SHARE),
       m_shareWithPeers(true),
       m_surgeGradient(1.0),
-      m_qpLevelGain(0.3),
+      m_qpLevelGain(0.2),
       m_qpGradientGain(2.0),
       m_qpIncreaseDamping(6.0),
-      m_aiRate(1e12),
+      m_aiRate(2e12),
       m_pacingRecheck(MicroSeconds(50)),
       m_pacingJitter(0.5),
       m_startShare(0.03125),
       m_startBurst(16384),
+      m_initialWindow(16384),
       m_minRate(0),
       m_s(nullptr),
       m_earnedMark(0),

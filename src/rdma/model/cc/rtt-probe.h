@@ -76,14 +76,18 @@ namespace ns3
  * **Scalable per QP (ShareWithPeers false)**: each QP has its own rate, set by its own
  * samples only; the NIC shares counts of its QPs and a budget of first packets, never a
  * rate or a claim (docs/design-notes.md, "Per-QP rates"). On top of the rules above:
- *  - start: a QP sends one packet (an initial window of one) and waits for its sample;
- *    that packet leaves at once while the NIC's start budget lasts (StartBurst bytes,
+ *  - start: one of several QPs of its NIC to its destination sends one packet (an
+ *    initial window of one), a QP alone to its destination up to InitialWindow, and
+ *    waits for its sample; the first packet leaves at once while the NIC's start budget
+ *    lasts (StartBurst bytes,
  *    refilled at StartShare x line; RttProbeStartBudget), so a small message on a new
  *    QP is not held back, while 1,000 QPs starting together on a NIC are spread;
  *  - first rate: line / the NIC's active QPs to the destination (FirstRate CountShare),
  *    then at the first sample the lowest of that, one packet per that RTT, and the rate
  *    whose flow-scaled target that RTT is: QPs at equilibrium sit at their target, so a
- *    newcomer reads its peers' rate from its own first sample;
+ *    newcomer reads its peers' rate from its own first sample; its next packet is then
+ *    due one gap at that rate after its last (the credit earned at the first rate is
+ *    not spent);
  *  - pacing by its own credit (PacesByCredit): a cut at an ACK lengthens the gap being
  *    waited, not only the next one;
  *  - a cut acts on the rate the QP actually sent at (its last packet's jittered price
@@ -303,6 +307,7 @@ class RttProbe : public CongestionControl
     double m_pacingJitter;
     double m_startShare;
     uint32_t m_startBurst;
+    uint32_t m_initialWindow;
     Time m_idleRestart;
 
     // Resolved at Init

@@ -140,13 +140,38 @@ TEST_F(RttProbePerQpTest, QpsStartingTogetherOnANicAreSpreadAtTheStartShare)
     EXPECT_EQ(b->PacingDelay(0), Time(0));
 }
 
-TEST_F(RttProbePerQpTest, AQpSendsOnePacketThenWaitsForItsFirstSample)
+TEST_F(RttProbePerQpTest, OneOfSeveralQpsSendsOnePacketThenWaitsForItsFirstSample)
 {
-    Ptr<RttProbe> c = Make();
+    Ptr<RttProbe> c = Make(2, 2);
     EXPECT_EQ(c->GetWindow(), 1024u);
     Send(c, true);
     Ack(c, Time(0), MicroSeconds(5), 0);
     EXPECT_EQ(c->GetWindow(), 0u); // no window once it knows its path
+}
+
+TEST_F(RttProbePerQpTest, AQpAloneToItsDestinationStartsWithTheInitialWindow)
+{
+    // Alone (of its NIC's QPs) to its destination, a QP may send InitialWindow (16 KB)
+    // before its first sample: a 16 KB message does not wait a round trip per packet.
+    Ptr<RttProbe> c = Make(1, 3);
+    EXPECT_EQ(c->GetWindow(), 16384u);
+    Send(c, true);
+    Ack(c, Time(0), MicroSeconds(5), 0);
+    EXPECT_EQ(c->GetWindow(), 0u);
+}
+
+TEST_F(RttProbePerQpTest, ItsSecondPacketWaitsAGapAtTheRateItsFirstSampleGave)
+{
+    // One of two QPs: its first rate is half the line, and over the 33 us it waits for
+    // its first sample it earns 200 KB of credit at that rate. The sample (33 us, the
+    // target of 1/32 of one MTU per 13 us) gives it 19.7 Mb/s: its second packet is due
+    // one packet's gap at that rate after its first, 449 us, not at once.
+    Ptr<RttProbe> c = Make(2, 2);
+    Send(c, true);
+    Ack(c, Time(0), MicroSeconds(33), 0);
+    const double r = c->GetRate();
+    ASSERT_NEAR(r, 8.0 * 1024 / 13e-6 / 32, 1);
+    EXPECT_NEAR(c->PacingDelay(uint32_t(kWire)).GetSeconds(), PacketTime(r) - 33e-6, 2e-9);
 }
 
 TEST_F(RttProbePerQpTest, ItsFirstRateIsTheLineOverItsNicsQpsToTheDestination)
@@ -300,8 +325,8 @@ TEST_F(RttProbePerQpTest, TheIncreaseGrowsWithTheTimeSinceTheLastUpdate)
 
 TEST_F(RttProbePerQpTest, TheAdditiveIncreaseIsTheNicsAiRateSplitAmongItsQps)
 {
-    // AiRate 1 Gb/s per ms: 20 us after its last update a QP of a NIC with 1 QP adds
-    // 20 Mb/s, one of a NIC with 100 QPs 0.2 Mb/s.
+    // AiRate 2 Gb/s per ms: 20 us after its last update a QP of a NIC with 1 QP adds
+    // 40 Mb/s, one of a NIC with 100 QPs 0.4 Mb/s.
     for (const uint32_t n : {1u, 100u})
     {
         Ptr<RttProbe> c = Make(1, n);
@@ -314,7 +339,7 @@ TEST_F(RttProbePerQpTest, TheAdditiveIncreaseIsTheNicsAiRateSplitAmongItsQps)
         clock.now = last + MicroSeconds(20) - MicroSeconds(8);
         Send(c);
         Ack(c, clock.now, MicroSeconds(8));
-        EXPECT_NEAR(c->GetRate() - r, 1e12 * 20e-6 / n, 1e3) << n << " QPs";
+        EXPECT_NEAR(c->GetRate() - r, 2e12 * 20e-6 / n, 1e3) << n << " QPs";
         nic.shared = nullptr;
     }
 }
@@ -369,7 +394,7 @@ TEST_F(RttProbePerQpTest, ACutReadsWhatTheQpSentThroughItsPacingJitter)
 TEST_F(RttProbePerQpTest, AboveTheTargetADrainingQueueStopsTheCut)
 {
     // One packet per 26 us (its first RTT), 26 us above a 13 us target (no flow
-    // scaling): a steady queue (g = 0) cuts by QpLevelGain x (26 - 13) / 26 = 15%; a
+    // scaling): a steady queue (g = 0) cuts by QpLevelGain x (26 - 13) / 26 = 10%; a
     // queue that shrank 4 us over the 26 us between its packets (g = -0.15) is draining
     // as fast as the level asks, so the QP does not cut (the QPs sampled before it have).
     for (const double rttUs : {26.0, 22.0})
@@ -386,7 +411,7 @@ TEST_F(RttProbePerQpTest, AboveTheTargetADrainingQueueStopsTheCut)
         Ack(c, sent, MicroSeconds(rttUs));
         if (rttUs == 26.0)
         {
-            EXPECT_NEAR(double(c->GetRate()), r * (1 - 0.3 * 13 / 26), r * 1e-6);
+            EXPECT_NEAR(double(c->GetRate()), r * (1 - 0.2 * 13 / 26), r * 1e-6);
         }
         else
         {
