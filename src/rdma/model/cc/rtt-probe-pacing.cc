@@ -65,8 +65,8 @@ RttProbe::OnSend(uint32_t payloadBytes)
         // the rate then in force: dividing its wire size instead would read the jitter
         // (+-PacingJitter) as a rate change, and a cut taken from it would be up to a
         // third too deep.
-        m_usedRate = std::min(m_lastPrice * 8 / (now - m_lastSendAt).GetSeconds(),
-                              double(m_ctx.lineRate));
+        m_usedRate =
+            std::min(m_lastPrice * 8 / (now - m_lastSendAt).GetSeconds(), double(m_ctx.lineRate));
     }
     m_lastSendAt = now;
     m_drained = false;

@@ -291,7 +291,8 @@ RttProbe::ScalableSample(Time rtt)
             // aggregate far past the drain rate before the target is reached (the
             // aggregate then swings between an empty queue and a long one). So the step
             // shrinks by QpIncreaseDamping x g and turns into a cut when g is large.
-            const double step = (rate - c.rc) / c.rc - m_qpIncreaseDamping * std::max(gradient, 0.0);
+            const double step =
+                (rate - c.rc) / c.rc - m_qpIncreaseDamping * std::max(gradient, 0.0);
             rate = c.rc * (1 + std::max(step, -m_maxMd));
         }
         SetRate(rate);

@@ -431,3 +431,42 @@ TEST(RttProbeTargets, PerQpRatesWithSevenThousandQpsStartingAtOnceLoseNothing)
     ExpectNoLossAndBoundedQueue(s, 2.5e6);
     ExpectEveryByteDelivered(s);
 }
+
+TEST(RttProbeTargets, PerQpRatesHoldTheQueueWithThirtyOneSenders)
+{
+    // The same 7,000-QP-class load from 31 senders x 250 QPs on a 32-host star: no NIC
+    // knows of the 30 others, yet the queue stays within 1.5 MB, start-up included.
+    TempDir dir;
+    json sc = PerQp(dir);
+    sc["topology"]["hosts"] = 32;
+    sc["traffic"]["incast"]["senders"] = json::array();
+    sc["traffic"]["incast"]["qps_per_sender"] = 250;
+    const json s = RunScenario(dir, "s31", sc);
+    ExpectNoLossAndBoundedQueue(s);
+    ExpectEveryByteDelivered(s);
+}
+
+TEST(RttProbeTargets, PerQpRatesKeepShortFlowsBesideTheIncastNearTheirUnloadedFct)
+{
+    // WebSearch flows at 30% load between the senders, each on a new QP alone to its
+    // destination: its initial window lets a short one finish near its unloaded FCT
+    // (median slowdown of those under 100 KB at most 2).
+    TempDir dir;
+    json sc = Shipped(dir, "rtt-probe-incast-cdf-mix.json");
+    sc["cc"]["rtt-probe"] = {{"ShareWithPeers", false}};
+    sc["traffic"]["cdf"]["file"] = kScenarios + "workloads/websearch.cdf";
+    sc["traffic"]["cdf"]["duration_us"] = 6000;
+    sc["stop_time_ms"] = 30; // the run ends once the last (largest) CDF flow is done
+    const json s = RunScenario(dir, "mix", sc);
+    ExpectNoLossAndBoundedQueue(s);
+    std::vector<double> slowdown;
+    for (const auto& r : ReadCsv(dir / "mix/fct.csv"))
+    {
+        if (r.at("kind") == "cdf" && Num(r.at("size_bytes")) < 100e3)
+        {
+            slowdown.push_back(Num(r.at("slowdown")));
+        }
+    }
+    ASSERT_GE(slowdown.size(), 20u);
+    EXPECT_LE(Quantile(slowdown, 0.5), 2.0);
+}
