@@ -9,7 +9,6 @@ code 2 before writing anything.
 """
 
 import argparse
-import hashlib
 import json
 import os
 import sys
