@@ -50,15 +50,62 @@ At(const std::string& path, uint32_t line)
 }
 } // namespace
 
+uint32_t
+TopologyFile::RdmaNode(const std::string& name, const std::string& where, bool haveHosts) const
+{
+    const char kind = name.empty() ? '?' : name[0];
+    if ((kind != 'h' && kind != 's') || name.size() < 2)
+    {
+        throw ScenarioError(where + ": node '" + name + "' must be hN (host) or sN (switch)");
+    }
+    if (kind == 'h')
+    {
+        if (!haveHosts)
+        {
+            throw ScenarioError(where + ": host '" + name + "' before the 'hosts N' line");
+        }
+        return Unsigned(name.substr(1), where, "host", m_hosts - 1);
+    }
+    if (m_switchKinds.empty())
+    {
+        throw ScenarioError(where + ": switch '" + name + "' before any 'switches N' line");
+    }
+    return kSwitchFlag | Unsigned(name.substr(1), where, "switch", m_switchKinds.size() - 1);
+}
+
+void
+TopologyFile::AddRdmaLink(const std::vector<std::string>& f,
+                          const std::string& text,
+                          const std::string& where,
+                          bool haveHosts)
+{
+    if (f.size() != 5)
+    {
+        throw ScenarioError(where +
+                            ": expected 'link A B RATE DELAY' (e.g. 'link h0 s0 100Gbps 1us'), "
+                            "got '" +
+                            text + "'");
+    }
+    const uint32_t a = RdmaNode(f[1], where, haveHosts);
+    const uint32_t b = RdmaNode(f[2], where, haveHosts);
+    if (a == b)
+    {
+        throw ScenarioError(where + ": a link joins two different nodes, got '" + text + "'");
+    }
+    if (!(a & kSwitchFlag) && !(b & kSwitchFlag))
+    {
+        throw ScenarioError(where + ": a host links to a switch, not to another host ('" + text +
+                            "')");
+    }
+    m_links.push_back(Link{a, b, BitRate(f[3], where, "rate"), Nanoseconds(f[4], where, "delay")});
+}
+
 TopologyFile
 TopologyFile::ReadRdma(const std::string& path)
 {
     TopologyFile t;
     bool haveHosts = false;
     std::vector<uint32_t> linkLines;
-    // Switch nodes are numbered after the hosts, which are only known at the end:
-    // record links with switches as (index | flag) and renumber afterwards.
-    constexpr uint32_t kSwitchFlag = 1u << 31;
     for (const auto& [lineNo, text] : ContentLines(path, "topology file"))
     {
         const std::string where = At(path, lineNo);
@@ -88,64 +135,11 @@ TopologyFile::ReadRdma(const std::string& path)
                 throw ScenarioError(where + ": expected 'switches N [kind]', got '" + text + "'");
             }
             const uint64_t n = Unsigned(f[1], where, "switches", 1000000);
-            for (uint64_t i = 0; i < n; ++i)
-            {
-                t.m_switchKinds.push_back(f.size() == 3 ? f[2] : "switch");
-            }
+            t.m_switchKinds.insert(t.m_switchKinds.end(), n, f.size() == 3 ? f[2] : "switch");
         }
         else if (f[0] == "link")
         {
-            if (f.size() != 5)
-            {
-                throw ScenarioError(
-                    where +
-                    ": expected 'link A B RATE DELAY' (e.g. 'link h0 s0 100Gbps 1us'), got '" +
-                    text + "'");
-            }
-            uint32_t ends[2];
-            for (int e = 0; e < 2; ++e)
-            {
-                const std::string& name = f[1 + e];
-                const char kind = name.empty() ? '?' : name[0];
-                if ((kind != 'h' && kind != 's') || name.size() < 2)
-                {
-                    throw ScenarioError(where + ": node '" + name +
-                                        "' must be hN (host) or sN (switch)");
-                }
-                if (kind == 'h')
-                {
-                    if (!haveHosts)
-                    {
-                        throw ScenarioError(where + ": host '" + name +
-                                            "' before the 'hosts N' line");
-                    }
-                    ends[e] = Unsigned(name.substr(1), where, "host", t.m_hosts - 1);
-                }
-                else
-                {
-                    if (t.m_switchKinds.empty())
-                    {
-                        throw ScenarioError(where + ": switch '" + name +
-                                            "' before any 'switches N' line");
-                    }
-                    ends[e] = kSwitchFlag |
-                              Unsigned(name.substr(1), where, "switch", t.m_switchKinds.size() - 1);
-                }
-            }
-            if (ends[0] == ends[1])
-            {
-                throw ScenarioError(where + ": a link joins two different nodes, got '" + text +
-                                    "'");
-            }
-            if (!(ends[0] & kSwitchFlag) && !(ends[1] & kSwitchFlag))
-            {
-                throw ScenarioError(where + ": a host links to a switch, not to another host ('" +
-                                    text + "')");
-            }
-            t.m_links.push_back(Link{ends[0],
-                                     ends[1],
-                                     BitRate(f[3], where, "rate"),
-                                     Nanoseconds(f[4], where, "delay")});
+            t.AddRdmaLink(f, text, where, haveHosts);
             linkLines.push_back(lineNo);
         }
         else
@@ -159,6 +153,7 @@ TopologyFile::ReadRdma(const std::string& path)
     {
         throw ScenarioError(path + ": no 'hosts N' line");
     }
+    // Switch nodes are numbered after the hosts, known only now.
     for (Link& l : t.m_links)
     {
         for (uint32_t* end : {&l.a, &l.b})
