@@ -141,14 +141,9 @@ def _summary_md(run, metrics):
     return style.markdown_table(["", "value"], items)
 
 
-# Algorithms that do not react to ECN: switches still mark (and receivers
-# still send CNPs) when ECN is on, the sender ignores them.
-ECN_BLIND = {"timely", "swift", "hpcc", "rtt-probe", "none"}
-
-
 def ecn_note(run):
-    """A note for the ECN rows when the algorithm ignores ECN."""
-    if run.algorithm.lower() in ECN_BLIND:
+    """A note for the ECN rows when the run's algorithm ignores ECN."""
+    if run.ignores_ecn:
         return (f" (switches still mark when ECN is on; {run.algorithm} "
                 "ignores marks and CNPs)")
     return ""
