@@ -48,6 +48,82 @@ At(const std::string& path, uint32_t line)
 {
     return path + ":" + std::to_string(line);
 }
+
+/// The switch node ids of an HPCC topology file (its second line, when it has switches),
+/// each marked in \p isSwitch (one flag per node id). Throws ScenarioError.
+std::vector<uint64_t>
+HpccSwitchIds(const std::string& path,
+              const std::vector<std::pair<uint32_t, std::string>>& lines,
+              uint64_t switches,
+              std::vector<bool>& isSwitch)
+{
+    std::vector<uint64_t> switchIds;
+    if (switches == 0)
+    {
+        return switchIds;
+    }
+    if (lines.size() < 2)
+    {
+        throw ScenarioError(path + ": missing the line of switch node ids");
+    }
+    const std::string where = At(path, lines[1].first);
+    const std::vector<std::string> ids = Split(lines[1].second, " \t\r", true);
+    if (ids.size() != switches)
+    {
+        throw ScenarioError(where + ": expected " + std::to_string(switches) + " switch ids, got " +
+                            std::to_string(ids.size()));
+    }
+    for (const std::string& id : ids)
+    {
+        const uint64_t s = Unsigned(id, where, "switch id", isSwitch.size() - 1);
+        if (isSwitch[s])
+        {
+            throw ScenarioError(where + ": switch id " + id + " appears twice");
+        }
+        isSwitch[s] = true;
+        switchIds.push_back(s);
+    }
+    return switchIds;
+}
+
+/// The link of an HPCC link line `src dst rate delay error_rate`, its ends renumbered by
+/// \p ours (file node id -> ours). Throws ScenarioError naming \p where.
+TopologyFile::Link
+HpccLink(const std::string& text,
+         const std::string& where,
+         const std::vector<bool>& isSwitch,
+         const std::vector<uint32_t>& ours)
+{
+    const std::vector<std::string> f = Split(text, " \t\r", true);
+    if (f.size() != 5)
+    {
+        throw ScenarioError(where +
+                            ": expected 'src dst rate delay error_rate' (e.g. '0 320 100Gbps "
+                            "1000ns 0'), got '" +
+                            text + "'");
+    }
+    const uint64_t nodes = isSwitch.size();
+    const uint64_t a = Unsigned(f[0], where, "src", nodes - 1);
+    const uint64_t b = Unsigned(f[1], where, "dst", nodes - 1);
+    if (a == b)
+    {
+        throw ScenarioError(where + ": a link joins two different nodes");
+    }
+    if (!isSwitch[a] && !isSwitch[b])
+    {
+        throw ScenarioError(where + ": nodes " + f[0] + " and " + f[1] +
+                            " are both hosts (not in the switch list)");
+    }
+    if (Number(f[4], where, "error_rate", 0, 1) != 0)
+    {
+        throw ScenarioError(where + ": column 'error_rate' has invalid value '" + f[4] +
+                            "' (random loss is not modelled; use 0)");
+    }
+    return TopologyFile::Link{ours[a],
+                              ours[b],
+                              BitRate(f[2], where, "rate"),
+                              Nanoseconds(f[3], where, "delay")};
+}
 } // namespace
 
 uint32_t
@@ -196,31 +272,7 @@ TopologyFile::ReadHpcc(const std::string& path)
                             head[1] + " switches)");
     }
     std::vector<bool> isSwitch(nodes, false);
-    std::vector<uint64_t> switchIds;
-    if (switches > 0)
-    {
-        if (lines.size() < 2)
-        {
-            throw ScenarioError(path + ": missing the line of switch node ids");
-        }
-        const std::string where = At(path, lines[1].first);
-        const std::vector<std::string> ids = Split(lines[1].second, " \t\r", true);
-        if (ids.size() != switches)
-        {
-            throw ScenarioError(where + ": expected " + std::to_string(switches) +
-                                " switch ids, got " + std::to_string(ids.size()));
-        }
-        for (const std::string& id : ids)
-        {
-            const uint64_t s = Unsigned(id, where, "switch id", nodes - 1);
-            if (isSwitch[s])
-            {
-                throw ScenarioError(where + ": switch id " + id + " appears twice");
-            }
-            isSwitch[s] = true;
-            switchIds.push_back(s);
-        }
-    }
+    const std::vector<uint64_t> switchIds = HpccSwitchIds(path, lines, switches, isSwitch);
     const size_t first = switches > 0 ? 2 : 1;
     if (lines.size() - first < links)
     {
@@ -254,34 +306,7 @@ TopologyFile::ReadHpcc(const std::string& path)
     for (size_t i = first; i < lines.size(); ++i)
     {
         const std::string where = At(path, lines[i].first);
-        const std::vector<std::string> f = Split(lines[i].second, " \t\r", true);
-        if (f.size() != 5)
-        {
-            throw ScenarioError(where +
-                                ": expected 'src dst rate delay error_rate' (e.g. '0 320 100Gbps "
-                                "1000ns 0'), got '" +
-                                lines[i].second + "'");
-        }
-        const uint64_t a = Unsigned(f[0], where, "src", nodes - 1);
-        const uint64_t b = Unsigned(f[1], where, "dst", nodes - 1);
-        if (a == b)
-        {
-            throw ScenarioError(where + ": a link joins two different nodes");
-        }
-        if (!isSwitch[a] && !isSwitch[b])
-        {
-            throw ScenarioError(where + ": nodes " + f[0] + " and " + f[1] +
-                                " are both hosts (not in the switch list)");
-        }
-        if (Number(f[4], where, "error_rate", 0, 1) != 0)
-        {
-            throw ScenarioError(where + ": column 'error_rate' has invalid value '" + f[4] +
-                                "' (random loss is not modelled; use 0)");
-        }
-        t.m_links.push_back(Link{ours[a],
-                                 ours[b],
-                                 BitRate(f[2], where, "rate"),
-                                 Nanoseconds(f[3], where, "delay")});
+        t.m_links.push_back(HpccLink(lines[i].second, where, isSwitch, ours));
         linkLines.push_back(lines[i].first);
     }
     t.Check(path, linkLines);
