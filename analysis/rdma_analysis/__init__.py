@@ -29,10 +29,13 @@ The modules, usable on their own (e.g. in a notebook:
     Report of one run (Markdown; the figures).
 ``compare``, ``compare_plots``
     Labels of one or more runs each, with their intervals.
-``spec``, ``runner_check``
+``spec``, ``params``, ``points``, ``runner_check``
     What sweeps and tuning share: spec checking and setup, parameters,
     running one point; asking ``rdma-run`` (``--check``, key list, file
     keys).
+``values``
+    Scenario values on the command line (``--set`` text, point ids); a
+    leaf the modules above share without importing one another.
 ``sweep``, ``sweep_plots``, ``sweep_emit``
     Grid / random parameter sweeps x seeds; seed-aggregated tables and
     figures; Slurm / GNU parallel scripts.

@@ -228,11 +228,11 @@ def summary_markdown(summary):
     return style.markdown_table(header, rows)
 
 
-def ecn_blind_note(summary):
-    """A sentence for labels whose algorithm ignores ECN marks."""
-    from .plot import ECN_BLIND
-    blind = sorted({a for a in summary["algorithm"]
-                    if str(a).lower() in ECN_BLIND})
+def ecn_blind_note(groups):
+    """A sentence for the algorithms of *groups* (``[(label, runs)]``) whose
+    runs say they ignore ECN marks (:attr:`Run.ignores_ecn`)."""
+    blind = sorted({run.algorithm for _, runs in groups for run in runs
+                    if run.ignores_ecn})
     if not blind:
         return ""
     return (f"{', '.join(blind)} ignore ECN: switches still mark packets "
@@ -287,7 +287,7 @@ def compare(items, out_dir, edges=None, labels=None, slowdown="module"):
            "`window_goodput_gbps` (payload delivered between warm-up end "
            "and cool-down start / that time) answers \"did I lose "
            "throughput\" for open-loop traffic; compare it with "
-           "`window_offered_gbps`. " + ecn_blind_note(summary), "",
+           "`window_offered_gbps`. " + ecn_blind_note(groups), "",
            f"Every run and metric: [{SUMMARY_CSV}]({SUMMARY_CSV}); mean, "
            f"sd, CI, n per label: [{GROUPS_CSV}]({GROUPS_CSV}).", "",
            "## FCT slowdown by flow size", "",

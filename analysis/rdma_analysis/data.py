@@ -43,5 +43,13 @@ from .queues import (  # noqa: F401
     _grid_size, pause_frame_count, pause_intervals, percentile_with_zeros,
     pfc_totals, port_queue, port_queue_stats, port_sums, queue_distribution,
     queue_sample_period_ns, queue_samples, queue_series, top_ports)
-from .runs import *  # noqa: F401,F403
-from .runs import _number, _read_csv, _read_json, _size_label  # noqa: F401
+from .runs import (  # noqa: F401
+    CC_COLUMNS, CC_FILE, COLLECTIVES_COLUMNS, COLLECTIVES_FILE, CONFIG_FILE,
+    DEFAULT_BUCKET_EDGES, FCT_COLUMNS, FCT_FILE, INTERVAL_COLUMNS,
+    LINKS_COLUMNS, LINKS_FILE, NS_PER_S, NS_PER_US, PFC_COLUMNS, PFC_FILE,
+    PFC_KEY, PORT_KEY, PORTS_COLUMNS, PORTS_FILE, PROBE_KIND, QUEUE_COLUMNS,
+    QUEUE_FILE, STAT_NAMES, STAT_TITLES, STATS, SUMMARY_FILE, TABLE_COLUMNS,
+    Run, RunDataError, _number, _read_csv, _read_json, _size_label,
+    bdp_bytes, config_value, fct_table, fct_window, load_run, measured_flows,
+    parse_size, percentile, size_buckets, slowdown_cdf, slowdown_stats,
+    value_cdf)

@@ -5,12 +5,7 @@ checked strictly against the spec."""
 import math
 import re
 
-
-def _spec():
-    from . import spec
-    return spec
-
-
+from .values import check_scenario_value, describe, format_value
 
 PARAM_KEYS = {"min", "max", "log", "int", "unit", "values"}
 
@@ -40,7 +35,7 @@ class Param:
             x = int(round(x))
         else:
             x = float(f"{x:.6g}")
-        return f"{_spec().format_value(x)}{self.unit}" if self.unit else x
+        return f"{format_value(x)}{self.unit}" if self.unit else x
 
     def candidates(self):
         """Values that exercise the range (to check with rdma-run)."""
@@ -76,7 +71,7 @@ def parse_param(spec, where, key, obj):
             raise spec.error(f"{where}.values", values,
                              "expected a non-empty list")
         for v in values:
-            _spec().check_scenario_value(spec, f"{where}.values", v)
+            check_scenario_value(spec, f"{where}.values", v)
         return Param(key, "choice", values=values)
     for bound in ("min", "max"):
         if bound not in obj:
@@ -88,7 +83,7 @@ def parse_param(spec, where, key, obj):
     if not low < high:
         raise spec.error(f"{where}.max", obj["max"],
                          "must be greater than min "
-                         f"{_spec().describe(obj['min'])}")
+                         f"{describe(obj['min'])}")
     log = obj.get("log", False)
     as_int = obj.get("int", False)
     for flag, v in (("log", log), ("int", as_int)):

@@ -141,14 +141,9 @@ def _summary_md(run, metrics):
     return style.markdown_table(["", "value"], items)
 
 
-# Algorithms that do not react to ECN: switches still mark (and receivers
-# still send CNPs) when ECN is on, the sender ignores them.
-ECN_BLIND = {"timely", "swift", "hpcc", "rtt-probe", "none"}
-
-
 def ecn_note(run):
-    """A note for the ECN rows when the algorithm ignores ECN."""
-    if run.algorithm.lower() in ECN_BLIND:
+    """A note for the ECN rows when the run's algorithm ignores ECN."""
+    if run.ignores_ecn:
         return (f" (switches still mark when ECN is on; {run.algorithm} "
                 "ignores marks and CNPs)")
     return ""
@@ -179,16 +174,35 @@ def write_report(run, out_dir, top=4, edges=None):
         return p
 
     metrics = run_metrics(run)
+    names = nm.port_names(run)
+    md = [f"# Run report: {run.scenario}", "",
+          f"Run folder: `{os.path.abspath(run.directory)}`", "",
+          "## Summary", "", _summary_md(run, metrics), ""]
+    # Each section writes its files (through *path*, in this order) and
+    # returns its Markdown.
+    md += _fct_section(run, path, edges)
+    md += _queue_section(run, path, metrics, names, top)
+    md += _throughput_section(run, path, metrics, names, top, edges)
+    md += _pfc_section(run, path, metrics, names)
+    md += _uplink_section(run, path)
+    md += _collective_section(run, path, metrics)
+
+    with open(path(METRICS_JSON), "w", encoding="utf-8") as handle:
+        json.dump(_json_safe(metrics), handle, indent=1, sort_keys=True)
+        handle.write("\n")
+    report = os.path.join(out_dir, REPORT_FILE)
+    with open(report, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(md))
+    return [report] + written
+
+
+def _fct_section(run, path, edges):
+    """FCT slowdown by flow size (table and figure) and the FCT CDFs."""
     flows, excluded = measured_flows(run)
     bdp = bdp_bytes(run)
     table = fct_table(flows, edges, bdp)
     warmup, cooldown = fct_window(run)
-    md = [f"# Run report: {run.scenario}", "",
-          f"Run folder: `{os.path.abspath(run.directory)}`", "",
-          "## Summary", "", _summary_md(run, metrics), ""]
-
-    # FCT -------------------------------------------------------------------
-    md += ["## FCT slowdown by flow size", ""]
+    md = ["## FCT slowdown by flow size", ""]
     if "slowdown_module" in run.fct.columns:
         md += ["Slowdown by the HPCC/ConWeave simulators' definition "
                "(`--slowdown hpcc`: base RTT + (size + 48 B per packet) x 8 / "
@@ -219,23 +233,26 @@ def write_report(run, out_dir, top=4, edges=None):
            "## FCT distributions", ""]
     plot_fct_slowdown_cdf(run, path(CDF_PLOT))
     plot_fct_cdf(run, path(FCT_CDF_PLOT))
-    md += [_img(CDF_PLOT, "FCT slowdown CDF"), _img(FCT_CDF_PLOT, "FCT CDF"),
-           ""]
+    return md + [_img(CDF_PLOT, "FCT slowdown CDF"),
+                 _img(FCT_CDF_PLOT, "FCT CDF"), ""]
 
-    # Queues ----------------------------------------------------------------
+
+def _queue_section(run, path, metrics, names, top):
+    """The most loaded switch egress queues and the queue distribution."""
     ports = plot_queue_top_ports(run, path(QUEUE_PLOT), top=top)
     plot_queue_distribution(run, path(QUEUE_DIST_PLOT))
-    names = nm.port_names(run)
-    md += ["## Queues", "",
-           f"Most loaded switch egress ports (by peak): "
-           f"{', '.join(nm.port_label(run, n, p, names) for n, p in ports) or 'none'}; "
-           f"p99 of all queue samples: {_fmt(metrics['queue_p99_bytes'])} "
-           "bytes.", "",
-           _img(QUEUE_PLOT, "Queue length over time"),
-           _img(QUEUE_DIST_PLOT, "Queue length distribution"), ""]
+    return ["## Queues", "",
+            f"Most loaded switch egress ports (by peak): "
+            f"{', '.join(nm.port_label(run, n, p, names) for n, p in ports) or 'none'}; "
+            f"p99 of all queue samples: {_fmt(metrics['queue_p99_bytes'])} "
+            "bytes.", "",
+            _img(QUEUE_PLOT, "Queue length over time"),
+            _img(QUEUE_DIST_PLOT, "Queue length distribution"), ""]
 
-    # Throughput and CC ------------------------------------------------------
-    md += ["## Throughput", ""]
+
+def _throughput_section(run, path, metrics, names, top, edges):
+    """Port and window throughput, per-QP throughput and CC state."""
+    md = ["## Throughput", ""]
     if run.ports is not None:
         keys = plot_port_throughput(run, path(PORT_TPUT_PLOT), top=top)
         md += [f"Busiest switch ports: "
@@ -257,27 +274,28 @@ def write_report(run, out_dir, top=4, edges=None):
            "(`long_flow_rate_gbps`). `goodput_gbps` "
            f"({_fmt(run.summary.get('goodput_gbps'))} Gb/s) divides all "
            "bytes by the whole simulated time, so it measures the last "
-           "straggler.", "", _window_md(run, edges, bdp), "",
+           "straggler.", "", _window_md(run, edges, bdp_bytes(run)), "",
            f"Goodput utilization of the busiest receiver: "
            f"{_fmt(metrics['goodput_utilization'])}.", ""]
-    if run.cc is not None:
-        plot_qp_throughput(run, path(QP_TPUT_PLOT))
-        plot_cc_state(run, path(CC_PLOT))
-        md += [_img(QP_TPUT_PLOT, "QP throughput"), "",
-               "## Congestion-control state", "",
-               _img(CC_PLOT, "Congestion-control state"), ""]
-    else:
-        md += ["No `cc.csv` in this run: per-QP throughput and "
-               "congestion-control state not available.", ""]
+    if run.cc is None:
+        return md + ["No `cc.csv` in this run: per-QP throughput and "
+                     "congestion-control state not available.", ""]
+    plot_qp_throughput(run, path(QP_TPUT_PLOT))
+    plot_cc_state(run, path(CC_PLOT))
+    return md + [_img(QP_TPUT_PLOT, "QP throughput"), "",
+                 "## Congestion-control state", "",
+                 _img(CC_PLOT, "Congestion-control state"), ""]
 
-    # PFC -------------------------------------------------------------------
+
+def _pfc_section(run, path, metrics, names):
+    """PFC pause totals per (port, priority) and the pause timeline."""
     plot_pfc_timeline(run, path(PFC_PLOT))
     totals = pfc_totals(run.pfc, run.end_ns)
-    md += ["## PFC", "",
-           f"{pause_frame_count(run)} pause frames (including refreshes), "
-           f"{_fmt(run.summary.get('pfc_resume_frames'))} resume frames; "
-           f"total paused time {_fmt(metrics['pfc_paused_time_us'])} us "
-           f"over {len(totals)} (port, priority).", ""]
+    md = ["## PFC", "",
+          f"{pause_frame_count(run)} pause frames (including refreshes), "
+          f"{_fmt(run.summary.get('pfc_resume_frames'))} resume frames; "
+          f"total paused time {_fmt(metrics['pfc_paused_time_us'])} us "
+          f"over {len(totals)} (port, priority).", ""]
     if len(totals):
         rows = [[f"{nm.port_label(run, n, p, names)} prio {c}", pf, rf, iv,
                  _fmt(ns / NS_PER_US), f"{100 * fr:.1f}%"]
@@ -288,42 +306,42 @@ def write_report(run, out_dir, top=4, edges=None):
              "paused (us)", "of run"], rows), ""]
         if len(totals) > 20:
             md += [f"({len(totals) - 20} more not shown.)", ""]
-    md += [_img(PFC_PLOT, "PFC pause timeline"), ""]
+    return md + [_img(PFC_PLOT, "PFC pause timeline"), ""]
 
-    # Optional sections -------------------------------------------------------
+
+def _uplink_section(run, path):
+    """Load balance of the leaves' uplinks (leaf-spine runs only)."""
     loads = uplink_loads(run)
-    if loads is not None:
-        plot_uplinks(run, loads, path(UPLINK_PLOT))
-        imb = uplink_imbalance(loads)
-        rows = [[leaf, n, _fmt(b), _fmt(r), _fmt(c)]
-                for leaf, n, b, r, c in imb.itertuples(index=False)]
-        md += ["## Uplink load balance", "",
-               "Bytes each leaf sent up to the spines, per uplink; max/mean "
-               "= 1 is a perfect balance.", "",
-               style.markdown_table(["leaf", "uplinks", "bytes", "max/mean",
-                                     "CoV"], rows), "",
-               _img(UPLINK_PLOT, "Uplink load"), ""]
-    if run.collectives is not None and not run.collectives.empty:
-        plot_collectives(run, path(COLLECTIVE_PLOT))
-        stats = collective_stats(run.collectives)
-        rows = [[ph, n, _fmt(m), _fmt(p50), _fmt(p99), _fmt(mx), _fmt(b)]
-                for ph, n, m, p50, p99, mx, b in
-                stats.itertuples(index=False)]
-        md += ["## Collectives", "",
-               f"Total time (first start to last end): "
-               f"{_fmt(metrics['collective_time_us'])} us.", "",
-               style.markdown_table(["phase", "count", "mean (us)",
-                                     "p50 (us)", "p99 (us)", "max (us)",
-                                     "bytes"], rows), "",
-               _img(COLLECTIVE_PLOT, "Collective completion times"), ""]
+    if loads is None:
+        return []
+    plot_uplinks(run, loads, path(UPLINK_PLOT))
+    imb = uplink_imbalance(loads)
+    rows = [[leaf, n, _fmt(b), _fmt(r), _fmt(c)]
+            for leaf, n, b, r, c in imb.itertuples(index=False)]
+    return ["## Uplink load balance", "",
+            "Bytes each leaf sent up to the spines, per uplink; max/mean "
+            "= 1 is a perfect balance.", "",
+            style.markdown_table(["leaf", "uplinks", "bytes", "max/mean",
+                                  "CoV"], rows), "",
+            _img(UPLINK_PLOT, "Uplink load"), ""]
 
-    with open(path(METRICS_JSON), "w", encoding="utf-8") as handle:
-        json.dump(_json_safe(metrics), handle, indent=1, sort_keys=True)
-        handle.write("\n")
-    report = os.path.join(out_dir, REPORT_FILE)
-    with open(report, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(md))
-    return [report] + written
+
+def _collective_section(run, path, metrics):
+    """Completion times of the collective phases (collective runs only)."""
+    if run.collectives is None or run.collectives.empty:
+        return []
+    plot_collectives(run, path(COLLECTIVE_PLOT))
+    stats = collective_stats(run.collectives)
+    rows = [[ph, n, _fmt(m), _fmt(p50), _fmt(p99), _fmt(mx), _fmt(b)]
+            for ph, n, m, p50, p99, mx, b in
+            stats.itertuples(index=False)]
+    return ["## Collectives", "",
+            f"Total time (first start to last end): "
+            f"{_fmt(metrics['collective_time_us'])} us.", "",
+            style.markdown_table(["phase", "count", "mean (us)",
+                                  "p50 (us)", "p99 (us)", "max (us)",
+                                  "bytes"], rows), "",
+            _img(COLLECTIVE_PLOT, "Collective completion times"), ""]
 
 
 def _json_safe(d):

@@ -8,6 +8,10 @@ import shutil
 import subprocess
 import time
 
+from .metrics import run_metrics
+from .runs import RunDataError, load_run
+from .values import set_args
+
 
 def is_done(run_dir):
     """A point is finished iff its folder has summary.json (the simulator
@@ -44,7 +48,6 @@ def clean_partials(folder, min_age_s=60):
 
 def run_command(runner, base, run_dir, overrides):
     """The rdma-run command line of one point."""
-    from .spec import set_args
     return [runner, base, "--out", run_dir, "--quiet"] + set_args(overrides)
 
 
@@ -98,7 +101,6 @@ def run_point(cmd, run_dir, log_path, with_metrics=True):
 def point_metrics(run_dir):
     """:func:`rdma_analysis.data.run_metrics` of a finished point (None if its
     files cannot be read)."""
-    from .data import RunDataError, load_run, run_metrics
     try:
         return run_metrics(load_run(run_dir))
     except RunDataError:

@@ -14,6 +14,9 @@ import os
 import re
 import subprocess
 
+from .runs import config_value
+from .values import format_value, set_args
+
 # The unit ``rdma-run --list-keys --json`` gives keys whose value is a file
 # (relative to the scenario file).
 PATH_UNIT = "path"
@@ -88,7 +91,6 @@ def path_keys(runner):
 
 def check_command(runner, scenario, overrides=None):
     """``rdma-run SCENARIO --check --set ...``."""
-    from .spec import set_args
     return [runner, scenario, "--check"] + set_args(overrides or {})
 
 
@@ -110,7 +112,6 @@ def check_run(runner, scenario, overrides=None):
     errors = [line for line in lines if line.startswith("rdma-run: error")]
     if proc.returncode in (1, 2) and errors:
         return errors[-1]
-    from .spec import format_value
     given = ", ".join(f"{k}={format_value(v)}"
                       for k, v in (overrides or {}).items()) or "no --set"
     why = next((line for line in lines if "msg=" in line), None) or \
@@ -126,7 +127,6 @@ def strip_runner_prefix(msg):
 
 def get_dotted(scenario, key):
     """``scenario['a']['b']`` for ``'a.b'`` (None if absent)."""
-    from .data import config_value
     return config_value(scenario, key)
 
 

@@ -116,6 +116,13 @@ class Run:
         return str(value) if isinstance(value, str) and value else "?"
 
     @property
+    def ignores_ecn(self):
+        """True if the run's controller does not act on ECN (its summary.json
+        ``cc_reacts_to_cnp`` is false: the simulator asked the controller);
+        False otherwise, and for runs that do not say."""
+        return self.summary.get("cc_reacts_to_cnp") is False
+
+    @property
     def host_rate_gbps(self):
         """Host link rate in Gb/s from config.json, or NaN."""
         return _number(config_value(self.config, "topology.host_rate_gbps"))

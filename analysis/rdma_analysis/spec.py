@@ -9,17 +9,19 @@ code 2 before writing anything.
 """
 
 import argparse
-import hashlib
 import json
 import os
 import sys
 
+from .metrics import known_metric
 from .params import PARAM_KEYS, Param, parse_param  # noqa: F401
 from .points import (  # noqa: F401  (re-exported)
     clean_partials, is_done, point_metrics, run_command, run_point)
 from .runner_check import (  # noqa: F401  (re-exported)
     check_run, parse_keys_json, path_keys, scenario_keys,
     strip_runner_prefix)
+from .values import (  # noqa: F401  (re-exported)
+    check_scenario_value, describe, format_value, point_id, set_args)
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(os.path.dirname(PACKAGE_DIR))  # above analysis/
@@ -35,13 +37,6 @@ class SpecError(Exception):
     """A spec is wrong; the message names the spec file, key and value."""
 
 
-def describe(value, limit=80):
-    """Compact JSON text of *value* for error messages."""
-    try:
-        text = json.dumps(value, separators=(",", ":"))
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def runner_path(override=None):
@@ -189,7 +184,6 @@ class Spec:
 
     def metric(self, where, name):
         """*name* (at *where*) if it is a known metric name."""
-        from .data import known_metric
         if not isinstance(name, str) or not known_metric(name):
             raise self.error(where, name, "unknown metric; see "
                              "docs/analysis.md for the list, or use "
@@ -198,7 +192,6 @@ class Spec:
 
     def metrics(self, key="metrics", default=None):
         """Checked list of metric names."""
-        from .data import known_metric
         if key not in self.data:
             return list(default or [])
         value = self.data[key]
@@ -240,43 +233,12 @@ class Spec:
         return dict(value)
 
 
-def check_scenario_value(spec, where, value):
-    """A value a scenario key can take on the command line."""
-    if value is None or isinstance(value, dict):
-        raise spec.error(where, value, "expected a number, string, boolean "
-                         "or list")
 
 
-def format_value(v):
-    """Text of a scenario value for ``--set KEY=VALUE``."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if v == int(v) and abs(v) < 1e15:
-            return str(int(v))
-        return format(v, ".12g")
-    if isinstance(v, str):
-        return v
-    return json.dumps(v, separators=(",", ":"))
 
 
-def set_args(overrides):
-    """``['--set', 'k=v', ...]`` for a ``{key: value}`` mapping."""
-    args = []
-    for key, value in overrides.items():
-        args += ["--set", f"{key}={format_value(value)}"]
-    return args
 
 
-def point_id(base_text, overrides):
-    """Stable 10-hex-digit id of a run: the base scenario's content and the
-    overrides (order-free).  Same inputs, same id, same folder."""
-    canon = json.dumps([base_text, sorted((k, format_value(v))
-                                          for k, v in overrides.items())],
-                       separators=(",", ":"))
-    return hashlib.sha1(canon.encode("utf-8")).hexdigest()[:10]
 
 
 # ---------------------------------------------------------------------------

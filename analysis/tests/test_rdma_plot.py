@@ -301,3 +301,23 @@ def test_rdma_plot_on_a_tiny_real_run(tmp_path):
     row = table[table["group"] == "8K-64K"].iloc[0]
     assert row["flows"] == 6
     assert (table["group"] == "kind=probe").any()
+
+
+def test_ecn_note_follows_what_the_run_says_of_its_controller(tmp_path):
+    # No list of algorithms: the run's summary.json says whether its
+    # controller acts on CNPs (rdma-run asks the controller).
+    blind = rdma_plot.load_run(crafted.write_run(
+        tmp_path / "blind", config=crafted.config("some_new_cc"),
+        summary={"cc_reacts_to_cnp": False}))
+    acting = rdma_plot.load_run(crafted.write_run(
+        tmp_path / "acting", config=crafted.config("timely"),
+        summary={"cc_reacts_to_cnp": True}))
+    silent = rdma_plot.load_run(crafted.write_run(tmp_path / "old",
+                                        config=crafted.config("timely")))
+    assert "some_new_cc ignores marks and CNPs" in rdma_plot.ecn_note(blind)
+    assert rdma_plot.ecn_note(acting) == ""
+    assert rdma_plot.ecn_note(silent) == ""
+    from rdma_analysis import compare as rdma_compare
+    note = rdma_compare.ecn_blind_note([("a", [blind]), ("b", [acting])])
+    assert note.startswith("some_new_cc ignore ECN")
+    assert rdma_compare.ecn_blind_note([("b", [acting, silent])]) == ""

@@ -17,6 +17,7 @@
 #include "ns3/rdma-module.h"
 
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 
@@ -49,10 +50,10 @@ OneLine(const std::string& text)
     }
     return out;
 }
-} // namespace
 
-int
-main(int argc, char* argv[])
+/// The command line's options, documented for --help.
+po::options_description
+Options()
 {
     po::options_description opts("rdma-run options");
     opts.add_options()("help,h",
@@ -77,14 +78,23 @@ main(int argc, char* argv[])
         "max-output-gb",
         po::value<double>(),
         "refuse a run estimated to write more (default: the free disk space)");
+    return opts;
+}
+
+/**
+ * Parse the command line into \p vm. Returns -1 to go on, else the exit code: 0 after
+ * --help or --list-keys, 2 after a usage error (printed).
+ */
+int
+Parse(int argc, char* argv[], po::variables_map& vm)
+{
+    const po::options_description opts = Options();
     po::options_description hidden;
     hidden.add_options()("scenario", po::value<std::string>(), "scenario file");
     po::options_description all;
     all.add(opts).add(hidden);
     po::positional_options_description pos;
     pos.add("scenario", 1);
-
-    po::variables_map vm;
     try
     {
         po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
@@ -108,14 +118,8 @@ main(int argc, char* argv[])
     }
     if (vm.count("list-keys"))
     {
-        if (vm.count("json"))
-        {
-            std::cout << ScenarioSchema::KeysJson().dump(2) << "\n";
-        }
-        else
-        {
-            std::cout << ScenarioSchema::Markdown();
-        }
+        std::cout << (vm.count("json") ? ScenarioSchema::KeysJson().dump(2) + "\n"
+                                       : ScenarioSchema::Markdown());
         return 0;
     }
     for (const char* limit : {"max-memory-gb", "max-output-gb"})
@@ -131,46 +135,80 @@ main(int argc, char* argv[])
         std::cerr << "rdma-run: usage: rdma-run SCENARIO.json --out DIR [--set KEY=VALUE ...]\n";
         return 2;
     }
+    return -1;
+}
+
+/// --check: the checks that need the built fabric too, and the estimate; nothing runs.
+int
+CheckOnly(const nlohmann::json& scenario, const std::string& file)
+{
+    const SizeGuard::Estimate e = SizeGuard::Compute(scenario);
+    ScenarioRunner checked(scenario);
+    checked.SetOrigin(file);
+    checked.Prepare();
+    checked.CheckFabric();
+    std::cout << std::setprecision(3) << file << ": ok; " << std::llround(e.hosts) << " hosts, "
+              << std::llround(e.switches) << " switches, " << std::llround(e.links) << " links, "
+              << e.qps << " QPs, " << e.flows << " flows; about " << e.MemoryBytes() / 1e9
+              << " GB of memory, at most " << e.OutputBytes() / 1e9 << " GB of output\n";
+    return 0;
+}
+
+/// Run \p scenario into \p out; the exit code (kExitUnfinished: --strict and flows left).
+int
+RunScenario(const nlohmann::json& scenario,
+            const std::string& file,
+            const std::string& out,
+            const po::variables_map& vm)
+{
+    RunCleanup::Install(vm.count("keep-partial") > 0);
+    ScenarioRunner runner(scenario);
+    runner.SetOrigin(file);
+    runner.Prepare();
+    const nlohmann::json sum = runner.Run(out, vm.count("quiet") > 0);
+    const uint64_t unfinished = sum.value("flows_unfinished", uint64_t(0));
+    if (vm.count("strict") && unfinished > 0)
+    {
+        std::cerr << "rdma-run: error: " << unfinished << " of " << sum.value("flows_total", 0)
+                  << " flows unfinished at " << sum.value("sim_time_s", 0.0) * 1e3
+                  << " ms (--strict; results in " << out << ")\n";
+        return kExitUnfinished;
+    }
+    return 0;
+}
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    po::variables_map vm;
+    const int parsed = Parse(argc, argv, vm);
+    if (parsed >= 0)
+    {
+        return parsed;
+    }
     const std::vector<std::string> overrides =
         vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
     const std::string out = vm.count("out") ? vm["out"].as<std::string>() : std::string();
     const auto gb = [&vm](const char* key) {
         return vm.count(key) ? vm[key].as<double>() * 1e9 : 0.0;
     };
-    int status = 0;
+    SizeGuard::Limits limits;
+    limits.maxMemoryBytes = gb("max-memory-gb");
+    limits.maxOutputBytes = gb("max-output-gb");
+    limits.outDir = vm.count("check") ? "." : out;
     try
     {
         const std::string file = vm["scenario"].as<std::string>();
-        nlohmann::json scenario = ScenarioRunner::Load(file, overrides);
+        // The size guard comes first (in Load, as soon as the keys are resolved): a
+        // scenario too large is refused before any check that would count its hosts.
+        const nlohmann::json scenario = ScenarioRunner::Load(file, overrides, &limits);
         if (vm.count("check"))
         {
-            const SizeGuard::Estimate e = SizeGuard::Compute(scenario);
-            SizeGuard::Check(scenario, file, gb("max-memory-gb"), gb("max-output-gb"), ".");
-            ScenarioRunner checked(scenario);
-            checked.SetOrigin(file);
-            checked.Prepare();
-            checked.CheckFabric();
-            std::cout << std::setprecision(3) << file << ": ok; " << e.hosts << " hosts, "
-                      << e.switches << " switches, " << e.links << " links, " << e.qps << " QPs, "
-                      << e.flows << " flows; about " << e.MemoryBytes() / 1e9
-                      << " GB of memory, at most " << e.OutputBytes() / 1e9 << " GB of output\n";
-            return 0;
+            return CheckOnly(scenario, file);
         }
         RunOutput::CheckTarget(out);
-        SizeGuard::Check(scenario, file, gb("max-memory-gb"), gb("max-output-gb"), out);
-        RunCleanup::Install(vm.count("keep-partial") > 0);
-        ScenarioRunner runner(scenario);
-        runner.SetOrigin(file);
-        runner.Prepare();
-        const nlohmann::json sum = runner.Run(out, vm.count("quiet") > 0);
-        const uint64_t unfinished = sum.value("flows_unfinished", uint64_t(0));
-        if (vm.count("strict") && unfinished > 0)
-        {
-            std::cerr << "rdma-run: error: " << unfinished << " of " << sum.value("flows_total", 0)
-                      << " flows unfinished at " << sum.value("sim_time_s", 0.0) * 1e3
-                      << " ms (--strict; results in " << out << ")\n";
-            status = kExitUnfinished;
-        }
+        return RunScenario(scenario, file, out, vm);
     }
     catch (const ScenarioError& e)
     {
@@ -182,5 +220,4 @@ main(int argc, char* argv[])
         std::cerr << "rdma-run: internal error: " << OneLine(e.what()) << "\n";
         return 1;
     }
-    return status;
 }

@@ -3,6 +3,7 @@
  */
 #include "ns3/output-stage.h"
 
+#include "ns3/cc-registry.h"
 #include "ns3/cc-sampler.h"
 #include "ns3/port-sampler.h"
 #include "ns3/scenario-access.h"
@@ -233,6 +234,9 @@ OutputStage::Summarize(Time end, const Timing& timing) const
     sum["nacks"] = nic.nacksSent;
     sum["out_of_order_packets"] = nic.outOfOrderPackets;
     sum["cnps"] = nic.cnpsSent;
+    // Marks and CNPs happen whenever ECN is on; whether anyone acts on them depends on
+    // the controller (analysis notes it, with no list of algorithms of its own).
+    sum["cc_reacts_to_cnp"] = CcRegistry::ReactsToCnp(Str(s, "cc.algorithm"));
     sum["ecn_marked_packets"] = ports.ecnMarked;
     sum["drops"] = ports.drops;
     sum["link_down_drops"] = m_topo.GetLinkDownDrops();

@@ -70,4 +70,14 @@ CcRegistry::Resolve(const std::string& algorithm,
     return r;
 }
 
+bool
+CcRegistry::ReactsToCnp(const std::string& algorithm)
+{
+    const Resolved r = Resolve(algorithm, nlohmann::json::object(), 100'000'000'000ULL);
+    const uint64_t rate = r.controller->GetRate();
+    const uint64_t window = r.controller->GetWindow();
+    r.controller->OnCnp();
+    return r.controller->GetRate() < rate || r.controller->GetWindow() < window;
+}
+
 } // namespace ns3

@@ -55,6 +55,15 @@ class CcRegistry
     static Resolved Resolve(const std::string& algorithm,
                             const nlohmann::json& userParams,
                             uint64_t lineRate);
+
+    /**
+     * Whether the controllers of \p algorithm act on ECN: a controller set up at line
+     * rate (Resolve, default parameters) that lowers its rate or its window on a CNP.
+     * Asked of the controller itself, so that a new algorithm needs no list (analysis
+     * notes, from summary.json's cc_reacts_to_cnp, that marks and CNPs of the others are
+     * counted but not acted on).
+     */
+    static bool ReactsToCnp(const std::string& algorithm);
 };
 
 } // namespace ns3

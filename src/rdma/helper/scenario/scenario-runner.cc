@@ -106,7 +106,9 @@ ScenarioRunner::WarnUnusedCcKeys(const json& s, const std::string& file)
 }
 
 json
-ScenarioRunner::Load(const std::string& file, const std::vector<std::string>& overrides)
+ScenarioRunner::Load(const std::string& file,
+                     const std::vector<std::string>& overrides,
+                     const SizeGuard::Limits* limits)
 {
     std::ifstream in = inputfields::OpenInputFile(file, "scenario file");
     json user;
@@ -183,6 +185,10 @@ ScenarioRunner::Load(const std::string& file, const std::vector<std::string>& ov
         stage->ResolvePaths(s, file);
     }
     Resolve(s, file);
+    if (limits)
+    {
+        SizeGuard::Check(s, file, *limits);
+    }
     Check(s, file);
     return s;
 }

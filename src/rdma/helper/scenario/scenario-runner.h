@@ -4,6 +4,7 @@
 #ifndef RDMA_SCENARIO_RUNNER_H
 #define RDMA_SCENARIO_RUNNER_H
 
+#include "ns3/size-guard.h"
 #include "ns3/traffic-stage.h"
 
 #include <memory>
@@ -35,8 +36,13 @@ class ScenarioRunner
     /**
      * Read \p file, apply the KEY=VALUE \p overrides, fill derived defaults and check
      * the whole. Returns the fully resolved scenario (what config.json will hold).
+     * With \p limits, the stages' size estimate is compared with them once the keys are
+     * resolved, before any check that would read input files or count hosts one by one:
+     * a scenario too large is refused at once, whatever else is wrong with it.
      */
-    static nlohmann::json Load(const std::string& file, const std::vector<std::string>& overrides);
+    static nlohmann::json Load(const std::string& file,
+                               const std::vector<std::string>& overrides,
+                               const SizeGuard::Limits* limits = nullptr);
 
     /// Fill the derived (null) keys of a validated scenario from the others.
     static void Resolve(nlohmann::json& scenario, const std::string& file);

@@ -11,10 +11,41 @@ namespace ns3
 
 using namespace scenario;
 
-bool
-LeafSpineTopologyStage::Handles(const nlohmann::json& s) const
+namespace
 {
-    return Str(s, "topology.type") == "leaf_spine";
+const StageRegistration<TopologyStage, LeafSpineTopologyStage> g_leafSpineStage(20);
+} // namespace
+
+std::vector<TopologyStage::Type>
+LeafSpineTopologyStage::Types() const
+{
+    return {{"leaf_spine", "two-tier Clos"}};
+}
+
+std::vector<ScenarioSchema::Key>
+LeafSpineTopologyStage::Keys() const
+{
+    using T = ScenarioSchema::Type;
+    // clang-format off
+    return {
+        {"topology.leaves", T::INT, 2, 1, 10000, {}, "", "leaf_spine: number of leaf (ToR) switches."},
+        {"topology.spines", T::INT, 2, 1, 10000, {}, "", "leaf_spine: number of spine switches."},
+        {"topology.hosts_per_leaf", T::INT, 4, 1, 10000, {}, "", "leaf_spine: hosts under each leaf."},
+        {"topology.links_per_spine", T::INT, 1, 1, 64, {}, "", "leaf_spine: parallel links between a leaf and a spine."},
+    };
+    // clang-format on
+}
+
+void
+LeafSpineTopologyStage::Estimate(const nlohmann::json& s, SizeGuard::Estimate& e) const
+{
+    const double leaves = Int(s, "topology.leaves");
+    const double spines = Int(s, "topology.spines");
+    const double hosts = leaves * Int(s, "topology.hosts_per_leaf");
+    e.AddFabric(hosts,
+                leaves + spines,
+                hosts + leaves * spines * Int(s, "topology.links_per_spine"),
+                "topology.leaves");
 }
 
 uint32_t

@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 namespace
 {
 std::string
-Type(const json& s)
+TypeOf(const json& s)
 {
     return Str(s, "topology.type");
 }
@@ -60,11 +60,13 @@ FatTree(const json& s)
     return ft;
 }
 
+const StageRegistration<TopologyStage, ScenarioTopology> g_scenarioTopologyStage(30);
+
 TopologyFile
 ReadFile(const json& s)
 {
     const std::string path = At(s, "topology.file").get<std::string>();
-    return Type(s) == "hpcc_file" ? TopologyFile::ReadHpcc(path) : TopologyFile::ReadRdma(path);
+    return TypeOf(s) == "hpcc_file" ? TopologyFile::ReadHpcc(path) : TopologyFile::ReadRdma(path);
 }
 } // namespace
 
@@ -78,7 +80,7 @@ void
 ScenarioTopology::Check(const json& s, const std::string& file, uint32_t /* hosts */) const
 {
     auto fail = [&](const std::string& key, const std::string& why) { FailKey(file, s, key, why); };
-    const std::string type = Type(s);
+    const std::string type = TypeOf(s);
     if (type == "fat_tree")
     {
         const int64_t k = At(s, "topology.fat_tree.k").get<int64_t>();
@@ -110,23 +112,67 @@ ScenarioTopology::Check(const json& s, const std::string& file, uint32_t /* host
     }
 }
 
-bool
-ScenarioTopology::Handles(const json& s) const
+std::vector<TopologyStage::Type>
+ScenarioTopology::Types() const
 {
-    const std::string type = Type(s);
-    return type == "fat_tree" || type == "file" || type == "hpcc_file";
+    return {{"fat_tree", "three-tier Clos"},
+            {"file", "topology.file in the module's format"},
+            {"hpcc_file", "topology.file in the HPCC simulator's topology.txt format"}};
+}
+
+std::vector<ScenarioSchema::Key>
+ScenarioTopology::Keys() const
+{
+    using T = ScenarioSchema::Type;
+    // clang-format off
+    return {
+        {"topology.fat_tree.k", T::INT, 0, 0, 1000, {}, "", "fat_tree: k-ary fat-tree (k even): k pods of k/2 ToRs and k/2 aggregation switches, k/2 hosts per ToR, (k/2)^2 cores; 0 = the shape keys below."},
+        {"topology.fat_tree.pods", T::INT, 4, 1, 10000, {}, "", "fat_tree: pods (HPCC paper: 5)."},
+        {"topology.fat_tree.tors_per_pod", T::INT, 2, 1, 10000, {}, "", "fat_tree: ToRs per pod, each linked to every aggregation switch of its pod (HPCC paper: 4)."},
+        {"topology.fat_tree.aggs_per_pod", T::INT, 2, 1, 10000, {}, "", "fat_tree: aggregation switches per pod (HPCC paper: 4)."},
+        {"topology.fat_tree.hosts_per_tor", T::INT, 2, 1, 10000, {}, "", "fat_tree: hosts under each ToR (HPCC paper: 16)."},
+        {"topology.fat_tree.cores", T::INT, 4, 1, 100000, {}, "", "fat_tree: core switches, a multiple of aggs_per_pod; aggregation switch j of every pod links to the j-th group of cores (HPCC paper: 16)."},
+        {"topology.file", T::STRING, "", 0, 0, {}, "path", "file, hpcc_file: the topology file (hosts, switches, links with rate and delay), relative to the scenario file; see docs/workloads.md."},
+    };
+    // clang-format on
+}
+
+void
+ScenarioTopology::Estimate(const json& s, SizeGuard::Estimate& e) const
+{
+    const std::string type = TypeOf(s);
+    if (type == "fat_tree")
+    {
+        // From the keys (not FatTreeHelper, whose counts are 32-bit): a fat-tree too large
+        // to count must still be refused, by its size.
+        const double k = Int(s, "topology.fat_tree.k");
+        const double pods = k > 0 ? k : Int(s, "topology.fat_tree.pods");
+        const double tors = k > 0 ? k / 2 : Int(s, "topology.fat_tree.tors_per_pod");
+        const double aggs = k > 0 ? k / 2 : Int(s, "topology.fat_tree.aggs_per_pod");
+        const double perTor = k > 0 ? k / 2 : Int(s, "topology.fat_tree.hosts_per_tor");
+        const double cores = k > 0 ? k * k / 4 : Int(s, "topology.fat_tree.cores");
+        const double hosts = pods * tors * perTor;
+        e.AddFabric(hosts,
+                    pods * (tors + aggs) + cores,
+                    hosts + pods * tors * aggs + pods * cores,
+                    k > 0 ? "topology.fat_tree.k" : "topology.fat_tree.pods");
+        return;
+    }
+    const TopologyFile::Size size =
+        TopologyFile::Count(Str(s, "topology.file"), type == "hpcc_file");
+    e.AddFabric(size.hosts, size.switches, size.links, "topology.file");
 }
 
 uint32_t
 ScenarioTopology::HostCount(const json& s) const
 {
-    return Type(s) == "fat_tree" ? FatTree(s).Hosts() : ReadFile(s).Hosts();
+    return TypeOf(s) == "fat_tree" ? FatTree(s).Hosts() : ReadFile(s).Hosts();
 }
 
 void
 ScenarioTopology::Build(const json& s, RdmaTopology& topo) const
 {
-    if (Type(s) == "fat_tree")
+    if (TypeOf(s) == "fat_tree")
     {
         FatTree(s).Build(topo);
     }
@@ -140,7 +186,7 @@ FabricShape
 ScenarioTopology::Shape(const json& s)
 {
     FabricShape shape;
-    const std::string type = Type(s);
+    const std::string type = TypeOf(s);
     const double hostRate = BitRate(s, "topology.host_rate_gbps");
     const double fabricRate = BitRate(s, "topology.fabric_rate_gbps");
     if (type == "file" || type == "hpcc_file")
@@ -186,7 +232,7 @@ ScenarioTopology::Shape(const json& s)
 std::vector<int64_t>
 ScenarioTopology::HostIndexOfHpccNode(const json& s)
 {
-    if (Type(s) == "hpcc_file")
+    if (TypeOf(s) == "hpcc_file")
     {
         return ReadFile(s).HostIndexOfFileNode();
     }

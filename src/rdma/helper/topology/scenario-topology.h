@@ -41,8 +41,12 @@ class ScenarioTopology : public TopologyStage
     void Check(const nlohmann::json& scenario,
                const std::string& file,
                uint32_t hosts) const override;
-    /// Whether topology.type is one built here (fat_tree, file, hpcc_file).
-    bool Handles(const nlohmann::json& scenario) const override;
+    /// fat_tree, file, hpcc_file.
+    std::vector<Type> Types() const override;
+    /// topology.fat_tree.* and topology.file (ScenarioTopologyKeys).
+    std::vector<ScenarioSchema::Key> Keys() const override;
+    /// A fat-tree's counts from its keys; a file's from its counts (TopologyFile::Count).
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     /// Hosts of a type built here.
     uint32_t HostCount(const nlohmann::json& scenario) const override;
     /// Add the nodes and links of a type built here to \p topo (not finalized).

@@ -11,10 +11,36 @@ namespace ns3
 
 using namespace scenario;
 
-bool
-StarTopologyStage::Handles(const nlohmann::json& s) const
+namespace
 {
-    return Str(s, "topology.type") == "star";
+// The first type of topology.type, its default.
+const StageRegistration<TopologyStage, StarTopologyStage> g_starStage(10);
+} // namespace
+
+std::vector<TopologyStage::Type>
+StarTopologyStage::Types() const
+{
+    return {{"star", "hosts on one switch"}};
+}
+
+std::vector<ScenarioSchema::Key>
+StarTopologyStage::Keys() const
+{
+    return {{"topology.hosts",
+             ScenarioSchema::Type::INT,
+             8,
+             2,
+             100000,
+             {},
+             "",
+             "star: number of hosts."}};
+}
+
+void
+StarTopologyStage::Estimate(const nlohmann::json& s, SizeGuard::Estimate& e) const
+{
+    const double hosts = Int(s, "topology.hosts");
+    e.AddFabric(hosts, 1, hosts, "topology.hosts");
 }
 
 uint32_t

@@ -17,7 +17,9 @@ namespace ns3
 class StarTopologyStage : public TopologyStage
 {
   public:
-    bool Handles(const nlohmann::json& scenario) const override;
+    std::vector<Type> Types() const override;
+    std::vector<ScenarioSchema::Key> Keys() const override;
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     uint32_t HostCount(const nlohmann::json& scenario) const override;
     void Build(const nlohmann::json& scenario, RdmaTopology& topo) const override;
 };

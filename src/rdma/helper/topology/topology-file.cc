@@ -48,7 +48,133 @@ At(const std::string& path, uint32_t line)
 {
     return path + ":" + std::to_string(line);
 }
+
+/// The switch node ids of an HPCC topology file (its second line, when it has switches),
+/// each marked in \p isSwitch (one flag per node id). Throws ScenarioError.
+std::vector<uint64_t>
+HpccSwitchIds(const std::string& path,
+              const std::vector<std::pair<uint32_t, std::string>>& lines,
+              uint64_t switches,
+              std::vector<bool>& isSwitch)
+{
+    std::vector<uint64_t> switchIds;
+    if (switches == 0)
+    {
+        return switchIds;
+    }
+    if (lines.size() < 2)
+    {
+        throw ScenarioError(path + ": missing the line of switch node ids");
+    }
+    const std::string where = At(path, lines[1].first);
+    const std::vector<std::string> ids = Split(lines[1].second, " \t\r", true);
+    if (ids.size() != switches)
+    {
+        throw ScenarioError(where + ": expected " + std::to_string(switches) + " switch ids, got " +
+                            std::to_string(ids.size()));
+    }
+    for (const std::string& id : ids)
+    {
+        const uint64_t s = Unsigned(id, where, "switch id", isSwitch.size() - 1);
+        if (isSwitch[s])
+        {
+            throw ScenarioError(where + ": switch id " + id + " appears twice");
+        }
+        isSwitch[s] = true;
+        switchIds.push_back(s);
+    }
+    return switchIds;
+}
+
+/// The link of an HPCC link line `src dst rate delay error_rate`, its ends renumbered by
+/// \p ours (file node id -> ours). Throws ScenarioError naming \p where.
+TopologyFile::Link
+HpccLink(const std::string& text,
+         const std::string& where,
+         const std::vector<bool>& isSwitch,
+         const std::vector<uint32_t>& ours)
+{
+    const std::vector<std::string> f = Split(text, " \t\r", true);
+    if (f.size() != 5)
+    {
+        throw ScenarioError(where +
+                            ": expected 'src dst rate delay error_rate' (e.g. '0 320 100Gbps "
+                            "1000ns 0'), got '" +
+                            text + "'");
+    }
+    const uint64_t nodes = isSwitch.size();
+    const uint64_t a = Unsigned(f[0], where, "src", nodes - 1);
+    const uint64_t b = Unsigned(f[1], where, "dst", nodes - 1);
+    if (a == b)
+    {
+        throw ScenarioError(where + ": a link joins two different nodes");
+    }
+    if (!isSwitch[a] && !isSwitch[b])
+    {
+        throw ScenarioError(where + ": nodes " + f[0] + " and " + f[1] +
+                            " are both hosts (not in the switch list)");
+    }
+    if (Number(f[4], where, "error_rate", 0, 1) != 0)
+    {
+        throw ScenarioError(where + ": column 'error_rate' has invalid value '" + f[4] +
+                            "' (random loss is not modelled; use 0)");
+    }
+    return TopologyFile::Link{ours[a],
+                              ours[b],
+                              BitRate(f[2], where, "rate"),
+                              Nanoseconds(f[3], where, "delay")};
+}
 } // namespace
+
+uint32_t
+TopologyFile::RdmaNode(const std::string& name, const std::string& where, bool haveHosts) const
+{
+    const char kind = name.empty() ? '?' : name[0];
+    if ((kind != 'h' && kind != 's') || name.size() < 2)
+    {
+        throw ScenarioError(where + ": node '" + name + "' must be hN (host) or sN (switch)");
+    }
+    if (kind == 'h')
+    {
+        if (!haveHosts)
+        {
+            throw ScenarioError(where + ": host '" + name + "' before the 'hosts N' line");
+        }
+        return Unsigned(name.substr(1), where, "host", m_hosts - 1);
+    }
+    if (m_switchKinds.empty())
+    {
+        throw ScenarioError(where + ": switch '" + name + "' before any 'switches N' line");
+    }
+    return kSwitchFlag | Unsigned(name.substr(1), where, "switch", m_switchKinds.size() - 1);
+}
+
+void
+TopologyFile::AddRdmaLink(const std::vector<std::string>& f,
+                          const std::string& text,
+                          const std::string& where,
+                          bool haveHosts)
+{
+    if (f.size() != 5)
+    {
+        throw ScenarioError(where +
+                            ": expected 'link A B RATE DELAY' (e.g. 'link h0 s0 100Gbps 1us'), "
+                            "got '" +
+                            text + "'");
+    }
+    const uint32_t a = RdmaNode(f[1], where, haveHosts);
+    const uint32_t b = RdmaNode(f[2], where, haveHosts);
+    if (a == b)
+    {
+        throw ScenarioError(where + ": a link joins two different nodes, got '" + text + "'");
+    }
+    if (!(a & kSwitchFlag) && !(b & kSwitchFlag))
+    {
+        throw ScenarioError(where + ": a host links to a switch, not to another host ('" + text +
+                            "')");
+    }
+    m_links.push_back(Link{a, b, BitRate(f[3], where, "rate"), Nanoseconds(f[4], where, "delay")});
+}
 
 TopologyFile
 TopologyFile::ReadRdma(const std::string& path)
@@ -56,9 +182,6 @@ TopologyFile::ReadRdma(const std::string& path)
     TopologyFile t;
     bool haveHosts = false;
     std::vector<uint32_t> linkLines;
-    // Switch nodes are numbered after the hosts, which are only known at the end:
-    // record links with switches as (index | flag) and renumber afterwards.
-    constexpr uint32_t kSwitchFlag = 1u << 31;
     for (const auto& [lineNo, text] : ContentLines(path, "topology file"))
     {
         const std::string where = At(path, lineNo);
@@ -88,64 +211,11 @@ TopologyFile::ReadRdma(const std::string& path)
                 throw ScenarioError(where + ": expected 'switches N [kind]', got '" + text + "'");
             }
             const uint64_t n = Unsigned(f[1], where, "switches", 1000000);
-            for (uint64_t i = 0; i < n; ++i)
-            {
-                t.m_switchKinds.push_back(f.size() == 3 ? f[2] : "switch");
-            }
+            t.m_switchKinds.insert(t.m_switchKinds.end(), n, f.size() == 3 ? f[2] : "switch");
         }
         else if (f[0] == "link")
         {
-            if (f.size() != 5)
-            {
-                throw ScenarioError(
-                    where +
-                    ": expected 'link A B RATE DELAY' (e.g. 'link h0 s0 100Gbps 1us'), got '" +
-                    text + "'");
-            }
-            uint32_t ends[2];
-            for (int e = 0; e < 2; ++e)
-            {
-                const std::string& name = f[1 + e];
-                const char kind = name.empty() ? '?' : name[0];
-                if ((kind != 'h' && kind != 's') || name.size() < 2)
-                {
-                    throw ScenarioError(where + ": node '" + name +
-                                        "' must be hN (host) or sN (switch)");
-                }
-                if (kind == 'h')
-                {
-                    if (!haveHosts)
-                    {
-                        throw ScenarioError(where + ": host '" + name +
-                                            "' before the 'hosts N' line");
-                    }
-                    ends[e] = Unsigned(name.substr(1), where, "host", t.m_hosts - 1);
-                }
-                else
-                {
-                    if (t.m_switchKinds.empty())
-                    {
-                        throw ScenarioError(where + ": switch '" + name +
-                                            "' before any 'switches N' line");
-                    }
-                    ends[e] = kSwitchFlag |
-                              Unsigned(name.substr(1), where, "switch", t.m_switchKinds.size() - 1);
-                }
-            }
-            if (ends[0] == ends[1])
-            {
-                throw ScenarioError(where + ": a link joins two different nodes, got '" + text +
-                                    "'");
-            }
-            if (!(ends[0] & kSwitchFlag) && !(ends[1] & kSwitchFlag))
-            {
-                throw ScenarioError(where + ": a host links to a switch, not to another host ('" +
-                                    text + "')");
-            }
-            t.m_links.push_back(Link{ends[0],
-                                     ends[1],
-                                     BitRate(f[3], where, "rate"),
-                                     Nanoseconds(f[4], where, "delay")});
+            t.AddRdmaLink(f, text, where, haveHosts);
             linkLines.push_back(lineNo);
         }
         else
@@ -159,6 +229,7 @@ TopologyFile::ReadRdma(const std::string& path)
     {
         throw ScenarioError(path + ": no 'hosts N' line");
     }
+    // Switch nodes are numbered after the hosts, known only now.
     for (Link& l : t.m_links)
     {
         for (uint32_t* end : {&l.a, &l.b})
@@ -201,31 +272,7 @@ TopologyFile::ReadHpcc(const std::string& path)
                             head[1] + " switches)");
     }
     std::vector<bool> isSwitch(nodes, false);
-    std::vector<uint64_t> switchIds;
-    if (switches > 0)
-    {
-        if (lines.size() < 2)
-        {
-            throw ScenarioError(path + ": missing the line of switch node ids");
-        }
-        const std::string where = At(path, lines[1].first);
-        const std::vector<std::string> ids = Split(lines[1].second, " \t\r", true);
-        if (ids.size() != switches)
-        {
-            throw ScenarioError(where + ": expected " + std::to_string(switches) +
-                                " switch ids, got " + std::to_string(ids.size()));
-        }
-        for (const std::string& id : ids)
-        {
-            const uint64_t s = Unsigned(id, where, "switch id", nodes - 1);
-            if (isSwitch[s])
-            {
-                throw ScenarioError(where + ": switch id " + id + " appears twice");
-            }
-            isSwitch[s] = true;
-            switchIds.push_back(s);
-        }
-    }
+    const std::vector<uint64_t> switchIds = HpccSwitchIds(path, lines, switches, isSwitch);
     const size_t first = switches > 0 ? 2 : 1;
     if (lines.size() - first < links)
     {
@@ -259,34 +306,7 @@ TopologyFile::ReadHpcc(const std::string& path)
     for (size_t i = first; i < lines.size(); ++i)
     {
         const std::string where = At(path, lines[i].first);
-        const std::vector<std::string> f = Split(lines[i].second, " \t\r", true);
-        if (f.size() != 5)
-        {
-            throw ScenarioError(where +
-                                ": expected 'src dst rate delay error_rate' (e.g. '0 320 100Gbps "
-                                "1000ns 0'), got '" +
-                                lines[i].second + "'");
-        }
-        const uint64_t a = Unsigned(f[0], where, "src", nodes - 1);
-        const uint64_t b = Unsigned(f[1], where, "dst", nodes - 1);
-        if (a == b)
-        {
-            throw ScenarioError(where + ": a link joins two different nodes");
-        }
-        if (!isSwitch[a] && !isSwitch[b])
-        {
-            throw ScenarioError(where + ": nodes " + f[0] + " and " + f[1] +
-                                " are both hosts (not in the switch list)");
-        }
-        if (Number(f[4], where, "error_rate", 0, 1) != 0)
-        {
-            throw ScenarioError(where + ": column 'error_rate' has invalid value '" + f[4] +
-                                "' (random loss is not modelled; use 0)");
-        }
-        t.m_links.push_back(Link{ours[a],
-                                 ours[b],
-                                 BitRate(f[2], where, "rate"),
-                                 Nanoseconds(f[3], where, "delay")});
+        t.m_links.push_back(HpccLink(lines[i].second, where, isSwitch, ours));
         linkLines.push_back(lines[i].first);
     }
     t.Check(path, linkLines);

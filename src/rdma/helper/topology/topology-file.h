@@ -46,6 +46,23 @@ class TopologyFile
         int64_t delayNs;
     };
 
+    /// The counts of a topology file, as its header and lines give them.
+    struct Size
+    {
+        double hosts = 0;
+        double switches = 0;
+        double links = 0;
+    };
+
+    /**
+     * The counts of \p path (\p hpcc: the HPCC format) without reading it into a fabric:
+     * the HPCC format's first line, or the module's 'hosts' and 'switches' lines and its
+     * number of 'link' lines. Zero counts if the file cannot be opened, and whatever the
+     * lines give if it is malformed (ReadRdma and ReadHpcc report that): the counts size
+     * the fabric before it is checked.
+     */
+    static Size Count(const std::string& path, bool hpcc);
+
     static TopologyFile ReadRdma(const std::string& path);
     static TopologyFile ReadHpcc(const std::string& path);
 
@@ -63,6 +80,18 @@ class TopologyFile
     std::vector<double> HostBitRate() const;
 
   private:
+    /// Links to switches are read before the hosts are all known: their switch end is
+    /// recorded as (switch index | kSwitchFlag) and renumbered at the end of ReadRdma.
+    static constexpr uint32_t kSwitchFlag = 1u << 31;
+
+    /// A node of a link line of the module's format ("h3": a host index, "s1": a switch
+    /// index | kSwitchFlag). Throws ScenarioError naming \p where.
+    uint32_t RdmaNode(const std::string& name, const std::string& where, bool haveHosts) const;
+    /// Add the link of a 'link A B RATE DELAY' line (fields \p f). Throws ScenarioError.
+    void AddRdmaLink(const std::vector<std::string>& f,
+                     const std::string& text,
+                     const std::string& where,
+                     bool haveHosts);
     /// The switch (node) each host hangs from.
     std::vector<uint32_t> HostSwitch() const;
     /// One link per host, every host reachable. Throws ScenarioError.

@@ -3,25 +3,31 @@
  */
 #include "ns3/topology-stage.h"
 
-#include "ns3/leaf-spine-topology-stage.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
-#include "ns3/scenario-topology.h"
-#include "ns3/star-topology-stage.h"
 
 namespace ns3
 {
 
+bool
+TopologyStage::Handles(const nlohmann::json& s) const
+{
+    const std::string type = scenario::Str(s, "topology.type");
+    for (const Type& t : Types())
+    {
+        if (t.name == type)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 const std::vector<std::unique_ptr<TopologyStage>>&
 TopologyStage::All()
 {
-    static const std::vector<std::unique_ptr<TopologyStage>> stages = []() {
-        std::vector<std::unique_ptr<TopologyStage>> v;
-        v.push_back(std::make_unique<StarTopologyStage>());
-        v.push_back(std::make_unique<LeafSpineTopologyStage>());
-        v.push_back(std::make_unique<ScenarioTopology>());
-        return v;
-    }();
+    static const std::vector<std::unique_ptr<TopologyStage>> stages =
+        StageList<TopologyStage>::Create();
     return stages;
 }
 
@@ -37,6 +43,45 @@ TopologyStage::For(const nlohmann::json& s)
     }
     throw ScenarioError("key 'topology.type' has invalid value " +
                         scenario::At(s, "topology.type").dump() + " (no stage builds it)");
+}
+
+std::vector<ScenarioSchema::Key>
+TopologyStage::CommonKeys()
+{
+    using T = ScenarioSchema::Type;
+    std::vector<std::string> types;
+    std::string doc;
+    for (const auto& stage : All())
+    {
+        for (const Type& t : stage->Types())
+        {
+            types.push_back(t.name);
+            doc += (doc.empty() ? "" : "; ") + t.name + ": " + t.doc;
+        }
+    }
+    // clang-format off
+    return {
+        {"topology.type", T::CHOICE, types.empty() ? "" : types.front(), 0, 0, types, "", doc + "."},
+        {"topology.host_rate_gbps", T::NUMBER, 100, 1e-3, 1e5, {}, "Gb/s", "Host link rate (any value)."},
+        {"topology.host_delay_us", T::NUMBER, 1, 0, 1e6, {}, "us", "Host link propagation delay."},
+        {"topology.fabric_rate_gbps", T::NUMBER, 100, 1e-3, 1e5, {}, "Gb/s", "leaf_spine, fat_tree: rate of the links between switches."},
+        {"topology.fabric_delay_us", T::NUMBER, 1, 0, 1e6, {}, "us", "leaf_spine, fat_tree: delay of the links between switches."},
+    };
+    // clang-format on
+}
+
+std::vector<ScenarioSchema::Key>
+TopologyStage::AllKeys()
+{
+    std::vector<ScenarioSchema::Key> keys = CommonKeys();
+    for (const auto& stage : All())
+    {
+        for (ScenarioSchema::Key& k : stage->Keys())
+        {
+            keys.push_back(std::move(k));
+        }
+    }
+    return keys;
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #include "ns3/cdf-workload-generator.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/scenario-access.h"
+#include "ns3/scenario-error.h"
 #include "ns3/scenario-keys-util.h"
 #include "ns3/scenario-topology.h"
 
@@ -18,6 +19,12 @@ namespace ns3
 
 using json = nlohmann::json;
 using namespace scenario;
+
+namespace
+{
+// The rank fixes the order in which the sources add their flows (flow ids, streams).
+const StageRegistration<TrafficStage, CdfStage> g_stage(60);
+} // namespace
 
 namespace
 {
@@ -222,6 +229,55 @@ CdfStage::Summarize(json& sum, Time end) const
         sum["cdf_offered_load"] = m_offeredLoad;
         sum["cdf_offered_host_load"] = m_offeredHostLoad;
     }
+}
+
+std::vector<ScenarioSchema::Key>
+CdfStage::Keys() const
+{
+    using T = ScenarioSchema::Type;
+    // clang-format off
+    return {
+        {"traffic.cdf.enabled", T::BOOL, false, 0, 0, {}, "", "Background traffic: each sender starts flows as a Poisson process, sizes from a flow-size CDF (kind 'cdf' in fct.csv)."},
+        {"traffic.cdf.file", T::STRING, "", 0, 0, {}, "path", "Flow-size CDF, lines 'size_bytes cdf_percent', relative to the scenario file; shipped: scenarios/workloads/{websearch,fb_hadoop,fb_hadoop2015_fine,alistorage2019,solar2022,googlerpc2008}.cdf."},
+        {"traffic.cdf.load", T::NUMBER, 0.3, 1e-6, 1, {}, "fraction", "Target offered load: payload bits per second offered over the line rate of the links load_of names."},
+        {"traffic.cdf.load_of", T::CHOICE, "host_links", 0, 0, {"host_links", "tor_uplinks"}, "", "host_links: each sender's own link; tor_uplinks: each rack's uplinks (the senders' rate follows from the oversubscription and the share of their flows that leave the rack)."},
+        {"traffic.cdf.senders", T::INT_ARRAY, json::array(), 0, 1e6, {}, "host", "Sending hosts; empty = every host."},
+        {"traffic.cdf.receivers", T::INT_ARRAY, json::array(), 0, 1e6, {}, "host", "Destination candidates; empty = every host."},
+        {"traffic.cdf.destinations", T::CHOICE, "uniform", 0, 0, {"uniform", "other_rack"}, "", "Destination of each flow: uniform over the receivers other than the sender, or over those under another ToR."},
+        {"traffic.cdf.start_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Start of the arrivals."},
+        {"traffic.cdf.duration_us", T::NUMBER, 1000, 0.001, 1e9, {}, "us", "Flows arrive during [start, start + duration); the run goes on until they complete."},
+        {"traffic.cdf.warmup_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Measurement window: flows starting in the first warmup_us are excluded (summary.json warmup_end_ns)."},
+        {"traffic.cdf.cooldown_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Measurement window: flows starting in the last cooldown_us of the arrivals are excluded (summary.json cooldown_start_ns)."},
+        {"traffic.cdf.priority", T::INT, nullptr, 0, 7, {}, "", "Class of the CDF flows (default nic.data_priority)."},
+    };
+    // clang-format on
+}
+
+void
+CdfStage::Estimate(const json& s, SizeGuard::Estimate& e) const
+{
+    if (!Enabled(s))
+    {
+        return;
+    }
+    // Poisson arrivals at the target load of each sender's link (an upper bound for
+    // tor_uplinks, whose senders share their uplinks), from the CDF's mean size. A CDF
+    // that cannot be read adds nothing: Check and Prepare report it.
+    double mean = 0;
+    try
+    {
+        mean = FlowSizeCdf::Load(Str(s, "traffic.cdf.file")).Mean();
+    }
+    catch (const ScenarioError&)
+    {
+        return;
+    }
+    const json& listed = At(s, "traffic.cdf.senders");
+    const double senders = listed.empty() ? e.hosts : double(listed.size());
+    const double bitsPerSender = Num(s, "traffic.cdf.load") * Num(s, "topology.host_rate_gbps") *
+                                 1e9 * Num(s, "traffic.cdf.duration_us") * 1e-6;
+    const double n = senders * bitsPerSender / (8 * std::max(1.0, mean)) + senders;
+    e.AddFlows(n, n, "traffic.cdf.duration_us");
 }
 
 } // namespace ns3

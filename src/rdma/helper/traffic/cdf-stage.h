@@ -34,6 +34,10 @@ class CdfStage : public TrafficStage
                const std::string& file,
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
+    /// The keys traffic.* of this source.
+    std::vector<ScenarioSchema::Key> Keys() const override;
+    /// Flows and QPs: the Poisson arrivals at the target load.
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     /// Read the CDF file (errors: file:line).
     void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;
     /// Generate and add the flows (one random stream) and record the offered load.

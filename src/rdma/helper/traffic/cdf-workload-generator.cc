@@ -48,16 +48,27 @@ CdfWorkloadGenerator::LoadOnHostLinks(double load, const std::vector<double>& ho
 bool
 CdfWorkloadGenerator::LoadOnUplinks(double load, const std::vector<double>& uplinkBitRate)
 {
-    // Per rack: the sum over its senders of the share of their flows that leave it.
+    // Per rack: the sum over its senders of the share of their flows that leave it. The
+    // counts come from a tally of the receivers per rack (each receiver is listed once),
+    // not from each sender's candidate list: that would take senders x receivers steps,
+    // minutes for a fabric of 50,000 hosts, before the scenario is even checked.
+    std::map<uint32_t, uint64_t> receiversInRack;
+    std::vector<bool> isReceiver(rackOf.size(), false);
+    for (uint32_t r : receivers)
+    {
+        ++receiversInRack[rackOf.at(r)];
+        isReceiver.at(r) = true;
+    }
     std::map<uint32_t, double> leaving;
     std::vector<double> share;
     for (uint32_t s : senders)
     {
-        const std::vector<uint32_t> c = Candidates(s);
-        const auto out = std::count_if(c.begin(), c.end(), [&](uint32_t r) {
-            return rackOf.at(r) != rackOf.at(s);
-        });
-        share.push_back(c.empty() ? 0.0 : double(out) / double(c.size()));
+        const uint64_t out = receivers.size() - receiversInRack[rackOf.at(s)];
+        // Candidates(s): every receiver but s, or (OTHER_RACK) those outside s's rack.
+        const uint64_t candidates = destination == Destination::OTHER_RACK
+                                        ? out
+                                        : receivers.size() - (isReceiver.at(s) ? 1 : 0);
+        share.push_back(candidates == 0 ? 0.0 : double(out) / double(candidates));
         leaving[rackOf.at(s)] += share.back();
     }
     std::vector<double> rates;

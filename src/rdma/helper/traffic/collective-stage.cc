@@ -22,6 +22,12 @@ using namespace scenario;
 
 namespace
 {
+// The rank fixes the order in which the sources add their flows (flow ids, streams).
+const StageRegistration<TrafficStage, CollectiveStage> g_stage(70);
+} // namespace
+
+namespace
+{
 /// Model keys of traffic.moe whose default comes from the preset.
 MoeGenerator
 MoeFromKeys(const json& s)
@@ -287,6 +293,66 @@ CollectiveStage::WriteFiles(RunOutput& out) const
         // The generator's traffic as a replayable trace (ranks; hosts: moe_rank_hosts).
         m_trace->Write(out.Stream("moe-trace.csv"));
     }
+}
+
+std::vector<ScenarioSchema::Key>
+CollectiveStage::Keys() const
+{
+    using T = ScenarioSchema::Type;
+    // clang-format off
+    return {
+        {"traffic.moe.enabled", T::BOOL, false, 0, 0, {}, "", "MoE expert-parallel all-to-all: dispatch and combine of every layer (kind 'collective'; collectives.csv, moe-trace.csv)."},
+        {"traffic.moe.preset", T::CHOICE, "deepseek_v3", 0, 0, {"deepseek_v3", "mixtral", "decode"}, "", "Defaults of the model keys below. deepseek_v3: EP64 = 8 nodes x 8 GPUs, 4096 tokens per GPU, top-8 of 256 experts, H 7168, at most 4 nodes per token, hierarchical; mixtral: EP8 = 8 nodes x 1 GPU, 4096 tokens, top-2 of 8, H 4096, flat; decode: EP64 = 8 x 8, 128 tokens, top-8 of 256, H 7168, flat, one message per token and expert."},
+        {"traffic.moe.ranks", T::INT, nullptr, 2, 1e6, {}, "GPUs", "EP group size, one GPU (rank) per host. Default: the preset's."},
+        {"traffic.moe.gpus_per_node", T::INT, nullptr, 1, 1024, {}, "GPUs", "Ranks per node (rank r is local rank r % gpus_per_node of node r / gpus_per_node). Default: the preset's."},
+        {"traffic.moe.tokens_per_rank", T::INT, nullptr, 1, 1e8, {}, "tokens", "Tokens each rank routes per layer and micro-batch. Default: the preset's."},
+        {"traffic.moe.hidden_size", T::INT, nullptr, 1, 1e6, {}, "", "Hidden size H. Default: the preset's."},
+        {"traffic.moe.top_k", T::INT, nullptr, 1, 1024, {}, "experts", "Experts per token. Default: the preset's."},
+        {"traffic.moe.experts", T::INT, nullptr, 1, 1e6, {}, "experts", "Routed experts, experts / ranks per rank (expert e on rank e / (experts / ranks)). Default: the preset's."},
+        {"traffic.moe.max_nodes", T::INT, nullptr, 0, 1e6, {}, "nodes", "Node-limited routing: a token reaches at most this many nodes; 0 = no limit. Default: the preset's."},
+        {"traffic.moe.exchange", T::CHOICE, nullptr, 0, 0, {"flat", "hierarchical"}, "", "flat: one copy per token and destination GPU; hierarchical (rail-aligned): one RDMA copy per token and destination node, to the GPU of the same local rank (the NVLink part is not modelled). Default: the preset's."},
+        {"traffic.moe.granularity", T::CHOICE, nullptr, 0, 0, {"per_pair", "per_token"}, "", "per_pair: a phase's copies between two GPUs travel as messages_per_pair messages; per_token: one message per token and expert (flat) or node (hierarchical). Default: the preset's."},
+        {"traffic.moe.dispatch_bytes_per_token", T::INT, nullptr, 1, 1e9, {}, "bytes", "Bytes of one dispatch copy. Default: FP8 with scales, H + 4H/128."},
+        {"traffic.moe.combine_bytes_per_token", T::INT, nullptr, 1, 1e9, {}, "bytes", "Bytes of one combine copy. Default: BF16, 2H."},
+        {"traffic.moe.skew", T::CHOICE, "uniform", 0, 0, {"uniform", "dirichlet"}, "", "Expert popularity: uniform, or drawn per layer from a symmetric Dirichlet(dirichlet_alpha) (summary.json: moe_expert_load_max_over_mean)."},
+        {"traffic.moe.dirichlet_alpha", T::NUMBER, 1.0, 1e-3, 1e6, {}, "", "Dirichlet concentration: smaller = more skewed popularity."},
+        {"traffic.moe.messages_per_pair", T::INT, 1, 1, 1024, {}, "", "per_pair: messages (each on its own QP unless traffic.collective_qps is per_pair) per GPU pair and phase."},
+        {"traffic.moe.layers", T::INT, 1, 1, 10000, {}, "", "MoE layers."},
+        {"traffic.moe.micro_batches", T::INT, 1, 1, 10000, {}, "", "Micro-batches; collectives.csv layer = micro_batch x layers + layer."},
+        {"traffic.moe.overlap_micro_batches", T::BOOL, false, 0, 0, {}, "", "false: micro-batches one after the other; true: independent chains from time 0 (one's communication overlaps another's compute)."},
+        {"traffic.moe.expert_compute_us", T::NUMBER, 0, 0, 1e9, {}, "us", "A GPU starts its combine this long after its dispatch completed (expert compute)."},
+        {"traffic.moe.layer_compute_us", T::NUMBER, 0, 0, 1e9, {}, "us", "A GPU starts the next dispatch this long after its combine completed (attention, etc.)."},
+        {"traffic.moe.placement", T::CHOICE, "linear", 0, 0, {"linear", "rail"}, "", "Ranks on hosts. linear: rank r on host r (a node's GPUs side by side); rail: local rank i of node n on the n-th host of rack i, so that rail-aligned exchanges stay under one ToR."},
+        {"traffic.moe.rank_hosts", T::INT_ARRAY, json::array(), 0, 1e6, {}, "host", "Host of each rank (overrides placement); empty = placement."},
+        {"traffic.moe.priority", T::INT, nullptr, 0, 7, {}, "", "Class of the MoE flows (default nic.data_priority)."},
+        {"traffic.trace.csv", T::STRING, "", 0, 0, {}, "path", "Collective trace to replay: flow_id,release_ns,src,dst,bytes,phase,layer,wait_groups,gap_ns,prio (src, dst: ranks; wait_groups: phase:layer;...); a flow starts when its groups completed on its sending host, + gap_ns. Relative to the scenario file; empty = none."},
+        {"traffic.trace.rank_hosts", T::INT_ARRAY, json::array(), 0, 1e6, {}, "host", "Host of each rank of the trace; empty = rank r on host r."},
+        {"traffic.trace.priority", T::INT, nullptr, 0, 7, {}, "", "Class of trace flows with an empty prio (default nic.data_priority)."},
+        {"traffic.collective_qps", T::CHOICE, nullptr, 0, 0, {"per_flow", "per_pair"}, "", "QPs of collective flows (MoE, trace): one per flow, or one per host pair and class (messages in order). Default: per_pair for MoE per_token granularity, else per_flow."},
+    };
+    // clang-format on
+}
+
+void
+CollectiveStage::Estimate(const json& s, SizeGuard::Estimate& e) const
+{
+    if (Bool(s, "traffic.moe.enabled"))
+    {
+        const double ranks = Int(s, "traffic.moe.ranks");
+        const double groups =
+            2.0 * Int(s, "traffic.moe.layers") * Int(s, "traffic.moe.micro_batches");
+        // per_pair: each rank sends to at most every other rank per phase; per_token: a
+        // message per token and expert.
+        const double n = Str(s, "traffic.moe.granularity") == "per_pair"
+                             ? groups * ranks * std::max(1.0, ranks - 1) *
+                                   Int(s, "traffic.moe.messages_per_pair")
+                             : groups * ranks * Int(s, "traffic.moe.tokens_per_rank") *
+                                   Int(s, "traffic.moe.top_k");
+        const bool pairQps = Str(s, "traffic.collective_qps") == "per_pair";
+        e.AddFlows(n, pairQps ? ranks * (ranks - 1) : n, "traffic.moe.layers", n);
+    }
+    const double rows = SizeGuard::DataLines(Str(s, "traffic.trace.csv"));
+    e.AddFlows(rows, rows, "traffic.trace.csv", rows);
 }
 
 } // namespace ns3

@@ -38,6 +38,10 @@ class CollectiveStage : public TrafficStage
                const std::string& file,
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
+    /// The keys traffic.* of this source.
+    std::vector<ScenarioSchema::Key> Keys() const override;
+    /// Flows and QPs: the MoE messages or the trace rows.
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     /// Read the trace (errors: file:line, ranks on one host, a flow in the control class).
     void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;
     /// Generate the MoE traffic (two random streams: uniform, gamma) or take the trace,

@@ -14,6 +14,12 @@ namespace ns3
 using json = nlohmann::json;
 using namespace scenario;
 
+namespace
+{
+// The rank fixes the order in which the sources add their flows (flow ids, streams).
+const StageRegistration<TrafficStage, FlowsCsvStage> g_stage(30);
+} // namespace
+
 void
 FlowsCsvStage::ResolvePaths(json& s, const std::string& file) const
 {
@@ -43,6 +49,24 @@ FlowsCsvStage::Prepare(const json& s, uint32_t hosts)
     SetFlows(FlowCsvReader::Read(csv, hosts, Int(s, "nic.data_priority")),
              csv,
              Int(s, "nic.control_priority"));
+}
+
+std::vector<ScenarioSchema::Key>
+FlowsCsvStage::Keys() const
+{
+    using T = ScenarioSchema::Type;
+    // clang-format off
+    return {
+        {"traffic.flows_csv", T::STRING, "", 0, 0, {}, "path", "Flow list (src,dst,bytes,start_ns[,priority]), relative to the scenario file; empty = none."},
+    };
+    // clang-format on
+}
+
+void
+FlowsCsvStage::Estimate(const json& s, SizeGuard::Estimate& e) const
+{
+    const double n = SizeGuard::DataLines(Str(s, "traffic.flows_csv"));
+    e.AddFlows(n, n, "traffic.flows_csv");
 }
 
 } // namespace ns3

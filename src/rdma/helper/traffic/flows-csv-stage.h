@@ -28,6 +28,10 @@ class FlowsCsvStage : public FlowListStage
     /// Read the flow list (errors: file:line, or a flow in the control class).
     void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;
     bool Enabled(const nlohmann::json& scenario) const override;
+    /// The keys traffic.* of this source.
+    std::vector<ScenarioSchema::Key> Keys() const override;
+    /// Flows and QPs: a flow per line of the list.
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
 };
 
 } // namespace ns3

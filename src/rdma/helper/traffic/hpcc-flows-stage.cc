@@ -15,6 +15,12 @@ namespace ns3
 using json = nlohmann::json;
 using namespace scenario;
 
+namespace
+{
+// The rank fixes the order in which the sources add their flows (flow ids, streams).
+const StageRegistration<TrafficStage, HpccFlowsStage> g_stage(40);
+} // namespace
+
 void
 HpccFlowsStage::ResolvePaths(json& s, const std::string& file) const
 {
@@ -44,6 +50,24 @@ HpccFlowsStage::Prepare(const json& s, uint32_t hosts)
     SetFlows(HpccFlowReader::Read(hpcc, hosts, ScenarioTopology::HostIndexOfHpccNode(s)),
              hpcc,
              Int(s, "nic.control_priority"));
+}
+
+std::vector<ScenarioSchema::Key>
+HpccFlowsStage::Keys() const
+{
+    using T = ScenarioSchema::Type;
+    // clang-format off
+    return {
+        {"traffic.hpcc_flow_file", T::STRING, "", 0, 0, {}, "path", "The HPCC simulator's flow.txt (a count, then 'src dst priority dport bytes start_s' lines) as plain flows; node ids as in an hpcc_file topology, else host indices. Relative to the scenario file; empty = none."},
+    };
+    // clang-format on
+}
+
+void
+HpccFlowsStage::Estimate(const json& s, SizeGuard::Estimate& e) const
+{
+    const double n = SizeGuard::DataLines(Str(s, "traffic.hpcc_flow_file"));
+    e.AddFlows(n, n, "traffic.hpcc_flow_file");
 }
 
 } // namespace ns3

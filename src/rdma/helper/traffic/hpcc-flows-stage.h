@@ -28,6 +28,10 @@ class HpccFlowsStage : public FlowListStage
                const std::string& file,
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
+    /// The keys traffic.* of this source.
+    std::vector<ScenarioSchema::Key> Keys() const override;
+    /// Flows and QPs: a flow per line of the file.
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     /// Read the flow file (errors: file:line, or a flow in the control class).
     void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;
 };

@@ -4,16 +4,27 @@
 #include "ns3/incast-groups-stage.h"
 
 #include "ns3/incast-group-reader.h"
+#include "ns3/input-fields.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-keys-util.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
 
 namespace ns3
 {
 
 using json = nlohmann::json;
 using namespace scenario;
+
+namespace
+{
+// The rank fixes the order in which the sources add their flows (flow ids, streams).
+const StageRegistration<TrafficStage, IncastGroupsStage> g_stage(50);
+} // namespace
 
 void
 IncastGroupsStage::ResolvePaths(json& s, const std::string& file) const
@@ -82,6 +93,85 @@ IncastGroupsStage::Summarize(json& sum, Time /* end */) const
     {
         sum["incast_groups"] = m_groups.size();
     }
+}
+
+std::vector<ScenarioSchema::Key>
+IncastGroupsStage::Keys() const
+{
+    using T = ScenarioSchema::Type;
+    // clang-format off
+    return {
+        {"traffic.incast_groups_csv", T::STRING, "", 0, 0, {}, "path", "Incast groups that join and leave: CSV with columns receiver,senders,qps_per_sender,join_us,leave_us[,message_bytes,jitter_us,priority] (senders like 1-7 or 1;4;9), relative to the scenario file; empty = none."},
+    };
+    // clang-format on
+}
+
+namespace
+{
+/// Hosts in a host-set cell such as "1-7" or "1;4;9" (a malformed part counts as one).
+double
+SetSize(const std::string& cell)
+{
+    double n = 0;
+    std::stringstream ss(cell);
+    std::string part;
+    while (std::getline(ss, part, ';'))
+    {
+        const auto dash = part.find('-');
+        try
+        {
+            n += dash == std::string::npos ? 1
+                                           : std::max(0.0,
+                                                      std::stod(part.substr(dash + 1)) -
+                                                          std::stod(part.substr(0, dash)) + 1);
+        }
+        catch (const std::exception&)
+        {
+            n += 1;
+        }
+    }
+    return n;
+}
+} // namespace
+
+void
+IncastGroupsStage::Estimate(const json& s, SizeGuard::Estimate& e) const
+{
+    // senders x qps_per_sender, summed over the rows, without reading the groups (Prepare
+    // does, and reports their errors).
+    const std::string path = Str(s, "traffic.incast_groups_csv");
+    if (path.empty() || SizeGuard::DataLines(path) == 0)
+    {
+        return;
+    }
+    std::ifstream in = inputfields::OpenInputFile(path, "incast group list");
+    std::string line;
+    double qps = 0;
+    while (std::getline(in, line))
+    {
+        const auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos || line[first] == '#' || line.find("receiver") == first)
+        {
+            continue;
+        }
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        std::string c;
+        while (std::getline(ss, c, ','))
+        {
+            cells.push_back(c);
+        }
+        double q = 1;
+        try
+        {
+            q = cells.size() > 2 ? std::stod(cells[2]) : 1;
+        }
+        catch (const std::exception&)
+        {
+        }
+        qps += (cells.size() > 1 ? SetSize(cells[1]) : 1) * q;
+    }
+    e.AddFlows(qps, qps, "traffic.incast_groups_csv");
 }
 
 } // namespace ns3

@@ -28,6 +28,10 @@ class IncastGroupsStage : public TrafficStage
                const std::string& file,
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
+    /// The keys traffic.* of this source.
+    std::vector<ScenarioSchema::Key> Keys() const override;
+    /// Flows and QPs: senders x qps_per_sender of every group.
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     /// Read the groups (errors: file:line, a group in the control class or leaving after
     /// stop_time_ms).
     void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;

@@ -17,6 +17,12 @@ namespace ns3
 using json = nlohmann::json;
 using namespace scenario;
 
+namespace
+{
+// The rank fixes the order in which the sources add their flows (flow ids, streams).
+const StageRegistration<TrafficStage, IncastStage> g_stage(10);
+} // namespace
+
 void
 IncastStage::Resolve(json& s, const std::string& /* file */) const
 {
@@ -99,6 +105,37 @@ IncastStage::AddTraffic(const json& s, RdmaTopology& topo, TrafficDriver& driver
     for (const FlowSpec& f : g.Generate(rng))
     {
         driver.AddFlow(f);
+    }
+}
+
+std::vector<ScenarioSchema::Key>
+IncastStage::Keys() const
+{
+    using T = ScenarioSchema::Type;
+    // clang-format off
+    return {
+        {"traffic.incast.enabled", T::BOOL, false, 0, 0, {}, "", "Generate an incast."},
+        {"traffic.incast.receiver", T::INT, 0, 0, 1e6, {}, "host", "Receiving host index."},
+        {"traffic.incast.senders", T::INT_ARRAY, json::array(), 0, 1e6, {}, "host", "Sending host indices; empty = every other host."},
+        {"traffic.incast.qps_per_sender", T::INT, 1, 1, 1e6, {}, "", "QPs per sender, one message each."},
+        {"traffic.incast.message_bytes", T::INT, 65536, 1, 1e12, {}, "bytes", "Message size of each QP."},
+        {"traffic.incast.until_ms", T::NUMBER, 0, 0, 1e6, {}, "ms", "If > 0: QPs send without end until this time (message_bytes ignored)."},
+        {"traffic.incast.start_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Start time."},
+        {"traffic.incast.jitter_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Each QP starts at start + U(0, jitter)."},
+        {"traffic.incast.priority", T::INT, nullptr, 0, 7, {}, "", "Class of the incast (default nic.data_priority)."},
+    };
+    // clang-format on
+}
+
+void
+IncastStage::Estimate(const json& s, SizeGuard::Estimate& e) const
+{
+    if (Enabled(s))
+    {
+        const json& senders = At(s, "traffic.incast.senders");
+        const double n = (senders.empty() ? e.hosts - 1 : double(senders.size())) *
+                         Int(s, "traffic.incast.qps_per_sender");
+        e.AddFlows(n, n, "traffic.incast.qps_per_sender");
     }
 }
 

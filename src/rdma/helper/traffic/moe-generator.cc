@@ -98,6 +98,89 @@ Cumulative(const std::vector<double>& w)
     std::partial_sum(w.begin(), w.end(), c.begin());
     return c;
 }
+
+/**
+ * Node-limited routing of one stage: a token first draws its nodes (by their experts'
+ * total weight), then its experts among those nodes' experts.
+ */
+class NodeLimitedChoice
+{
+  public:
+    /// \p p: the experts' popularity; \p nodeCum: the nodes' cumulative weights;
+    /// \p cache: keep the candidates' weights per set of nodes (at most 64 nodes).
+    NodeLimitedChoice(const std::vector<double>& p,
+                      std::vector<double> nodeCum,
+                      uint32_t perNode,
+                      bool cache)
+        : m_p(p),
+          m_nodeCum(std::move(nodeCum)),
+          m_perNode(perNode),
+          m_cache(cache)
+    {
+    }
+
+    /// Draw \p maxNodes nodes, then \p topK distinct experts on them into \p chosen.
+    void Draw(uint32_t maxNodes,
+              uint32_t topK,
+              UniformRandomVariable& uniform,
+              std::vector<uint32_t>& chosen)
+    {
+        DrawDistinct(m_nodeCum, maxNodes, uniform, m_chosenNodes);
+        std::sort(m_chosenNodes.begin(), m_chosenNodes.end());
+        const std::vector<double>* cum = &m_candidateCum;
+        if (m_cache)
+        {
+            uint64_t set = 0;
+            for (uint32_t n : m_chosenNodes)
+            {
+                set |= uint64_t(1) << n;
+            }
+            const auto [it, added] = m_cumOfNodeSet.try_emplace(set);
+            if (added)
+            {
+                Fill(it->second);
+            }
+            cum = &it->second;
+        }
+        else
+        {
+            Fill(m_candidateCum);
+        }
+        DrawDistinct(*cum, topK, uniform, chosen);
+        for (uint32_t& c : chosen)
+        {
+            c = m_chosenNodes[c / m_perNode] * m_perNode + c % m_perNode;
+        }
+    }
+
+  private:
+    /// Cumulative weights of the experts on the chosen nodes (sorted, node by node),
+    /// summed in the order Cumulative() would.
+    void Fill(std::vector<double>& out) const
+    {
+        out.clear();
+        double sum = 0;
+        for (uint32_t n : m_chosenNodes)
+        {
+            for (uint32_t e = n * m_perNode; e < (n + 1) * m_perNode; ++e)
+            {
+                sum += m_p[e];
+                out.push_back(sum);
+            }
+        }
+    }
+
+    const std::vector<double>& m_p;
+    const std::vector<double> m_nodeCum;
+    const uint32_t m_perNode;
+    // With up to 64 nodes the candidates' weights are kept per set of nodes for the stage
+    // (DeepSeek-V3 on 8 nodes: 70 sets, against 128 additions per token); else made per
+    // token in one reused array.
+    const bool m_cache;
+    std::vector<uint32_t> m_chosenNodes;
+    std::vector<double> m_candidateCum;
+    std::unordered_map<uint64_t, std::vector<double>> m_cumOfNodeSet;
+};
 } // namespace
 
 bool
@@ -206,20 +289,9 @@ MoeGenerator::Validate() const
     return "";
 }
 
-CollectiveTrace
-MoeGenerator::Generate(Ptr<UniformRandomVariable> uniform, Ptr<GammaRandomVariable> gamma)
+std::vector<std::vector<double>>
+MoeGenerator::Popularity(GammaRandomVariable& gamma) const
 {
-    NS_ABORT_MSG_IF(!Validate().empty(), "MoeGenerator: " << Validate());
-    m_stats = Stats();
-    CollectiveTrace trace;
-    const uint32_t nodes = ranks / gpusPerNode;
-    const uint32_t perRank = experts / ranks;
-    const uint32_t perNode = experts / nodes;
-    const bool hier = exchange == Exchange::HIERARCHICAL;
-    const uint64_t dispatchBytes = DispatchBytes();
-    const uint64_t combineBytes = CombineBytes();
-
-    // Expert popularity of each layer (one gate per layer, shared by micro-batches).
     std::vector<std::vector<double>> popularity(layers, std::vector<double>(experts, 1.0));
     if (dirichletAlpha > 0)
     {
@@ -228,7 +300,7 @@ MoeGenerator::Generate(Ptr<UniformRandomVariable> uniform, Ptr<GammaRandomVariab
             double sum = 0;
             for (double& x : p)
             {
-                x = gamma->GetValue(dirichletAlpha, 1.0);
+                x = gamma.GetValue(dirichletAlpha, 1.0);
                 sum += x;
             }
             for (double& x : p)
@@ -237,195 +309,179 @@ MoeGenerator::Generate(Ptr<UniformRandomVariable> uniform, Ptr<GammaRandomVariab
             }
         }
     }
+    return popularity;
+}
 
-    std::vector<uint32_t> chosenNodes;
-    std::vector<uint32_t> chosen;
-    // Cumulative weights of the experts on a token's chosen nodes (sorted, node by node),
-    // summed in the order Cumulative() would. With up to 64 nodes they are kept per set
-    // of nodes for the stage (DeepSeek-V3 on 8 nodes: 70 sets, against 128 additions per
-    // token); else made per token in one reused array.
-    std::vector<double> candidateCum;
-    std::unordered_map<uint64_t, std::vector<double>> cumOfNodeSet;
-    auto fillCandidateCum = [&chosenNodes, perNode](const std::vector<double>& w,
-                                                    std::vector<double>& out) {
-        out.clear();
-        double sum = 0;
-        for (uint32_t n : chosenNodes)
+void
+MoeGenerator::Destinations(uint32_t src,
+                           const std::vector<uint32_t>& chosen,
+                           std::vector<uint32_t>& dests) const
+{
+    const uint32_t perRank = experts / ranks;
+    const uint32_t srcNode = src / gpusPerNode;
+    const bool hier = exchange == Exchange::HIERARCHICAL;
+    dests.clear();
+    for (uint32_t e : chosen)
+    {
+        const uint32_t rank = e / perRank;
+        const uint32_t node = rank / gpusPerNode;
+        if (hier)
         {
-            for (uint32_t e = n * perNode; e < (n + 1) * perNode; ++e)
+            if (node != srcNode)
             {
-                sum += w[e];
-                out.push_back(sum);
+                dests.push_back(node * gpusPerNode + src % gpusPerNode);
             }
         }
+        else if (rank != src)
+        {
+            dests.push_back(rank);
+        }
+    }
+    if (granularity == Granularity::PER_PAIR || hier)
+    {
+        std::sort(dests.begin(), dests.end());
+        dests.erase(std::unique(dests.begin(), dests.end()), dests.end());
+    }
+}
+
+MoeGenerator::StageRoutes
+MoeGenerator::Route(const std::vector<double>& p, UniformRandomVariable& uniform) const
+{
+    const uint32_t nodes = ranks / gpusPerNode;
+    const uint32_t perNode = experts / nodes;
+    const std::vector<double> expertCum = Cumulative(p);
+    std::vector<double> nodeWeight(nodes, 0);
+    for (uint32_t e = 0; e < experts; ++e)
+    {
+        nodeWeight[e / perNode] += p[e];
+    }
+    NodeLimitedChoice nodeLimited(p, Cumulative(nodeWeight), perNode, nodes <= 64);
+    std::vector<uint32_t> chosen;
+    StageRoutes routes;
+    routes.expertLoad.assign(experts, 0);
+    routes.pairCopies.assign(uint64_t(ranks) * ranks, 0);
+    std::vector<uint32_t> dests;
+    for (uint32_t src = 0; src < ranks; ++src)
+    {
+        for (uint32_t t = 0; t < tokensPerRank; ++t)
+        {
+            if (maxNodes > 0)
+            {
+                nodeLimited.Draw(maxNodes, topK, uniform, chosen);
+            }
+            else
+            {
+                DrawDistinct(expertCum, topK, uniform, chosen);
+            }
+            for (uint32_t e : chosen)
+            {
+                ++routes.expertLoad[e];
+            }
+            Destinations(src, chosen, dests);
+            for (uint32_t d : dests)
+            {
+                if (granularity == Granularity::PER_PAIR)
+                {
+                    ++routes.pairCopies[uint64_t(src) * ranks + d];
+                }
+                else
+                {
+                    routes.messages.emplace_back(src, d);
+                }
+            }
+        }
+    }
+    return routes;
+}
+
+void
+MoeGenerator::AddStageFlows(CollectiveTrace& trace, uint32_t stage, const StageRoutes& routes)
+{
+    const uint32_t layer = stage % layers;
+    const uint32_t dispatch = trace.GroupIndex("dispatch", stage);
+    const uint32_t combine = trace.GroupIndex("combine", stage);
+    std::vector<uint32_t> dispatchWaits;
+    const bool chained = overlapMicroBatches ? layer > 0 : stage > 0;
+    if (chained)
+    {
+        dispatchWaits.push_back(trace.GroupIndex("combine", stage - 1));
+    }
+    auto add = [&](uint32_t s,
+                   uint32_t d,
+                   uint64_t bytes,
+                   uint32_t group,
+                   const std::vector<uint32_t>& waits,
+                   int64_t gap) {
+        TraceFlow f;
+        f.flowId = trace.flows.size();
+        f.src = s;
+        f.dst = d;
+        f.bytes = bytes;
+        f.group = group;
+        f.phase = trace.groups[group].phase;
+        f.layer = stage;
+        f.waits = waits;
+        f.gapNs = waits.empty() ? 0 : gap;
+        f.priority = priority;
+        trace.flows.push_back(f);
     };
+    for (int phase = 0; phase < 2; ++phase)
+    {
+        const bool isDispatch = phase == 0;
+        const uint64_t perCopy = isDispatch ? DispatchBytes() : CombineBytes();
+        const uint32_t group = isDispatch ? dispatch : combine;
+        const std::vector<uint32_t> waits =
+            isDispatch ? dispatchWaits : std::vector<uint32_t>{dispatch};
+        const int64_t gap = isDispatch ? layerComputeNs : expertComputeNs;
+        uint64_t& total = isDispatch ? m_stats.dispatchBytes : m_stats.combineBytes;
+        if (granularity != Granularity::PER_PAIR)
+        {
+            for (const auto& [s, d] : routes.messages)
+            {
+                total += perCopy;
+                add(isDispatch ? s : d, isDispatch ? d : s, perCopy, group, waits, gap);
+            }
+            continue;
+        }
+        for (uint32_t s = 0; s < ranks; ++s)
+        {
+            for (uint32_t d = 0; d < ranks; ++d)
+            {
+                // Combine goes back: from the expert's rank d to the token's rank s.
+                const uint64_t copies = routes.pairCopies[uint64_t(s) * ranks + d];
+                if (copies == 0)
+                {
+                    continue;
+                }
+                const uint64_t bytes = copies * perCopy;
+                total += bytes;
+                const uint64_t parts = std::min<uint64_t>(messagesPerPair, bytes);
+                for (uint64_t i = 0; i < parts; ++i)
+                {
+                    const uint64_t part = bytes / parts + (i < bytes % parts ? 1 : 0);
+                    add(isDispatch ? s : d, isDispatch ? d : s, part, group, waits, gap);
+                }
+            }
+        }
+    }
+}
+
+CollectiveTrace
+MoeGenerator::Generate(Ptr<UniformRandomVariable> uniform, Ptr<GammaRandomVariable> gamma)
+{
+    NS_ABORT_MSG_IF(!Validate().empty(), "MoeGenerator: " << Validate());
+    m_stats = Stats();
+    CollectiveTrace trace;
+    const std::vector<std::vector<double>> popularity = Popularity(*gamma);
     const uint32_t stages = layers * microBatches;
     double loadRatioSum = 0;
     for (uint32_t stage = 0; stage < stages; ++stage)
     {
-        const uint32_t layer = stage % layers;
-        const std::vector<double>& p = popularity[layer];
-        const std::vector<double> expertCum = Cumulative(p);
-        std::vector<double> nodeWeight(nodes, 0);
-        for (uint32_t e = 0; e < experts; ++e)
-        {
-            nodeWeight[e / perNode] += p[e];
-        }
-        const std::vector<double> nodeCum = Cumulative(nodeWeight);
-        cumOfNodeSet.clear();
-
-        std::vector<uint64_t> expertLoad(experts, 0);
-        std::vector<uint64_t> pairCopies(uint64_t(ranks) * ranks, 0); // PER_PAIR
-        std::vector<std::pair<uint32_t, uint32_t>> messages;          // PER_TOKEN (src, dst)
-        std::vector<uint32_t> dests;
-        for (uint32_t src = 0; src < ranks; ++src)
-        {
-            const uint32_t srcNode = src / gpusPerNode;
-            for (uint32_t t = 0; t < tokensPerRank; ++t)
-            {
-                if (maxNodes > 0)
-                {
-                    DrawDistinct(nodeCum, maxNodes, *uniform, chosenNodes);
-                    std::sort(chosenNodes.begin(), chosenNodes.end());
-                    const std::vector<double>* cum = &candidateCum;
-                    if (nodes <= 64)
-                    {
-                        uint64_t set = 0;
-                        for (uint32_t n : chosenNodes)
-                        {
-                            set |= uint64_t(1) << n;
-                        }
-                        const auto [it, added] = cumOfNodeSet.try_emplace(set);
-                        if (added)
-                        {
-                            fillCandidateCum(p, it->second);
-                        }
-                        cum = &it->second;
-                    }
-                    else
-                    {
-                        fillCandidateCum(p, candidateCum);
-                    }
-                    DrawDistinct(*cum, topK, *uniform, chosen);
-                    for (uint32_t& c : chosen)
-                    {
-                        c = chosenNodes[c / perNode] * perNode + c % perNode;
-                    }
-                }
-                else
-                {
-                    DrawDistinct(expertCum, topK, *uniform, chosen);
-                }
-                // Destinations on the fabric: ranks (flat) or nodes (hierarchical), one
-                // copy each (PER_PAIR), or one message per expert (PER_TOKEN, flat).
-                dests.clear();
-                for (uint32_t e : chosen)
-                {
-                    ++expertLoad[e];
-                    const uint32_t rank = e / perRank;
-                    const uint32_t node = rank / gpusPerNode;
-                    if (hier)
-                    {
-                        if (node != srcNode)
-                        {
-                            dests.push_back(node * gpusPerNode + src % gpusPerNode);
-                        }
-                    }
-                    else if (rank != src)
-                    {
-                        dests.push_back(rank);
-                    }
-                }
-                if (granularity == Granularity::PER_PAIR || hier)
-                {
-                    std::sort(dests.begin(), dests.end());
-                    dests.erase(std::unique(dests.begin(), dests.end()), dests.end());
-                }
-                for (uint32_t d : dests)
-                {
-                    if (granularity == Granularity::PER_PAIR)
-                    {
-                        ++pairCopies[uint64_t(src) * ranks + d];
-                    }
-                    else
-                    {
-                        messages.emplace_back(src, d);
-                    }
-                }
-            }
-        }
+        const StageRoutes routes = Route(popularity[stage % layers], *uniform);
         const double mean = double(tokensPerRank) * ranks * topK / experts;
-        loadRatioSum += double(*std::max_element(expertLoad.begin(), expertLoad.end())) / mean;
-
-        // Flows and dependencies of this stage.
-        const uint32_t dispatch = trace.GroupIndex("dispatch", stage);
-        const uint32_t combine = trace.GroupIndex("combine", stage);
-        std::vector<uint32_t> dispatchWaits;
-        const bool chained = overlapMicroBatches ? layer > 0 : stage > 0;
-        if (chained)
-        {
-            dispatchWaits.push_back(trace.GroupIndex("combine", stage - 1));
-        }
-        auto add = [&](uint32_t s,
-                       uint32_t d,
-                       uint64_t bytes,
-                       uint32_t group,
-                       const std::vector<uint32_t>& waits,
-                       int64_t gap) {
-            TraceFlow f;
-            f.flowId = trace.flows.size();
-            f.src = s;
-            f.dst = d;
-            f.bytes = bytes;
-            f.group = group;
-            f.phase = trace.groups[group].phase;
-            f.layer = stage;
-            f.waits = waits;
-            f.gapNs = waits.empty() ? 0 : gap;
-            f.priority = priority;
-            trace.flows.push_back(f);
-        };
-        for (int phase = 0; phase < 2; ++phase)
-        {
-            const bool isDispatch = phase == 0;
-            const uint64_t perCopy = isDispatch ? dispatchBytes : combineBytes;
-            const uint32_t group = isDispatch ? dispatch : combine;
-            const std::vector<uint32_t> waits =
-                isDispatch ? dispatchWaits : std::vector<uint32_t>{dispatch};
-            const int64_t gap = isDispatch ? layerComputeNs : expertComputeNs;
-            uint64_t& total = isDispatch ? m_stats.dispatchBytes : m_stats.combineBytes;
-            if (granularity == Granularity::PER_PAIR)
-            {
-                for (uint32_t s = 0; s < ranks; ++s)
-                {
-                    for (uint32_t d = 0; d < ranks; ++d)
-                    {
-                        // Combine goes back: from the expert's rank d to the token's rank s.
-                        const uint64_t copies = pairCopies[uint64_t(s) * ranks + d];
-                        if (copies == 0)
-                        {
-                            continue;
-                        }
-                        const uint64_t bytes = copies * perCopy;
-                        total += bytes;
-                        const uint64_t parts = std::min<uint64_t>(messagesPerPair, bytes);
-                        for (uint64_t i = 0; i < parts; ++i)
-                        {
-                            const uint64_t part = bytes / parts + (i < bytes % parts ? 1 : 0);
-                            add(isDispatch ? s : d, isDispatch ? d : s, part, group, waits, gap);
-                        }
-                    }
-                }
-            }
-            else
-            {
-                for (const auto& [s, d] : messages)
-                {
-                    total += perCopy;
-                    add(isDispatch ? s : d, isDispatch ? d : s, perCopy, group, waits, gap);
-                }
-            }
-        }
+        loadRatioSum +=
+            double(*std::max_element(routes.expertLoad.begin(), routes.expertLoad.end())) / mean;
+        AddStageFlows(trace, stage, routes);
     }
     m_stats.expertLoadMaxOverMean = loadRatioSum / stages;
     NS_LOG_INFO("generated " << trace.flows.size() << " flows, " << m_stats.dispatchBytes

@@ -110,6 +110,27 @@ class MoeGenerator
     const Stats& GetStats() const;
 
   private:
+    /// What the tokens of one stage (a layer of a micro-batch) chose.
+    struct StageRoutes
+    {
+        std::vector<uint64_t> expertLoad; ///< tokens per expert
+        std::vector<uint64_t> pairCopies; ///< PER_PAIR: copies per (src, dst) rank pair
+        std::vector<std::pair<uint32_t, uint32_t>> messages; ///< PER_TOKEN: (src, dst)
+    };
+
+    /// Expert popularity of each layer (one gate per layer, shared by micro-batches).
+    std::vector<std::vector<double>> Popularity(GammaRandomVariable& gamma) const;
+    /// Route every token of a stage whose experts have popularity \p p.
+    StageRoutes Route(const std::vector<double>& p, UniformRandomVariable& uniform) const;
+    /// The fabric destinations of a token of rank \p src sent to the experts \p chosen:
+    /// ranks (flat) or nodes (hierarchical), one copy each (PER_PAIR, or hierarchical) or
+    /// one message per expert (PER_TOKEN, flat).
+    void Destinations(uint32_t src,
+                      const std::vector<uint32_t>& chosen,
+                      std::vector<uint32_t>& dests) const;
+    /// Add the dispatch and combine flows of \p stage and their dependencies to \p trace.
+    void AddStageFlows(CollectiveTrace& trace, uint32_t stage, const StageRoutes& routes);
+
     Stats m_stats;
 };
 

@@ -15,6 +15,12 @@ namespace ns3
 using json = nlohmann::json;
 using namespace scenario;
 
+namespace
+{
+// The rank fixes the order in which the sources add their flows (flow ids, streams).
+const StageRegistration<TrafficStage, PermutationStage> g_stage(20);
+} // namespace
+
 void
 PermutationStage::Check(const json& s, const std::string& file, uint32_t /* hosts */) const
 {
@@ -51,6 +57,28 @@ PermutationStage::AddTraffic(const json& s,
     for (const FlowSpec& f : g.Generate(rng))
     {
         driver.AddFlow(f);
+    }
+}
+
+std::vector<ScenarioSchema::Key>
+PermutationStage::Keys() const
+{
+    using T = ScenarioSchema::Type;
+    // clang-format off
+    return {
+        {"traffic.permutation.enabled", T::BOOL, false, 0, 0, {}, "", "Permutation traffic: every host sends one message to a distinct host (under another leaf on a leaf-spine)."},
+        {"traffic.permutation.message_bytes", T::INT, 1000000, 1, 1e12, {}, "bytes", "Message size of each host."},
+        {"traffic.permutation.start_us", T::NUMBER, 0, 0, 1e9, {}, "us", "Start time."},
+    };
+    // clang-format on
+}
+
+void
+PermutationStage::Estimate(const json& s, SizeGuard::Estimate& e) const
+{
+    if (Enabled(s))
+    {
+        e.AddFlows(e.hosts, e.hosts, "traffic.permutation.enabled");
     }
 }
 

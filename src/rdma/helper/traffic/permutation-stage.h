@@ -21,6 +21,10 @@ class PermutationStage : public TrafficStage
                const std::string& file,
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
+    /// The keys traffic.* of this source.
+    std::vector<ScenarioSchema::Key> Keys() const override;
+    /// Flows and QPs: a message per host.
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     void AddTraffic(const nlohmann::json& scenario,
                     RdmaTopology& topo,
                     TrafficDriver& driver,

@@ -13,6 +13,12 @@ namespace ns3
 using json = nlohmann::json;
 using namespace scenario;
 
+namespace
+{
+// The rank fixes the order in which the sources add their flows (flow ids, streams).
+const StageRegistration<TrafficStage, ProbeStage> g_stage(80);
+} // namespace
+
 void
 ProbeStage::Resolve(json& s, const std::string& /* file */) const
 {
@@ -68,6 +74,34 @@ ProbeStage::AddTraffic(const json& s,
                     Us(Num(s, "traffic.probe.interval_us")),
                     Int(s, "traffic.probe.priority"),
                     Bool(s, "traffic.probe.rate_limited"));
+}
+
+std::vector<ScenarioSchema::Key>
+ProbeStage::Keys() const
+{
+    using T = ScenarioSchema::Type;
+    // clang-format off
+    return {
+        {"traffic.probe.enabled", T::BOOL, false, 0, 0, {}, "", "Small-message latency probe (kind 'probe' in fct.csv)."},
+        {"traffic.probe.src", T::INT, 1, 0, 1e6, {}, "host", "Probe sender."},
+        {"traffic.probe.dst", T::INT, 0, 0, 1e6, {}, "host", "Probe receiver."},
+        {"traffic.probe.message_bytes", T::INT, 1024, 1, 1e9, {}, "bytes", "Probe message size."},
+        {"traffic.probe.interval_us", T::NUMBER, 20, 0.001, 1e9, {}, "us", "One probe message per interval until the other flows are done."},
+        {"traffic.probe.start_us", T::NUMBER, 0, 0, 1e9, {}, "us", "First probe."},
+        {"traffic.probe.priority", T::INT, nullptr, 0, 7, {}, "", "Class of the probe (default nic.data_priority)."},
+        {"traffic.probe.rate_limited", T::BOOL, true, 0, 0, {}, "", "false: the probe's QP is outside congestion control (line rate), so it measures the fabric's queueing delay, not its own fair share (a 1 KB message per 50 us is 164 Mb/s, 11x the share of each of 7,000 QPs on 100G, so paced it would wait for its own rate)."},
+    };
+    // clang-format on
+}
+
+void
+ProbeStage::Estimate(const json& s, SizeGuard::Estimate& e) const
+{
+    if (Enabled(s))
+    {
+        e.AddFlows(1, 1, "traffic.probe.enabled");
+        e.probes += Num(s, "stop_time_ms") * 1000 / Num(s, "traffic.probe.interval_us");
+    }
 }
 
 } // namespace ns3

@@ -23,6 +23,10 @@ class ProbeStage : public TrafficStage
                const std::string& file,
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
+    /// The keys traffic.* of this source.
+    std::vector<ScenarioSchema::Key> Keys() const override;
+    /// Flows and QPs: one QP, a probe per interval until the stop time.
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     void AddTraffic(const nlohmann::json& scenario,
                     RdmaTopology& topo,
                     TrafficDriver& driver,

@@ -25,7 +25,12 @@ class RunOutput;
  * ScenarioStage steps, the runner calls, on every source: Prepare (read its input files:
  * errors before any output), AddTraffic (if Enabled; the fabric is built), and after the
  * run Summarize and WriteFiles (enabled or not). Sources add their flows in the order of
- * CreateAll(), which fixes the flow ids and the random streams each takes.
+ * CreateAll(), by the rank each registers with, which fixes the flow ids and the random
+ * streams each takes.
+ *
+ * A new source is one file: a subclass declaring its keys and its estimate
+ * (ScenarioStage), registered with `static const StageRegistration<TrafficStage, T>
+ * g_stage(RANK);` at a rank after the shipped ones.
  */
 class TrafficStage : public ScenarioStage
 {
@@ -57,9 +62,12 @@ class TrafficStage : public ScenarioStage
     /// Write the source's own files of the run.
     virtual void WriteFiles(RunOutput& out) const;
 
-    /// One of every traffic source, in the order their flows are added.
+    /// A new instance of every registered traffic source, in the order their flows are
+    /// added.
     static std::vector<std::unique_ptr<TrafficStage>> CreateAll();
 };
+
+extern template class StageList<TrafficStage>; // instantiated in scenario-stage.cc
 
 } // namespace ns3
 

@@ -76,3 +76,19 @@ TEST(CcRegistryResolve, EveryAlgorithmEveryAttribute)
         EXPECT_EQ(r.controller->GetCnpInterval().IsStrictlyPositive(), a.name == "dcqcn") << a.name;
     }
 }
+
+TEST(CcRegistryReactsToCnp, AsksTheController)
+{
+    // DCQCN cuts its rate on a CNP; the delay- and INT-based controllers and "none" do not
+    // (analysis notes their marks and CNPs as ignored, from summary.json). Every
+    // registered controller answers.
+    for (const PluginRegistry::Plugin& a : PluginRegistry::CongestionControls().Plugins())
+    {
+        const bool reacts = CcRegistry::ReactsToCnp(a.name);
+        if (a.name == "dcqcn" || a.name == "none" || a.name == "timely" || a.name == "hpcc")
+        {
+            EXPECT_EQ(reacts, a.name == "dcqcn") << a.name;
+        }
+    }
+    Simulator::Destroy();
+}
