@@ -60,11 +60,10 @@ RttProbe::OnSend(uint32_t payloadBytes)
     const Time now = Now();
     if (!m_drained && m_lastSendAt.IsPositive() && now > m_lastSendAt)
     {
-        // Backlogged since its last packet: what it sent over that gap.
-        // The gap was the last packet's price (its wire size with the pacing jitter) at
-        // the rate then in force: dividing its wire size instead would read the jitter
-        // (+-PacingJitter) as a rate change, and a cut taken from it would be up to a
-        // third too deep.
+        // Backlogged since its last packet: what it sent over that gap, its last
+        // packet's price (wire size with the pacing jitter) at the rate then in force;
+        // its wire size alone would read the jitter as a rate change, and a cut taken
+        // from it would be up to a third too deep.
         m_usedRate =
             std::min(m_lastPrice * 8 / (now - m_lastSendAt).GetSeconds(), double(m_ctx.lineRate));
     }

@@ -337,7 +337,6 @@ RttProbe::BoundFor(double sentClaim, Time rtt, double gradient) const
     // 1 / (1 + gradient). The level reacts to a standing queue, the gradient to an
     // overload at once, however long the queue already is.
     const double excess = (rtt - target).GetSeconds() / rtt.GetSeconds();
-    double cut = m_beta * excess;
     if (!m_group)
     {
         // Per QP, a proportional-derivative cut: the level term alone, sampled by each QP
@@ -352,6 +351,7 @@ RttProbe::BoundFor(double sentClaim, Time rtt, double gradient) const
         }
         return sentClaim * (1 - std::min(pd, m_maxMd));
     }
+    double cut = m_beta * excess;
     if (gradient > 0)
     {
         cut = std::max(cut, 1 - 1 / (1 + gradient));

@@ -312,31 +312,49 @@ TEST(RttProbeTargets, IncastAcrossALeafSpineKeepsTheTargets)
     EXPECT_GE(s["goodput_gbps"].get<double>(), NinetyPercentOfLine(100, 1024));
 }
 
-TEST(RttProbeTargets, ShortFlowsBesideTheIncastStayNearTheirUnloadedFct)
+namespace
 {
-    // WebSearch flows at 30% load between the senders share their links with the incast:
-    // the short ones (under 100 KB) finish near their unloaded FCT.
-    TempDir dir;
+
+/// Runs the WebSearch-beside-the-incast scenario (\p rttProbe: its cc.rtt-probe keys)
+/// with 6 ms of CDF flows; expects no loss and a bounded queue, and returns the
+/// slowdowns of the CDF flows under 100 KB (\p cdfFlows: how many CDF flows there were).
+std::vector<double>
+ShortFlowSlowdownsBesideTheIncast(const TempDir& dir, const json& rttProbe, size_t& cdfFlows)
+{
     json sc = Shipped(dir, "rtt-probe-incast-cdf-mix.json");
+    sc["cc"]["rtt-probe"] = rttProbe;
     sc["traffic"]["cdf"]["file"] = kScenarios + "workloads/websearch.cdf";
     sc["traffic"]["cdf"]["duration_us"] = 6000;
     sc["stop_time_ms"] = 30; // the run ends once the last (largest) CDF flow is done
     const json s = RunScenario(dir, "mix", sc);
     ExpectNoLossAndBoundedQueue(s);
     std::vector<double> slowdown;
-    size_t cdf = 0;
+    cdfFlows = 0;
     for (const auto& r : ReadCsv(dir / "mix/fct.csv"))
     {
         if (r.at("kind") != "cdf")
         {
             continue;
         }
-        ++cdf;
+        ++cdfFlows;
         if (Num(r.at("size_bytes")) < 100e3)
         {
             slowdown.push_back(Num(r.at("slowdown")));
         }
     }
+    return slowdown;
+}
+
+} // namespace
+
+TEST(RttProbeTargets, ShortFlowsBesideTheIncastStayNearTheirUnloadedFct)
+{
+    // WebSearch flows at 30% load between the senders share their links with the incast:
+    // the short ones (under 100 KB) finish near their unloaded FCT.
+    TempDir dir;
+    size_t cdf = 0;
+    const std::vector<double> slowdown =
+        ShortFlowSlowdownsBesideTheIncast(dir, json::object(), cdf);
     EXPECT_GE(cdf, 50u);
     ASSERT_GE(slowdown.size(), 20u);
     EXPECT_LE(Quantile(slowdown, 0.5), 2.0);
@@ -452,21 +470,9 @@ TEST(RttProbeTargets, PerQpRatesKeepShortFlowsBesideTheIncastNearTheirUnloadedFc
     // destination: its initial window lets a short one finish near its unloaded FCT
     // (median slowdown of those under 100 KB at most 2).
     TempDir dir;
-    json sc = Shipped(dir, "rtt-probe-incast-cdf-mix.json");
-    sc["cc"]["rtt-probe"] = {{"ShareWithPeers", false}};
-    sc["traffic"]["cdf"]["file"] = kScenarios + "workloads/websearch.cdf";
-    sc["traffic"]["cdf"]["duration_us"] = 6000;
-    sc["stop_time_ms"] = 30; // the run ends once the last (largest) CDF flow is done
-    const json s = RunScenario(dir, "mix", sc);
-    ExpectNoLossAndBoundedQueue(s);
-    std::vector<double> slowdown;
-    for (const auto& r : ReadCsv(dir / "mix/fct.csv"))
-    {
-        if (r.at("kind") == "cdf" && Num(r.at("size_bytes")) < 100e3)
-        {
-            slowdown.push_back(Num(r.at("slowdown")));
-        }
-    }
+    size_t cdf = 0;
+    const std::vector<double> slowdown =
+        ShortFlowSlowdownsBesideTheIncast(dir, {{"ShareWithPeers", false}}, cdf);
     ASSERT_GE(slowdown.size(), 20u);
     EXPECT_LE(Quantile(slowdown, 0.5), 2.0);
 }
