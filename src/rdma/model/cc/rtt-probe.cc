@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -37,7 +38,7 @@ RttProbe::GetTypeId()
                           "line-rate steps per probe answer, line-rate start), the "
                           "published reference.",
                           EnumValue(RttProbe::PRESET_SCALABLE),
-                          MakeEnumAccessor(&RttProbe::m_preset),
+                          compat::MakeEnumAccessor(&RttProbe::m_preset),
                           MakeEnumChecker(RttProbe::PRESET_SCALABLE,
                                           "Scalable",
                                           RttProbe::PRESET_NVIDIA_SAMPLE,
@@ -52,7 +53,7 @@ RttProbe::GetTypeId()
                           "delay for every path length (no RTT unfairness between short and "
                           "long paths, no collapse on long paths).",
                           EnumValue(RttProbe::TARGET_ABSOLUTE),
-                          MakeEnumAccessor(&RttProbe::m_targetMode),
+                          compat::MakeEnumAccessor(&RttProbe::m_targetMode),
                           MakeEnumChecker(RttProbe::TARGET_ABSOLUTE,
                                           "Absolute",
                                           RttProbe::TARGET_BASE_PLUS,
@@ -130,7 +131,7 @@ RttProbe::GetTypeId()
                           "NackFactor instead of HighRttMdFactor; lower samples follow the "
                           "normal rules and leave it pending.",
                           EnumValue(RttProbe::NACK_IMMEDIATE),
-                          MakeEnumAccessor(&RttProbe::m_nackMode),
+                          compat::MakeEnumAccessor(&RttProbe::m_nackMode),
                           MakeEnumChecker(RttProbe::NACK_IMMEDIATE,
                                           "Immediate",
                                           RttProbe::NACK_ON_HIGH_RTT,
@@ -235,7 +236,7 @@ RttProbe::GetTypeId()
                           "line rate if none does. LineRate: the line rate. (With "
                           "ShareWithPeers a QP starts at the group's claim.)",
                           EnumValue(RttProbe::FIRST_COUNT_SHARE),
-                          MakeEnumAccessor(&RttProbe::m_firstRate),
+                          compat::MakeEnumAccessor(&RttProbe::m_firstRate),
                           MakeEnumChecker(RttProbe::FIRST_COUNT_SHARE,
                                           "CountShare",
                                           RttProbe::FIRST_PEER_SHARE,
