@@ -3,7 +3,8 @@
 # missing one stops the configuration with one message naming the Debian package, as
 # the wscript's configure does, instead of an error deep in the build.
 #
-#   rdma_require_ns3_version(VERSION)        ns-3 itself (3.36 or newer)
+#   rdma_require_ns3_version(VERSION)        ns-3 itself (3.36 or newer; tested 3.37-3.48)
+#   rdma_ns3_version_number(VERSION OUT)     VERSION as the number ns3-compat.h reads
 #   rdma_require_header_libraries()          nlohmann-json, Boost string algorithms
 #   rdma_require_program_options()           Boost.program_options (the programs)
 #   rdma_require_googletest()                GoogleTest (the tests)
@@ -15,6 +16,11 @@ include(CheckIncludeFileCXX)
 # builds Callbacks from lambdas, e.g. Callback<void>([]() {...}), and uses
 # TracedCallback::IsEmpty, neither of which waf-based ns-3.35 and older accept).
 set(RDMA_MIN_NS3_VERSION 3.36)
+# The releases it is built and tested with: 3.37 (Debian's, out of tree and in its source
+# tree) and 3.48 (in a tree), both in CI; the API changes between them are all in
+# model/ns3-compat.h.
+set(RDMA_TESTED_NS3_VERSIONS "3.37 to 3.48")
+set(RDMA_NEWEST_TESTED_NS3_VERSION 3.48)
 
 function(rdma_fail what package)
   message(FATAL_ERROR "rdma: ${what} not found. On Debian/Ubuntu: sudo apt install ${package}")
@@ -24,8 +30,25 @@ function(rdma_require_ns3_version version)
   if(version AND version VERSION_LESS RDMA_MIN_NS3_VERSION)
     message(FATAL_ERROR
       "rdma: ns-3 ${version} is too old: the rdma module needs ns-3 ${RDMA_MIN_NS3_VERSION} "
-      "or newer (it was built and tested with 3.37)")
+      "or newer (it is built and tested with ${RDMA_TESTED_NS3_VERSIONS})")
   endif()
+  if(version VERSION_GREATER RDMA_NEWEST_TESTED_NS3_VERSION)
+    message(STATUS "rdma: ns-3 ${version} is newer than the releases the module is tested "
+                   "with (${RDMA_TESTED_NS3_VERSIONS})")
+  endif()
+endfunction()
+
+# ns3-compat.h switches on RDMA_NS3_VERSION, major * 1000 + minor (3.37: 3037). A
+# version that is not a release number (an ns-3-dev tree's VERSION is "3-dev") gets the
+# newest API.
+function(rdma_ns3_version_number version out)
+  if(version MATCHES "^([0-9]+)\\.([0-9]+)")
+    math(EXPR number "${CMAKE_MATCH_1} * 1000 + ${CMAKE_MATCH_2}")
+  else()
+    set(number 999999)
+    message(STATUS "rdma: ns-3 version '${version}' is not a release: built for the newest API")
+  endif()
+  set(${out} ${number} PARENT_SCOPE)
 endfunction()
 
 function(rdma_require_header_libraries)

@@ -76,7 +76,7 @@ class RdmaTestSuite : public TestSuite
 {
   public:
     RdmaTestSuite()
-        : TestSuite("rdma", UNIT)
+        : TestSuite("rdma")
     {
     }
 
@@ -95,7 +95,7 @@ class RdmaTestSuite : public TestSuite
         const ::testing::UnitTest& all = *::testing::UnitTest::GetInstance();
         for (int i = 0; i < all.total_test_suite_count(); ++i)
         {
-            AddTestCase(new GoogleTestCase(all.GetTestSuite(i)->name()), QUICK);
+            AddTestCase(new GoogleTestCase(all.GetTestSuite(i)->name()));
             ++m_cases;
         }
     }

@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/preset-or.h"
 #include "ns3/uinteger.h"
 
@@ -128,7 +129,7 @@ Dcqcn::GetTypeId()
                           "(GetCnpInterval: Nic 4 us, HpccSim every marked packet, Paper "
                           "50 us).",
                           EnumValue(Dcqcn::PRESET_NIC),
-                          MakeEnumAccessor(&Dcqcn::m_preset),
+                          compat::MakeEnumAccessor(&Dcqcn::m_preset),
                           MakeEnumChecker(Dcqcn::PRESET_NIC,
                                           "Nic",
                                           Dcqcn::PRESET_PAPER,

@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -93,7 +94,7 @@ Hpcc::GetTypeId()
                           "per-destination rate limiting, where QPs with unrelated PSNs "
                           "share one controller.",
                           EnumValue(Hpcc::PSN),
-                          MakeEnumAccessor(&Hpcc::m_rttBoundary),
+                          compat::MakeEnumAccessor(&Hpcc::m_rttBoundary),
                           MakeEnumChecker(Hpcc::PSN, "Psn", Hpcc::SEND_TIME, "SendTime"));
     return tid;
 }

@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -37,7 +38,7 @@ RttProbe::GetTypeId()
                           "line-rate steps per probe answer, line-rate start), the "
                           "published reference.",
                           EnumValue(RttProbe::PRESET_SCALABLE),
-                          MakeEnumAccessor(&RttProbe::m_preset),
+                          compat::MakeEnumAccessor(&RttProbe::m_preset),
                           MakeEnumChecker(RttProbe::PRESET_SCALABLE,
                                           "Scalable",
                                           RttProbe::PRESET_NVIDIA_SAMPLE,
@@ -52,7 +53,7 @@ RttProbe::GetTypeId()
                           "delay for every path length (no RTT unfairness between short and "
                           "long paths, no collapse on long paths).",
                           EnumValue(RttProbe::TARGET_ABSOLUTE),
-                          MakeEnumAccessor(&RttProbe::m_targetMode),
+                          compat::MakeEnumAccessor(&RttProbe::m_targetMode),
                           MakeEnumChecker(RttProbe::TARGET_ABSOLUTE,
                                           "Absolute",
                                           RttProbe::TARGET_BASE_PLUS,
@@ -130,7 +131,7 @@ RttProbe::GetTypeId()
                           "NackFactor instead of HighRttMdFactor; lower samples follow the "
                           "normal rules and leave it pending.",
                           EnumValue(RttProbe::NACK_IMMEDIATE),
-                          MakeEnumAccessor(&RttProbe::m_nackMode),
+                          compat::MakeEnumAccessor(&RttProbe::m_nackMode),
                           MakeEnumChecker(RttProbe::NACK_IMMEDIATE,
                                           "Immediate",
                                           RttProbe::NACK_ON_HIGH_RTT,
@@ -236,7 +237,7 @@ RttProbe::GetTypeId()
                           "line rate if none does. LineRate: the line rate. (With "
                           "ShareWithPeers a QP starts at the group's claim.)",
                           EnumValue(RttProbe::FIRST_COUNT_SHARE),
-                          MakeEnumAccessor(&RttProbe::m_firstRate),
+                          compat::MakeEnumAccessor(&RttProbe::m_firstRate),
                           MakeEnumChecker(RttProbe::FIRST_COUNT_SHARE,
                                           "CountShare",
                                           RttProbe::FIRST_PEER_SHARE,
@@ -390,23 +391,15 @@ RttProbe::GetTypeId()
 }
 
 RttProbe::RttProbe()
-    : m_preset(PRESET_SCALABLE),
-      m_targetMode(TARGET_ABSOLUTE),
-      m_mdFactor(0.9),
+    : m_mdFactor(0.9),
       m_highRttMdFactor(0.8),
       m_aiStep(0.05),
       m_nackFactor(0.5),
-      m_nackMode(NACK_IMMEDIATE),
-      m_nackOncePerEpisode(true),
-      m_lateProbeDecrease(true),
       m_minRateFraction(1.0 / 16384),
-      m_useAckRtt(false),
       m_beta(1.0),
       m_maxMd(0.9),
       m_miFactor(0.1),
       m_aiPackets(1.0),
-      m_firstRate(FIRST_COUNT_SHARE),
-      m_shareWithPeers(true),
       m_surgeGradient(1.0),
       m_qpLevelGain(0.2),
       m_qpGradientGain(2.0),
@@ -415,26 +408,34 @@ RttProbe::RttProbe()
       m_pacingRecheck(MicroSeconds(50)),
       m_pacingJitter(0.5),
       m_startShare(0.03125),
-      m_startBurst(16384),
-      m_initialWindow(16384),
       m_minRate(0),
       m_s(nullptr),
       m_earnedMark(0),
-      m_pacedOnce(false),
-      m_drained(false),
-      m_sampled(false),
       m_usedRate(0),
       m_lastPrice(0),
       m_startSlot(Time(-1)),
-      m_probeOutstanding(false),
-      m_probedOnce(false),
       m_probeRate(0),
       m_lateDecreases(0),
       m_inflight(0),
+      m_preset(PRESET_SCALABLE),
+      m_targetMode(TARGET_ABSOLUTE),
+      m_nackMode(NACK_IMMEDIATE),
+      m_firstRate(FIRST_COUNT_SHARE),
+      m_startBurst(16384),
+      m_initialWindow(16384),
       m_ackPsn(0),
       m_ackSndNxt(0),
-      m_inLossEpisode(false),
       m_recoverPsn(0),
+      m_nackOncePerEpisode(true),
+      m_lateProbeDecrease(true),
+      m_useAckRtt(false),
+      m_shareWithPeers(true),
+      m_pacedOnce(false),
+      m_drained(false),
+      m_sampled(false),
+      m_probeOutstanding(false),
+      m_probedOnce(false),
+      m_inLossEpisode(false),
       m_nackPending(false)
 {
 }

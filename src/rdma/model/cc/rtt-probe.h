@@ -271,9 +271,11 @@ class RttProbe : public CongestionControl
         Ptr<UniformRandomVariable> jitter; ///< draws the pacing jitter
     };
 
+    // The 8-byte members first, then the 4-byte and 1-byte ones together: no padding
+    // between them, which keeps a flow under 1 KB where ns3::Object is 24 bytes larger
+    // (ns-3.42 on; test/system/qp-memory-test.cc).
+
     // Attributes
-    Preset m_preset;
-    TargetMode m_targetMode;
     Time m_targetRttAttr;
     Time m_targetMargin;
     Time m_probeIntervalAttr;
@@ -282,19 +284,13 @@ class RttProbe : public CongestionControl
     double m_highRttMdFactor;
     double m_aiStep;
     double m_nackFactor;
-    NackMode m_nackMode;
-    bool m_nackOncePerEpisode;
-    bool m_lateProbeDecrease;
     double m_minRateFraction;
-    bool m_useAckRtt;
     double m_beta;
     double m_maxMd;
     double m_miFactor;
     double m_aiPackets;
     Time m_flowScaleStep;
     Time m_flowScaleMax;
-    FirstRate m_firstRate;
-    bool m_shareWithPeers;
     Time m_gradientSpan;
     double m_surgeGradient;
     double m_qpLevelGain;
@@ -306,8 +302,6 @@ class RttProbe : public CongestionControl
     Time m_pacingRecheck;
     double m_pacingJitter;
     double m_startShare;
-    uint32_t m_startBurst;
-    uint32_t m_initialWindow;
     Time m_idleRestart;
 
     // Resolved at Init
@@ -320,27 +314,42 @@ class RttProbe : public CongestionControl
     Ptr<ClaimState> m_group;  ///< the group's claim (shared claim), else null
     ClaimState* m_s;          ///< the claim in use: m_group or m_own
     double m_earnedMark;      ///< shared: the group's `earned` when this QP last sent
-    bool m_pacedOnce;         ///< shared: the first packet's phase has been drawn
-    bool m_drained;           ///< per QP: sent all it had (OnDrained), nothing since
-    bool m_sampled;           ///< an RTT sample has arrived
     Time m_lastSendAt;        ///< per QP: when its last packet left
     double m_usedRate;        ///< per QP: the rate its last backlogged gap was sent at (0: none)
     double m_lastPrice;       ///< per QP: its last packet's pacing price (wire bytes, jittered)
     Time m_drainedAt;         ///< per QP: when it last sent all it had
     Time m_startSlot;         ///< per QP: the start budget's departure reserved (or -1)
-    bool m_probeOutstanding;  ///< asked for a probe, no answer or timeout yet
-    bool m_probedOnce;        ///< m_lastProbe is valid
     Time m_lastProbe;         ///< when the last probe was asked for
     double m_probeRate;       ///< Scalable: the rate when the outstanding probe left
     uint64_t m_lateDecreases; ///< decreases already applied for the outstanding probe
     Time m_lastUpdate;        ///< time of the latest rate change from a sample
     Time m_lastSample;        ///< time of the latest RTT sample (ACK or probe)
     uint64_t m_inflight;      ///< Scalable: payload bytes sent and not acknowledged
-    uint32_t m_ackPsn;        ///< cumulative ACK PSN of the latest ACK/NACK
-    uint32_t m_ackSndNxt;     ///< sender's next PSN at the latest ACK/NACK
-    bool m_inLossEpisode;     ///< a NACK cut happened and its episode may go on
-    uint32_t m_recoverPsn;    ///< the episode ends once every PSN below is acknowledged
-    bool m_nackPending;       ///< NackOnHighRtt mode: a NACK waits for a high-RTT sample
+
+    // Attributes (4 bytes)
+    Preset m_preset;
+    TargetMode m_targetMode;
+    NackMode m_nackMode;
+    FirstRate m_firstRate;
+    uint32_t m_startBurst;
+    uint32_t m_initialWindow;
+    // State (4 bytes)
+    uint32_t m_ackPsn;     ///< cumulative ACK PSN of the latest ACK/NACK
+    uint32_t m_ackSndNxt;  ///< sender's next PSN at the latest ACK/NACK
+    uint32_t m_recoverPsn; ///< the episode ends once every PSN below is acknowledged
+    // Attributes (1 byte)
+    bool m_nackOncePerEpisode;
+    bool m_lateProbeDecrease;
+    bool m_useAckRtt;
+    bool m_shareWithPeers;
+    // State (1 byte)
+    bool m_pacedOnce;        ///< shared: the first packet's phase has been drawn
+    bool m_drained;          ///< per QP: sent all it had (OnDrained), nothing since
+    bool m_sampled;          ///< an RTT sample has arrived
+    bool m_probeOutstanding; ///< asked for a probe, no answer or timeout yet
+    bool m_probedOnce;       ///< m_lastProbe is valid
+    bool m_inLossEpisode;    ///< a NACK cut happened and its episode may go on
+    bool m_nackPending;      ///< NackOnHighRtt mode: a NACK waits for a high-RTT sample
 };
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/uinteger.h"
 
@@ -40,7 +41,7 @@ Timely::GetTypeId()
                           "rate (1 - PatchedBeta w (rtt - RttRef)/RttRef), which converges to "
                           "the fair share.",
                           EnumValue(Timely::ORIGINAL),
-                          MakeEnumAccessor(&Timely::m_variant),
+                          compat::MakeEnumAccessor(&Timely::m_variant),
                           MakeEnumChecker(Timely::ORIGINAL, "Original", Timely::PATCHED, "Patched"))
             .AddAttribute("Segment",
                           "Bytes per completion event: one RTT sample and one rate update per "

@@ -4,6 +4,7 @@
 #ifndef RDMA_FRAME_H
 #define RDMA_FRAME_H
 
+#include "ns3/ns3-compat.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-header.h"
 #include "ns3/simple-ref-count.h"
@@ -42,7 +43,8 @@ struct RdmaFrameRecycler
  * simulator prefetches both before a frame's arrival (RdmaChannel). Frames come from
  * slabs of 64-byte-aligned slots.
  */
-class alignas(64) RdmaFrame final : public SimpleRefCount<RdmaFrame, empty, RdmaFrameRecycler>
+class alignas(64) RdmaFrame final
+    : public SimpleRefCount<RdmaFrame, compat::Empty, RdmaFrameRecycler>
 {
     uint32_t m_size; ///< frame bytes (first: beside the reference count)
 

@@ -4,6 +4,7 @@
 #include "ns3/serialization-clock.h"
 
 #include "ns3/fatal-error.h"
+#include "ns3/ns3-compat.h"
 
 namespace ns3
 {
@@ -37,7 +38,7 @@ uint64_t
 SerializationClock::Picoseconds(uint64_t bytes, uint64_t bitRate)
 {
     // 128-bit product: bytes * 8e12 overflows 64 bits above ~2.3 MB.
-    return static_cast<uint64_t>(static_cast<unsigned __int128>(bytes) * 8 * 1000000000000ULL /
+    return static_cast<uint64_t>(static_cast<compat::Uint128>(bytes) * 8 * 1000000000000ULL /
                                  bitRate);
 }
 

@@ -90,11 +90,16 @@ class RdmaNic : public Object, public RdmaPortOwner
 
     static TypeId GetTypeId();
 
+    /// A controller's own bytes past its ns3::Object base that kCcPrefetchLines covers:
+    /// the rate controllers' (HPCC's 352, the largest). Tested against the built-in
+    /// controllers' sizes.
+    static constexpr uint32_t kCcStateBytes = 368;
     /// Most cache lines of a QP's controller loaded ahead of a pull or an acknowledgement
     /// (PrefetchSendState), from the line where the object starts. The heap aligns an
-    /// object to 16 bytes, so this covers every controller of up to 7 * 64 - 48 = 400
-    /// bytes. Tested against the built-in controllers' sizes.
-    static constexpr uint32_t kCcPrefetchLines = 7;
+    /// object to 16 bytes, so up to 48 bytes into a line; and ns3::Object's size depends
+    /// on the release (32 bytes to 3.41, 56 from 3.42): 7 lines on 3.37 (controllers of up
+    /// to 400 bytes), 8 on 3.48 (up to 464).
+    static constexpr uint32_t kCcPrefetchLines = (48 + sizeof(Object) + kCcStateBytes + 63) / 64;
     /// Of those, the lines always loaded (unrolled, no branch); the rest as far as the
     /// controller reaches (DCQCN's 216 bytes span 4 lines, or 5 from 48 bytes into one).
     static constexpr uint32_t kCcFirstLines = 4;

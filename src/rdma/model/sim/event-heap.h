@@ -4,6 +4,7 @@
 #ifndef RDMA_EVENT_HEAP_H
 #define RDMA_EVENT_HEAP_H
 
+#include "ns3/ns3-compat.h"
 #include "ns3/scheduler.h"
 
 #include <algorithm>
@@ -150,7 +151,7 @@ class EventHeap
 
     /// (time stamp, uid, slot) as one number: comparing two is one 128-bit comparison.
     /// The slot never decides, since uids are unique.
-    using OrderKey = unsigned __int128;
+    using OrderKey = compat::Uint128;
     static constexpr OrderKey kNone = ~static_cast<OrderKey>(0); ///< after every event
 
     /// Four keys: a node's children.

@@ -139,7 +139,7 @@ class RearmableEvent
     /// Whether a run is still to come.
     bool IsPending() const
     {
-        return RdmaSimulatorImpl::Active() != nullptr ? m_armed : m_ns3.IsRunning();
+        return RdmaSimulatorImpl::Active() != nullptr ? m_armed : !m_ns3.IsExpired();
     }
 
   private:

@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/simulator.h"
 
 #include <unistd.h>
@@ -49,7 +50,7 @@ RdmaSimulatorImpl::GetTypeId()
                 "the cache's fill buffers. Never changes what is "
                 "simulated, only the speed.",
                 EnumValue(AID_AUTO),
-                MakeEnumAccessor(&RdmaSimulatorImpl::m_portPrefetch),
+                compat::MakeEnumAccessor(&RdmaSimulatorImpl::m_portPrefetch),
                 MakeEnumChecker(AID_AUTO, "Auto", AID_ALWAYS, "Always", AID_NEVER, "Never"))
             .AddAttribute(
                 "WarmNext",
@@ -64,7 +65,7 @@ RdmaSimulatorImpl::GetTypeId()
                 "saves. Never changes what is simulated, only the "
                 "speed.",
                 EnumValue(AID_AUTO),
-                MakeEnumAccessor(&RdmaSimulatorImpl::m_warmNext),
+                compat::MakeEnumAccessor(&RdmaSimulatorImpl::m_warmNext),
                 MakeEnumChecker(AID_AUTO, "Auto", AID_ALWAYS, "Always", AID_NEVER, "Never"));
     return tid;
 }
@@ -233,10 +234,10 @@ RdmaSimulatorImpl::Stop()
     m_stop = true;
 }
 
-void
+compat::SimulatorStopResult
 RdmaSimulatorImpl::Stop(const Time& delay)
 {
-    Simulator::Schedule(delay, &Simulator::Stop);
+    return compat::ToStopResult(Simulator::Schedule(delay, &Simulator::Stop));
 }
 
 EventId

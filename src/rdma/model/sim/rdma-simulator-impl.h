@@ -5,6 +5,7 @@
 #define RDMA_SIMULATOR_IMPL_H
 
 #include "ns3/event-impl.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/split-event-queue.h"
@@ -201,14 +202,14 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /// CurrentTime).
     static bool IsRunning(const EventId& id)
     {
-        return s_active != nullptr ? !s_active->IsExpiredInline(id) : id.IsRunning();
+        return s_active != nullptr ? !s_active->IsExpiredInline(id) : !id.IsExpired();
     }
 
     // SimulatorImpl
     void Destroy() override;
     bool IsFinished() const override;
     void Stop() override;
-    void Stop(const Time& delay) override;
+    compat::SimulatorStopResult Stop(const Time& delay) override;
     EventId Schedule(const Time& delay, EventImpl* event) override;
     void ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event) override;
     EventId ScheduleNow(EventImpl* event) override;

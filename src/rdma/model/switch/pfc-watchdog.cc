@@ -5,6 +5,7 @@
 
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
 
@@ -45,7 +46,7 @@ PfcWatchdog::GetTypeId()
                 "What a stormed queue does: drop its frames and everything routed "
                 "to it, or forward (ignore the peer's pauses).",
                 EnumValue(PfcWatchdog::DROP),
-                MakeEnumAccessor(&PfcWatchdog::m_action),
+                compat::MakeEnumAccessor(&PfcWatchdog::m_action),
                 MakeEnumChecker(PfcWatchdog::DROP, "drop", PfcWatchdog::FORWARD, "forward"))
             .AddTraceSource("Storm",
                             "A storm was detected (true) or restored (false): egress port, "

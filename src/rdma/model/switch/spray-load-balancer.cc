@@ -4,6 +4,7 @@
 #include "ns3/spray-load-balancer.h"
 
 #include "ns3/enum.h"
+#include "ns3/ns3-compat.h"
 
 namespace ns3
 {
@@ -21,7 +22,7 @@ SprayLoadBalancer::GetTypeId()
             .AddAttribute("Mode",
                           "Random: a uniform draw per packet; RoundRobin: the next port in turn.",
                           EnumValue(RANDOM),
-                          MakeEnumAccessor(&SprayLoadBalancer::m_mode),
+                          compat::MakeEnumAccessor(&SprayLoadBalancer::m_mode),
                           MakeEnumChecker(RANDOM, "Random", ROUND_ROBIN, "RoundRobin"));
     return tid;
 }

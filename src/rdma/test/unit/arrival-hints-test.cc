@@ -151,6 +151,8 @@ TEST(ArrivalHintsTest, ControllerPrefetchCoversTheRateControllers)
         ++checked;
         EXPECT_LE(48 + tid.GetSize(), RdmaNic::kCcPrefetchLines * 64u)
             << cc.name << " is " << tid.GetSize() << " bytes";
+        EXPECT_LE(tid.GetSize(), sizeof(Object) + RdmaNic::kCcStateBytes)
+            << cc.name << " is " << tid.GetSize() << " bytes";
     }
     EXPECT_GE(checked, 5) << "dcqcn, hpcc, none, swift and timely at least";
 }

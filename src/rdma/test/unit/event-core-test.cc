@@ -422,7 +422,7 @@ ProbeClock()
     }
     for (const EventId& id : g_probe.ids)
     {
-        if (RdmaSimulatorImpl::IsRunning(id) != id.IsRunning())
+        if (RdmaSimulatorImpl::IsRunning(id) != !id.IsExpired())
         {
             ++g_probe.mismatches;
         }

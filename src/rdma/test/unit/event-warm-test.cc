@@ -52,6 +52,9 @@ template <class F>
 void
 UnderRdmaCore(F body, RdmaSimulatorImpl::CacheAid warm = RdmaSimulatorImpl::AID_ALWAYS)
 {
+    // A test run before this one may have left ns-3's default simulator alive (the
+    // CcRegistryResolve tests do); the type bound below applies only to a new one.
+    Simulator::Destroy();
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RdmaSimulatorImpl"));
     g_log.clear();
     body();

@@ -14,6 +14,7 @@
 #include "fake-cc-clock.h"
 
 #include "ns3/core-module.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/rtt-probe.h"
 
 #include <cmath>
@@ -91,7 +92,7 @@ class RttProbeScalableTest : public ::testing::Test
 TEST_F(RttProbeScalableTest, IsTheDefaultPreset)
 {
     Make();
-    EnumValue v;
+    compat::EnumValueOf<RttProbe::Preset> v;
     cc->GetAttribute("Preset", v);
     EXPECT_EQ(v.Get(), RttProbe::PRESET_SCALABLE);
 }

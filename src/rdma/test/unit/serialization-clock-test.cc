@@ -16,6 +16,7 @@
  */
 
 #include "ns3/core-module.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/rdma-simulator-impl.h"
 #include "ns3/serialization-clock.h"
 
@@ -169,7 +170,7 @@ TEST(SerializationClock, NextNsOfMixedSizesDoesNotDrift)
     SerializationClock clock(rate);
     const uint32_t sizes[] = {kFrame, 84, 9000 + 20, 1, kFrame, 84, 4096 + 20};
     uint64_t sumNs = 0;
-    unsigned __int128 bytes = 0;
+    compat::Uint128 bytes = 0;
     for (int round = 0; round < 1000; ++round)
     {
         for (uint32_t b : sizes)

@@ -148,7 +148,7 @@ ReadGraph(const RdmaTopology& topo)
 int64_t
 WireNs(uint64_t bytes, uint64_t rate)
 {
-    return int64_t(uint64_t((unsigned __int128)bytes * 8000000000000ULL / rate) / 1000);
+    return int64_t(uint64_t((compat::Uint128)bytes * 8000000000000ULL / rate) / 1000);
 }
 
 int64_t
