@@ -229,6 +229,11 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
         payload = static_cast<uint32_t>(msg->bytes - uint64_t(psn - msg->firstPsn) * m_mtu);
         h.flags = RdmaHeader::FLAG_LAST | RdmaHeader::FLAG_ACK_REQUEST;
     }
+    if (psn == msg->firstPsn)
+    {
+        // Only the capture's opcode reads it (SEND First or Only), whatever the PSN's try.
+        h.flags |= RdmaHeader::FLAG_FIRST;
+    }
     if ((qp.ccHooks & CongestionControl::HOOK_INT) && qp.cc->NeedsInt())
     {
         h.flags |= RdmaHeader::FLAG_INT;

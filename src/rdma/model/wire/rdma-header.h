@@ -43,6 +43,9 @@ class RdmaHeader : public Header
         FLAG_INT = 4,         ///< carries an INT stack (2 + 8 bytes per hop on the wire)
         FLAG_ECN_ECHO = 8,    ///< ACK: the acknowledged packet was CE-marked
         FLAG_CNP = 16,        ///< NACK: also a congestion notification (CNP on reordering)
+        /// DATA: first packet of a message. Read only by the wire image (its BTH opcode,
+        /// SEND First or Only): a bit of the existing flags byte, so no frame grows.
+        FLAG_FIRST = 32,
     };
 
     RdmaHeader();

@@ -87,8 +87,12 @@ Opcode(const RdmaHeader& h)
 {
     switch (h.type)
     {
-    case RdmaPacketType::DATA:
-        return (h.flags & RdmaHeader::FLAG_LAST) ? kOpSendLast : kOpSendMiddle;
+    case RdmaPacketType::DATA: {
+        // The packet's place in its message, as a NIC numbers a multi-packet SEND.
+        const bool first = h.flags & RdmaHeader::FLAG_FIRST;
+        const bool last = h.flags & RdmaHeader::FLAG_LAST;
+        return first ? (last ? kOpSendOnly : kOpSendFirst) : (last ? kOpSendLast : kOpSendMiddle);
+    }
     case RdmaPacketType::ACK:
     case RdmaPacketType::NACK:
         return kOpAcknowledge;
@@ -166,7 +170,9 @@ Render(const RdmaHeader& h,
     w.U8(Opcode(h));
     w.U8(0); // SE, M, PadCnt, TVer
     w.U16(0xffff);
-    w.U8((h.flags & RdmaHeader::FLAG_ECN_ECHO) ? 0x40 : 0); // FECN, BECN
+    // FECN, BECN: an ACK echoing a CE mark, and every CNP (RoCEv2 Annex A17 sets BECN).
+    const bool becn = (h.flags & RdmaHeader::FLAG_ECN_ECHO) || h.type == RdmaPacketType::CNP;
+    w.U8(becn ? kBthBecn : 0);
     w.U24(h.dstQpn & 0xffffff);
     uint8_t ackReq = (h.flags & RdmaHeader::FLAG_ACK_REQUEST) ? 0x80 : 0;
     ackReq |= (h.flags & RdmaHeader::FLAG_INT) ? kBthIntPresent : 0;

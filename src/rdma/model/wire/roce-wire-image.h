@@ -24,10 +24,12 @@ namespace ns3
  * - IPv4: DSCP = the frame's priority class, ECN = its codepoint (CE marks included),
  *   TTL 64, DF, a valid header checksum; node n is the address 10.0.0.0 + n;
  * - UDP: source port = the QP's entropy port, destination port 4791, checksum 0;
- * - BTH (12 bytes): opcode RC SEND middle (0x01) or last (0x02, FLAG_LAST) for DATA,
- *   RC ACKNOWLEDGE (0x11) for ACK and NACK, CNP (0x81), RC SEND only (0x04) for RTT
- *   probes and their responses; P_Key 0xffff; destination QP and PSN (24 bits each);
- *   AckReq = FLAG_ACK_REQUEST; BECN = FLAG_ECN_ECHO (an ACK of a CE-marked packet);
+ * - BTH (12 bytes): for DATA, the packet's place in its message: RC SEND first (0x00,
+ *   FLAG_FIRST), middle (0x01), last (0x02, FLAG_LAST) or only (0x04, both); RC
+ *   ACKNOWLEDGE (0x11) for ACK and NACK, CNP (0x81), RC SEND only (0x04) for RTT probes
+ *   and their responses; P_Key 0xffff; destination QP and PSN (24 bits each);
+ *   AckReq = FLAG_ACK_REQUEST; BECN = FLAG_ECN_ECHO (an ACK of a CE-marked packet) and
+ *   on every CNP;
  * - AETH (ACK, NACK): syndrome 0x1f (ACK) or 0x60 (NAK: PSN sequence error); the MSN
  *   field carries the selective-repeat NACK's out-of-order PSN (sackPsn);
  * - CNP: 16 reserved bytes; probes: the 8-byte send timestamp and 8 zero bytes;
@@ -51,6 +53,7 @@ namespace rocewire
 constexpr uint16_t kEtherTypeIpv4 = 0x0800;
 constexpr uint16_t kEtherTypeMacControl = 0x8808;
 constexpr uint16_t kPfcOpcode = 0x0101;
+constexpr uint8_t kOpSendFirst = 0x00;
 constexpr uint8_t kOpSendMiddle = 0x01;
 constexpr uint8_t kOpSendLast = 0x02;
 constexpr uint8_t kOpSendOnly = 0x04;
@@ -58,6 +61,7 @@ constexpr uint8_t kOpAcknowledge = 0x11;
 constexpr uint8_t kOpCnp = 0x81;
 constexpr uint8_t kAethAck = 0x1f;
 constexpr uint8_t kAethNakPsnSequenceError = 0x60;
+constexpr uint8_t kBthBecn = 0x40;       ///< in BTH byte 4 (FECN 0x80, BECN 0x40)
 constexpr uint8_t kBthIntPresent = 0x01; ///< in BTH byte 8 (reserved bits)
 constexpr uint8_t kBthCnpNack = 0x02;    ///< in BTH byte 8 (reserved bits)
 

@@ -103,15 +103,34 @@ TEST(RoceWireImage, DataFrameHasEthernetIpv4UdpAndBth)
     EXPECT_TRUE(std::all_of(b.begin() + kAfter, b.end(), [](uint8_t x) { return x == 0; }));
 }
 
-TEST(RoceWireImage, MiddleSegmentAndNotEct)
+TEST(RoceWireImage, SendOpcodeIsThePacketsPlaceInItsMessage)
 {
-    RdmaHeader h = Data(64);
-    h.flags = 0;
-    h.ecn = RdmaHeader::NOT_ECT;
-    const std::vector<uint8_t> b = Render(h);
-    EXPECT_EQ(b[kBth], 0x01) << "RC SEND middle";
-    EXPECT_EQ(b[kIp + 1] & 3, 0);
-    EXPECT_EQ(b[kBth + 8], 0) << "no AckReq";
+    // IBTA RC opcodes: SEND First 0x00, Middle 0x01, Last 0x02, Only 0x04; a NIC sends a
+    // message of one packet as Only, of more as First, Middle..., Last.
+    struct Case
+    {
+        uint8_t flags;
+        uint8_t opcode;
+        const char* name;
+    };
+
+    const Case cases[] = {
+        {RdmaHeader::FLAG_FIRST, 0x00, "First"},
+        {0, 0x01, "Middle"},
+        {RdmaHeader::FLAG_LAST, 0x02, "Last"},
+        {RdmaHeader::FLAG_FIRST | RdmaHeader::FLAG_LAST, 0x04, "Only"},
+    };
+    for (const Case& c : cases)
+    {
+        RdmaHeader h = Data(64);
+        h.flags = c.flags;
+        h.ecn = RdmaHeader::NOT_ECT;
+        const std::vector<uint8_t> b = Render(h);
+        EXPECT_EQ(b[kBth], c.opcode) << "RC SEND " << c.name;
+        EXPECT_EQ(b[kIp + 1] & 3, 0);
+        EXPECT_EQ(b[kBth + 8], 0) << "no AckReq, no INT: FLAG_FIRST is not a BTH bit";
+        EXPECT_EQ(b.size(), RdmaFrame(Data(64)).GetSize() - 4u) << "the flag adds no byte";
+    }
 }
 
 TEST(RoceWireImage, AckAndNackCarryAnAeth)
@@ -138,13 +157,14 @@ TEST(RoceWireImage, AckAndNackCarryAnAeth)
     EXPECT_EQ(Be(b, kAfter + 1, 3), 81u) << "MSN: the PSN that arrived out of order";
 }
 
-TEST(RoceWireImage, CnpOpcode)
+TEST(RoceWireImage, CnpOpcodeWithBecn)
 {
     RdmaHeader cnp;
     cnp.type = RdmaPacketType::CNP;
     cnp.dstQpn = 9;
     const std::vector<uint8_t> b = Render(cnp);
     EXPECT_EQ(b[kBth], 0x81);
+    EXPECT_EQ(b[kBth + 4] & 0xc0, 0x40) << "RoCEv2 CNP: BECN set, FECN clear";
     EXPECT_EQ(Be(b, kBth + 5, 3), 9u);
 }
 

@@ -142,7 +142,7 @@ MakeDistinctiveHeader(RdmaPacketType type)
     h.type = type;
     h.priority = 5;
     h.ecn = RdmaHeader::CE;
-    h.flags = RdmaHeader::FLAG_ACK_REQUEST | RdmaHeader::FLAG_LAST;
+    h.flags = RdmaHeader::FLAG_ACK_REQUEST | RdmaHeader::FLAG_LAST | RdmaHeader::FLAG_FIRST;
     h.src = 0x01020304;
     h.dst = 0xA0B0C0D0;
     h.sport = 0xBEEF;
