@@ -105,7 +105,13 @@ RttProbe::PacesByCredit() const
 double
 RttProbe::Used(double rate) const
 {
-    return !m_group && m_usedRate > 0 ? std::min(rate, m_usedRate) : rate;
+    return SharesNic() && m_usedRate > 0 ? std::min(rate, m_usedRate) : rate;
+}
+
+bool
+RttProbe::SharesNic() const
+{
+    return !m_group && m_ctx.peers && m_ctx.peers->nic && m_ctx.peers->nic->activeQps > 1;
 }
 
 bool

@@ -228,8 +228,11 @@ RttProbe::ScalableSample(Time rtt)
     if (sent < last.start)
     {
         // The packet left before the last update: it cannot show that update's effect
-        // (Swift's once per RTT), but its RTT still bounds the claim it left at.
-        Bound(Used(RateSentAt(sent)), rtt, gradient);
+        // (Swift's once per RTT), but its RTT still bounds the claim it left at. That
+        // claim, not the rate the QP was last sent at: the last update has already cut
+        // that one, and a bound taken from it would cut it again at every older ACK (a
+        // fast QP has an RTT's worth of them in flight).
+        Bound(RateSentAt(sent), rtt, gradient);
         return;
     }
     const double before = c.rc;
@@ -246,7 +249,7 @@ RttProbe::ScalableSample(Time rtt)
         const double cap = m_aiPackets * 8.0 * m_ctx.mtu / m_targetRtt.GetSeconds();
         double mi = m_miFactor;
         const double dt = std::min(Now() - last.start, m_aiSpan).GetSeconds();
-        if (!m_group)
+        if (SharesNic())
         {
             // Per QP, the increase is proportional to how far below the target the RTT
             // is, up to doubling: a QP left low by a start-up or a departure regains its
@@ -262,7 +265,16 @@ RttProbe::ScalableSample(Time rtt)
                           1.0);
         }
         double rate = c.rc + std::min(mi * c.rc, cap);
-        if (!m_group && m_ctx.peers && m_ctx.peers->nic)
+        if (!m_group && !SharesNic())
+        {
+            // A QP alone on its NIC grows additively in time, AiPackets per TargetRtt
+            // per TargetRtt, whatever its rate: a multiplicative step would keep the
+            // ratio of two such QPs' rates for good (MIMD), and a step per update would
+            // favour the faster QP, which updates more often (AIMD fairness needs the
+            // same increase per second for all).
+            rate = c.rc + cap * dt / m_targetRtt.GetSeconds();
+        }
+        if (SharesNic())
         {
             // Per QP, an additive increase in time, the NIC's AiRate split among its
             // active QPs: what makes QPs that started apart converge to equal rates
@@ -276,13 +288,15 @@ RttProbe::ScalableSample(Time rtt)
             Advance();
             rate = std::min(rate, std::max(c.rc, m_group->sendRate * (1 + m_miFactor)));
         }
-        else if (m_usedRate > 0)
+        else if (m_usedRate > 0 && (SharesNic() || m_usedRate < (1 - m_miFactor) * last.rate))
         {
             // Per QP, the same validation: a QP held back by its NIC (its siblings
-            // share the NIC's link) does not grow a rate it cannot use.
+            // share the NIC's link) does not grow a rate it cannot use. A QP alone on
+            // its NIC, only if it sent clearly below its rate: capped at (1 + MiFactor)
+            // x what it sent, its additive step would again be a multiplicative one.
             rate = std::min(rate, std::max(c.rc, m_usedRate * (1 + m_miFactor)));
         }
-        if (!m_group)
+        if (SharesNic())
         {
             // Per QP, the damping of the increase: a queue that grows while still below
             // the target means the QPs together already offer more than the port drains
@@ -325,7 +339,7 @@ RttProbe::BoundFor(double sentClaim, Time rtt, double gradient) const
         // Below the target only a surge cuts: the queue growing at least SurgeGradient
         // seconds per second means the senders offer (1 + g) x the drain rate, and
         // waiting for the queue to reach the target would let it grow that much longer.
-        if (!m_group && m_surgeGradient > 0 && gradient >= m_surgeGradient)
+        if (SharesNic() && m_surgeGradient > 0 && gradient >= m_surgeGradient)
         {
             return sentClaim / (1 + gradient);
         }
@@ -337,7 +351,7 @@ RttProbe::BoundFor(double sentClaim, Time rtt, double gradient) const
     // 1 / (1 + gradient). The level reacts to a standing queue, the gradient to an
     // overload at once, however long the queue already is.
     const double excess = (rtt - target).GetSeconds() / rtt.GetSeconds();
-    if (!m_group)
+    if (SharesNic())
     {
         // Per QP, a proportional-derivative cut: the level term alone, sampled by each QP
         // once per packet (hundreds of microseconds at a fair share of a few Mb/s), makes

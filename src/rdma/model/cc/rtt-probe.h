@@ -237,6 +237,11 @@ class RttProbe : public CongestionControl
     Time StartDelay(uint32_t wireBytes);
     /// Per QP: whether the QP has had nothing to send for at least IdleRestart.
     bool IdleLongEnough() const;
+    /// Per QP: whether other QPs of its NIC have work. Only then do the per-QP rules
+    /// apply (the PD cut, the surge, the damping, the increase in time, the used rate):
+    /// a QP alone on its NIC is one flow like any other and follows the rules of a
+    /// claim of its own, with an additive increase in time.
+    bool SharesNic() const;
     /// Per QP: \p rate, or the rate the QP actually sent at if lower (a cut acts on
     /// what the QP sends, not on a rate its NIC did not let it use).
     double Used(double rate) const;

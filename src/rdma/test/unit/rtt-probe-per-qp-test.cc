@@ -6,87 +6,23 @@
  * each, on a fake clock with a fake NIC (CcPeerGroup, CcNicGroup). The shared-claim rules
  * are in rtt-probe-scalable-test.cc.
  *
- * Defaults used below: line C = 100 Gb/s, target T = 13 us (Absolute), 1 KB MTU,
- * FlowScaleStep 4 us per halving below one MTU per T (630 Mb/s), MiFactor 0.1 per
- * MiPeriod 500 us, AiRate 1 Gb/s per ms, StartShare 1/32, StartBurst 16 KB, IdleRestart
- * 10 us, SurgeGradient 1; PacingJitter 0 (set here, so that every gap is exact).
+ * The fake NIC and the defaults used are in rtt-probe-per-qp-fixture.h. A QP here has
+ * siblings on its NIC unless a test says otherwise; a QP alone on its NIC and the older
+ * samples are in rtt-probe-alone-test.cc.
  */
 
-#include "fake-cc-clock.h"
+#include "rtt-probe-per-qp-fixture.h"
 
-#include "ns3/core-module.h"
 #include "ns3/rtt-probe-start-budget.h"
-#include "ns3/rtt-probe.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
 
 using namespace ns3;
+using namespace rdmatest;
 
 namespace
 {
-
-constexpr double kLine = 100e9;
-/// Wire bytes of a 1 KB data packet: what a QP paying by credit pays per packet.
-const double kWire = rdmawire::WireBytes(RdmaPacketType::DATA, 1024);
-
-/// Seconds one such packet takes at \p rate.
-double
-PacketTime(double rate)
-{
-    return kWire * 8 / rate;
-}
-
-using rdmatest::FakeClock;
-
-class RttProbePerQpTest : public ::testing::Test
-{
-  protected:
-    /// A per-QP controller of a NIC with \p toDestination active QPs to its destination
-    /// and \p onNic in all.
-    Ptr<RttProbe> Make(uint32_t toDestination = 1, uint32_t onNic = 1)
-    {
-        group.activeQps = toDestination;
-        nic.activeQps = onNic;
-        group.nic = &nic;
-        Ptr<RttProbe> c = CreateObject<RttProbe>();
-        c->SetAttribute("ShareWithPeers", BooleanValue(false));
-        c->SetAttribute("PacingJitter", DoubleValue(0));
-        CcContext ctx;
-        ctx.lineRate = static_cast<uint64_t>(kLine);
-        ctx.baseRtt = NanoSeconds(4200);
-        ctx.mtu = 1024;
-        ctx.clock = &clock;
-        ctx.peers = &group;
-        c->Init(ctx);
-        return c;
-    }
-
-    /// \p c sends a data packet now (its first: OnFirstSend before).
-    static void Send(Ptr<RttProbe> c, bool first = false)
-    {
-        if (first)
-        {
-            c->OnFirstSend();
-        }
-        c->GetRate();
-        c->OnSend(1024);
-    }
-
-    /// The ACK of a packet sent at \p sent arrives after \p rtt.
-    void Ack(Ptr<RttProbe> c, Time sent, Time rtt, uint64_t inflight = 1024)
-    {
-        clock.now = sent + rtt;
-        CcAck a;
-        a.rtt = rtt;
-        a.inflightBytes = inflight;
-        c->OnAck(a);
-    }
-
-    FakeClock clock;
-    CcPeerGroup group;
-    CcNicGroup nic;
-};
 
 // --- the NIC's start budget ------------------------------------------------------------
 
@@ -305,7 +241,7 @@ TEST_F(RttProbePerQpTest, TheIncreaseGrowsWithTheTimeSinceTheLastUpdate)
     const Time since[2] = {MicroSeconds(100), MicroSeconds(400)};
     for (int i = 0; i < 2; ++i)
     {
-        Ptr<RttProbe> c = Make(1, 1);
+        Ptr<RttProbe> c = Make(1, 2);
         c->SetAttribute("AiRate", DoubleValue(0)); // the multiplicative part alone
         clock.now = Time(0);
         Send(c, true);
@@ -325,9 +261,9 @@ TEST_F(RttProbePerQpTest, TheIncreaseGrowsWithTheTimeSinceTheLastUpdate)
 
 TEST_F(RttProbePerQpTest, TheAdditiveIncreaseIsTheNicsAiRateSplitAmongItsQps)
 {
-    // AiRate 2 Gb/s per ms: 20 us after its last update a QP of a NIC with 1 QP adds
-    // 40 Mb/s, one of a NIC with 100 QPs 0.4 Mb/s.
-    for (const uint32_t n : {1u, 100u})
+    // AiRate 2 Gb/s per ms: 20 us after its last update a QP of a NIC with 2 QPs adds
+    // 20 Mb/s, one of a NIC with 100 QPs 0.4 Mb/s.
+    for (const uint32_t n : {2u, 100u})
     {
         Ptr<RttProbe> c = Make(1, n);
         c->SetAttribute("MiFactor", DoubleValue(0)); // the additive part alone
