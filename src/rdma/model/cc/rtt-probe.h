@@ -105,7 +105,14 @@ namespace ns3
  *    total increase independent of its QP count), at most the send rate x (1 +
  *    MiFactor);
  *  - idle restart: a QP that has had nothing to send for IdleRestart sends its next
- *    packet from the start budget, not after its gap (TCP's restart after idle).
+ *    packet from the start budget, not after its gap (TCP's restart after idle);
+ *  - an older sample (its packet left before the last update) bounds the rate its packet
+ *    left at, never the rate the QP sends at now, which the last update has already cut;
+ *  - a QP alone on its NIC (SharesNic() false) is one flow like any other: the cut,
+ *    surge, damping, increase and used-rate rules above are for QPs that share their
+ *    NIC; alone, it takes the shared claim's cut (level or gradient, a claim of its own)
+ *    and grows additively in time, AiPackets MTU per TargetRtt per TargetRtt, validated
+ *    only if it sent below (1 - MiFactor) of its rate.
  *
  * **NvidiaSample**: the reference parameterisation of NVIDIA's public RTT sample
  * algorithm (DOCA PCC "rtt_template"), kept so the published reference can be run. A
