@@ -60,6 +60,15 @@ MakeEnumAccessor(E C::*member)
 {
     return ns3::MakeEnumAccessor<E>(member);
 }
+
+/// MakeEnumAccessor for the attribute setter \p setter and getter \p getter (member
+/// functions): the enum type is deduced from the getter's result.
+template <typename C, typename E, typename U>
+Ptr<const AttributeAccessor>
+MakeEnumAccessor(void (C::*setter)(U), E (C::*getter)() const)
+{
+    return ns3::MakeEnumAccessor<E>(setter, getter);
+}
 #else
 using SimulatorStopResult = void;
 
@@ -76,6 +85,13 @@ Ptr<const AttributeAccessor>
 MakeEnumAccessor(E C::*member)
 {
     return ns3::MakeEnumAccessor(member);
+}
+
+template <typename C, typename E, typename U>
+Ptr<const AttributeAccessor>
+MakeEnumAccessor(void (C::*setter)(U), E (C::*getter)() const)
+{
+    return ns3::MakeEnumAccessor(setter, getter);
 }
 #endif
 

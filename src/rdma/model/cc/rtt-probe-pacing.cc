@@ -28,7 +28,7 @@ RttProbe::Advance()
     {
         const double dt = (now - c.advancedAt).GetSeconds();
         c.earned += c.qpRate / 8 * dt;
-        c.sendRate *= std::exp(-dt / m_pacingRecheck.GetSeconds());
+        c.sendRate *= std::exp(-dt / P().pacingRecheck.GetSeconds());
         c.advancedAt = now;
     }
     c.qpRate = Effective();
@@ -70,20 +70,20 @@ RttProbe::OnSend(uint32_t payloadBytes)
     m_lastSendAt = now;
     m_drained = false;
     m_startSlot = Time(-1);
-    if (m_preset != PRESET_SCALABLE)
+    if (P().preset != PRESET_SCALABLE)
     {
         return;
     }
     Advance();
-    m_s->sendRate += wire * 8 / m_pacingRecheck.GetSeconds();
+    m_s->sendRate += wire * 8 / P().pacingRecheck.GetSeconds();
     // A bucket one packet deep (no credit kept), and the next packet's price drawn
     // around its wire size: QPs that once sent together (a start-up, a cut) would
     // otherwise stay in step and come due together for good.
     m_earnedMark = m_s->earned;
     m_lastPrice = wire;
-    if (m_pacingJitter > 0)
+    if (P().pacingJitter > 0)
     {
-        const double d = wire * m_pacingJitter * (2 * Rng()->GetValue() - 1);
+        const double d = wire * P().pacingJitter * (2 * Rng()->GetValue() - 1);
         m_earnedMark += d;
         m_lastPrice += d;
     }
@@ -99,7 +99,7 @@ RttProbe::OnDrained()
 bool
 RttProbe::PacesByCredit() const
 {
-    return m_preset == PRESET_SCALABLE && !m_group;
+    return P().preset == PRESET_SCALABLE && !m_group;
 }
 
 double
@@ -117,7 +117,7 @@ RttProbe::SharesNic() const
 bool
 RttProbe::IdleLongEnough() const
 {
-    return m_drained && Now() - m_drainedAt >= m_idleRestart;
+    return m_drained && Now() - m_drainedAt >= P().idleRestart;
 }
 
 Time
@@ -136,7 +136,7 @@ RttProbe::StartDelay(uint32_t wireBytes)
     if (!budget)
     {
         // The NIC's first controller to need it creates it.
-        nic.shared = Create<RttProbeStartBudget>(m_startShare * m_ctx.lineRate, m_startBurst);
+        nic.shared = Create<RttProbeStartBudget>(P().startShare * m_ctx.lineRate, P().startBurst);
         budget = static_cast<RttProbeStartBudget*>(PeekPointer(nic.shared));
     }
     m_startSlot = budget->Reserve(Now(), wireBytes);
@@ -146,7 +146,7 @@ RttProbe::StartDelay(uint32_t wireBytes)
 Time
 RttProbe::PacingDelay(uint32_t lastWireBytes)
 {
-    if (m_preset != PRESET_SCALABLE)
+    if (P().preset != PRESET_SCALABLE)
     {
         return Time(0);
     }
@@ -187,19 +187,19 @@ RttProbe::GetWindow() const
     // thousand packets in flight, not a thousand rates; a QP alone to its destination
     // sends up to InitialWindow, so a short message does not wait a round trip after
     // its first packet (TCP's initial window).
-    if (m_preset != PRESET_SCALABLE || m_group || m_sampled)
+    if (P().preset != PRESET_SCALABLE || m_group || m_sampled)
     {
         return 0;
     }
     const bool alone = m_ctx.peers && m_ctx.peers->activeQps <= 1;
-    return alone ? std::max<uint64_t>(m_initialWindow, m_ctx.mtu) : m_ctx.mtu;
+    return alone ? std::max<uint64_t>(P().initialWindow, m_ctx.mtu) : m_ctx.mtu;
 }
 
 Time
 RttProbe::PacingRecheck() const
 {
     // Per QP, a rise reaches the NIC with the ACK that caused it (RdmaNic::Repace).
-    return m_group ? m_pacingRecheck : Time::Max();
+    return m_group ? P().pacingRecheck : Time::Max();
 }
 
 } // namespace ns3

@@ -19,7 +19,7 @@ RttProbe::LateDecrease
 RttProbe::PendingLateDecreases(Time elapsed) const
 {
     LateDecrease d{m_s->rc, m_lateDecreases, m_nackPending};
-    if (m_preset == PRESET_SCALABLE)
+    if (P().preset == PRESET_SCALABLE)
     {
         // The RTT is at least the time waited: the decrease such a sample calls for,
         // from the rate the probe left at, applies as soon as it is known.
@@ -37,21 +37,21 @@ RttProbe::PendingLateDecreases(Time elapsed) const
     // most that many samples, so a queue that is draining (every probe then waits
     // long) does not drive the rate to the floor, from where the NIC's pacing lets the
     // next probe out only after one packet time at the floor (1.45 ms at 100G).
-    const uint64_t cap = uint64_t((m_highRtt.GetTimeStep() + t - 1) / t);
+    const uint64_t cap = uint64_t((P().highRtt.GetTimeStep() + t - 1) / t);
     const uint64_t due = std::min(uint64_t((elapsed.GetTimeStep() - 1) / t), cap);
     while (d.count < due)
     {
         ++d.count;
         // Known when it is applied: the RTT is above k x target.
-        const bool high = m_targetRtt * int64_t(d.count) >= m_highRtt;
+        const bool high = m_targetRtt * int64_t(d.count) >= P().highRtt;
         if (high && d.nackPending)
         {
-            d.rate *= m_nackFactor;
+            d.rate *= P().nackFactor;
             d.nackPending = false;
         }
         else
         {
-            d.rate *= high ? m_highRttMdFactor : m_mdFactor;
+            d.rate *= high ? P().highRttMdFactor : P().mdFactor;
         }
     }
     return d;
@@ -61,7 +61,7 @@ void
 RttProbe::ApplyLateDecreases(Time elapsed)
 {
     const LateDecrease d = PendingLateDecreases(elapsed);
-    if (m_preset == PRESET_SCALABLE)
+    if (P().preset == PRESET_SCALABLE)
     {
         if (d.rate < m_s->rc)
         {
@@ -84,7 +84,7 @@ RttProbe::ApplyLateDecreases(Time elapsed)
 uint64_t
 RttProbe::GetRate()
 {
-    if ((m_preset == PRESET_SCALABLE || m_lateProbeDecrease) && m_probeOutstanding)
+    if ((P().preset == PRESET_SCALABLE || P().lateProbeDecrease) && m_probeOutstanding)
     {
         ApplyLateDecreases(Now() - m_lastProbe);
     }
@@ -95,7 +95,7 @@ uint64_t
 RttProbe::PeekRate() const
 {
     double rc = m_s->rc;
-    if ((m_preset == PRESET_SCALABLE || m_lateProbeDecrease) && m_probeOutstanding)
+    if ((P().preset == PRESET_SCALABLE || P().lateProbeDecrease) && m_probeOutstanding)
     {
         // What GetRate() would apply now, computed without applying it: the late
         // decreases change the claim's pacing credit and update times, so a sampler

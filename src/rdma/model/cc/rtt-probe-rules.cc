@@ -20,7 +20,7 @@ NS_LOG_COMPONENT_DEFINE("RttProbeRules");
 void
 RttProbe::OnFirstSend()
 {
-    if (m_preset != PRESET_SCALABLE)
+    if (P().preset != PRESET_SCALABLE)
     {
         return;
     }
@@ -31,18 +31,18 @@ RttProbe::OnFirstSend()
         Advance();
         return;
     }
-    if (m_firstRate == FIRST_LINE_RATE || !m_ctx.peers)
+    if (P().firstRate == FIRST_LINE_RATE || !m_ctx.peers)
     {
         return;
     }
     const CcPeerGroup& peers = *m_ctx.peers;
-    if (m_firstRate == FIRST_COUNT_SHARE)
+    if (P().firstRate == FIRST_COUNT_SHARE)
     {
         // What the NIC knows without the network: how many of its QPs have work for
         // this destination (the QP's first sample then corrects it, Sample()).
         SetRate(double(m_ctx.lineRate) / std::max<uint32_t>(peers.activeQps, 1));
     }
-    else if (m_firstRate == FIRST_PEER_SHARE && peers.ratedQps > 0)
+    else if (P().firstRate == FIRST_PEER_SHARE && peers.ratedQps > 0)
     {
         // The rates its QPs to this destination that already send have learned.
         SetRate(double(peers.rateSum) / peers.ratedQps);
@@ -75,7 +75,7 @@ RttProbe::WantsProbe()
     {
         return false;
     }
-    if (m_preset == PRESET_SCALABLE && (m_inflight == 0 || now < m_lastSample + m_probeInterval))
+    if (P().preset == PRESET_SCALABLE && (m_inflight == 0 || now < m_lastSample + m_probeInterval))
     {
         // The data packets are the probes; a probe packet only when their feedback is
         // overdue (data in flight, no sample for a probe interval).
@@ -95,7 +95,7 @@ void
 RttProbe::OnProbeResponse(Time rtt)
 {
     m_lastSample = Now();
-    if (m_preset == PRESET_SCALABLE)
+    if (P().preset == PRESET_SCALABLE)
     {
         if (m_probeOutstanding)
         {
@@ -105,7 +105,7 @@ RttProbe::OnProbeResponse(Time rtt)
         Sample(rtt); // skipped if the late decrease already acted on it
         return;
     }
-    if (m_lateProbeDecrease && m_probeOutstanding)
+    if (P().lateProbeDecrease && m_probeOutstanding)
     {
         ApplyLateDecreases(rtt);
         const bool decided = m_lateDecreases > 0;
@@ -128,7 +128,7 @@ RttProbe::OnProbeTimeout()
     // the time waited is due (the probe was lost or waits in a queue longer than the
     // timeout: both mean congestion); NVIDIA's sample aborts and re-asks. The next
     // WantsProbe() re-asks: the timeout is far longer than ProbeInterval.
-    if ((m_preset == PRESET_SCALABLE || m_lateProbeDecrease) && m_probeOutstanding)
+    if ((P().preset == PRESET_SCALABLE || P().lateProbeDecrease) && m_probeOutstanding)
     {
         ApplyLateDecreases(Now() - m_lastProbe);
     }
@@ -140,7 +140,7 @@ void
 RttProbe::OnAck(const CcAck& ack)
 {
     // Kept for the NACK that may follow (the NIC reports it through OnAck first).
-    if (m_preset == PRESET_SCALABLE && m_probeOutstanding)
+    if (P().preset == PRESET_SCALABLE && m_probeOutstanding)
     {
         ApplyLateDecreases(Now() - m_lastProbe); // catch up before reading the rate
     }
@@ -151,13 +151,13 @@ RttProbe::OnAck(const CcAck& ack)
     {
         return;
     }
-    if (m_preset == PRESET_SCALABLE)
+    if (P().preset == PRESET_SCALABLE)
     {
         m_lastSample = Now();
         Sample(ack.rtt);
         return;
     }
-    if (!m_useAckRtt)
+    if (!P().useAckRtt)
     {
         return;
     }
@@ -176,7 +176,7 @@ RttProbe::Sample(Time rtt)
 {
     const bool first = !m_sampled;
     m_sampled = true;
-    if (first && m_preset == PRESET_SCALABLE && !m_group)
+    if (first && P().preset == PRESET_SCALABLE && !m_group)
     {
         // Per QP, the first sample ends the initial window of one packet. Flow scaling
         // makes the RTT that QPs settle at tell their rate (the rate whose target it
@@ -207,7 +207,7 @@ RttProbe::Sample(Time rtt)
         NewEpoch();
         return;
     }
-    if (m_preset == PRESET_SCALABLE)
+    if (P().preset == PRESET_SCALABLE)
     {
         ScalableSample(rtt);
     }
@@ -246,9 +246,9 @@ RttProbe::ScalableSample(Time rtt)
     }
     else
     {
-        const double cap = m_aiPackets * 8.0 * m_ctx.mtu / m_targetRtt.GetSeconds();
-        double mi = m_miFactor;
-        const double dt = std::min(Now() - last.start, m_aiSpan).GetSeconds();
+        const double cap = P().aiPackets * 8.0 * m_ctx.mtu / m_targetRtt.GetSeconds();
+        double mi = P().miFactor;
+        const double dt = std::min(Now() - last.start, P().aiSpan).GetSeconds();
         if (SharesNic())
         {
             // Per QP, the increase is proportional to how far below the target the RTT
@@ -260,8 +260,8 @@ RttProbe::ScalableSample(Time rtt)
             // updates once per RTT like any flow, and the AI cap keeps its step additive.
             const Time target = TargetFor(last.rate);
             const bool belowOneMtu = last.rate * m_targetRtt.GetSeconds() < 8.0 * m_ctx.mtu;
-            mi = std::min(m_miFactor * (target - rtt).GetSeconds() / rtt.GetSeconds() *
-                              (belowOneMtu ? dt / m_miPeriod.GetSeconds() : 1.0),
+            mi = std::min(P().miFactor * (target - rtt).GetSeconds() / rtt.GetSeconds() *
+                              (belowOneMtu ? dt / P().miPeriod.GetSeconds() : 1.0),
                           1.0);
         }
         double rate = c.rc + std::min(mi * c.rc, cap);
@@ -279,22 +279,22 @@ RttProbe::ScalableSample(Time rtt)
             // Per QP, an additive increase in time, the NIC's AiRate split among its
             // active QPs: what makes QPs that started apart converge to equal rates
             // (AIMD), and what the NIC adds in all is the same however many QPs it has.
-            rate += m_aiRate * dt / std::max<uint32_t>(m_ctx.peers->nic->activeQps, 1);
+            rate += P().aiRate * dt / std::max<uint32_t>(m_ctx.peers->nic->activeQps, 1);
         }
         if (m_group)
         {
             // Grow only while the group sends what it claims (its QPs take up a rise
             // within PacingRecheck): a claim that ran ahead would land all at once.
             Advance();
-            rate = std::min(rate, std::max(c.rc, m_group->sendRate * (1 + m_miFactor)));
+            rate = std::min(rate, std::max(c.rc, m_group->sendRate * (1 + P().miFactor)));
         }
-        else if (m_usedRate > 0 && (SharesNic() || m_usedRate < (1 - m_miFactor) * last.rate))
+        else if (m_usedRate > 0 && (SharesNic() || m_usedRate < (1 - P().miFactor) * last.rate))
         {
             // Per QP, the same validation: a QP held back by its NIC (its siblings
             // share the NIC's link) does not grow a rate it cannot use. A QP alone on
             // its NIC, only if it sent clearly below its rate: capped at (1 + MiFactor)
             // x what it sent, its additive step would again be a multiplicative one.
-            rate = std::min(rate, std::max(c.rc, m_usedRate * (1 + m_miFactor)));
+            rate = std::min(rate, std::max(c.rc, m_usedRate * (1 + P().miFactor)));
         }
         if (SharesNic())
         {
@@ -306,8 +306,8 @@ RttProbe::ScalableSample(Time rtt)
             // aggregate then swings between an empty queue and a long one). So the step
             // shrinks by QpIncreaseDamping x g and turns into a cut when g is large.
             const double step =
-                (rate - c.rc) / c.rc - m_qpIncreaseDamping * std::max(gradient, 0.0);
-            rate = c.rc * (1 + std::max(step, -m_maxMd));
+                (rate - c.rc) / c.rc - P().qpIncreaseDamping * std::max(gradient, 0.0);
+            rate = c.rc * (1 + std::max(step, -P().maxMd));
         }
         SetRate(rate);
     }
@@ -319,14 +319,14 @@ RttProbe::ScalableSample(Time rtt)
 double
 RttProbe::RateForTarget(Time rtt) const
 {
-    if (rtt <= m_targetRtt || !m_flowScaleStep.IsStrictlyPositive())
+    if (rtt <= m_targetRtt || !P().flowScaleStep.IsStrictlyPositive())
     {
         return std::numeric_limits<double>::infinity();
     }
     // TargetFor inverted: the halvings below one MTU per target RTT that add rtt's
     // excess over TargetRtt (at most FlowScaleMax's worth).
-    const double extra = std::min(rtt - m_targetRtt, m_flowScaleMax).GetSeconds();
-    const double halvings = extra / m_flowScaleStep.GetSeconds();
+    const double extra = std::min(rtt - m_targetRtt, P().flowScaleMax).GetSeconds();
+    const double halvings = extra / P().flowScaleStep.GetSeconds();
     return 8.0 * m_ctx.mtu / m_targetRtt.GetSeconds() * std::exp2(-halvings);
 }
 
@@ -339,7 +339,7 @@ RttProbe::BoundFor(double sentClaim, Time rtt, double gradient) const
         // Below the target only a surge cuts: the queue growing at least SurgeGradient
         // seconds per second means the senders offer (1 + g) x the drain rate, and
         // waiting for the queue to reach the target would let it grow that much longer.
-        if (SharesNic() && m_surgeGradient > 0 && gradient >= m_surgeGradient)
+        if (SharesNic() && P().surgeGradient > 0 && gradient >= P().surgeGradient)
         {
             return sentClaim / (1 + gradient);
         }
@@ -358,19 +358,19 @@ RttProbe::BoundFor(double sentClaim, Time rtt, double gradient) const
         // the aggregate an oscillator (docs/design-notes.md, "Per-QP rates"). The signed
         // gradient damps it: a queue already draining (g < 0) calls for a smaller cut, or
         // none, since the QPs sampled before have cut enough.
-        const double pd = m_qpLevelGain * excess + m_qpGradientGain * gradient;
+        const double pd = P().qpLevelGain * excess + P().qpGradientGain * gradient;
         if (pd <= 0)
         {
             return std::numeric_limits<double>::infinity();
         }
-        return sentClaim * (1 - std::min(pd, m_maxMd));
+        return sentClaim * (1 - std::min(pd, P().maxMd));
     }
-    double cut = m_beta * excess;
+    double cut = P().beta * excess;
     if (gradient > 0)
     {
         cut = std::max(cut, 1 - 1 / (1 + gradient));
     }
-    return sentClaim * (1 - std::min(cut, m_maxMd));
+    return sentClaim * (1 - std::min(cut, P().maxMd));
 }
 
 bool
@@ -391,7 +391,7 @@ RttProbe::Gradient(Time sent, Time rtt)
     // The queueing delay's growth per unit of send time, between this sample and a
     // reference at least GradientSpan earlier (shorter spans are noise: one packet's
     // serialization is already 0.08 us at 100G).
-    if (!m_gradientSpan.IsStrictlyPositive())
+    if (!P().gradientSpan.IsStrictlyPositive())
     {
         return 0;
     }
@@ -404,7 +404,7 @@ RttProbe::Gradient(Time sent, Time rtt)
         return 0;
     }
     const Time span = sent - c.gradRefSent;
-    if (span < m_gradientSpan)
+    if (span < P().gradientSpan)
     {
         return c.lastGradient;
     }
@@ -442,25 +442,25 @@ RttProbe::ReferenceSample(Time rtt)
 {
     m_lastUpdate = Now();
     double rate = m_s->rc;
-    if (rtt >= m_highRtt)
+    if (rtt >= P().highRtt)
     {
         if (m_nackPending)
         {
-            rate *= m_nackFactor;
+            rate *= P().nackFactor;
             m_nackPending = false;
         }
         else
         {
-            rate *= m_highRttMdFactor;
+            rate *= P().highRttMdFactor;
         }
     }
     else if (rtt > m_targetRtt)
     {
-        rate *= m_mdFactor;
+        rate *= P().mdFactor;
     }
     else
     {
-        rate += m_aiStep * double(m_ctx.lineRate);
+        rate += P().aiStep * double(m_ctx.lineRate);
     }
     NS_LOG_LOGIC("rtt " << rtt.GetNanoSeconds() << " ns: rate " << m_s->rc << " -> " << rate);
     SetRate(rate);
@@ -469,12 +469,12 @@ RttProbe::ReferenceSample(Time rtt)
 void
 RttProbe::OnNack()
 {
-    if (m_preset == PRESET_NVIDIA_SAMPLE && m_nackMode == NACK_ON_HIGH_RTT)
+    if (P().preset == PRESET_NVIDIA_SAMPLE && P().nackMode == NACK_ON_HIGH_RTT)
     {
         m_nackPending = true;
         return;
     }
-    if (m_nackOncePerEpisode && m_inLossEpisode && m_ackPsn < m_recoverPsn)
+    if (P().nackOncePerEpisode && m_inLossEpisode && m_ackPsn < m_recoverPsn)
     {
         return; // the same loss episode as the last cut
     }
@@ -485,12 +485,12 @@ RttProbe::OnNack()
     // A new episode: it lasts until everything sent so far is acknowledged.
     m_inLossEpisode = true;
     m_recoverPsn = m_ackSndNxt;
-    SetRate(m_s->rc * m_nackFactor);
+    SetRate(m_s->rc * P().nackFactor);
     if (m_group)
     {
         m_group->lastNackCut = Now();
     }
-    if (m_preset == PRESET_SCALABLE)
+    if (P().preset == PRESET_SCALABLE)
     {
         NewEpoch(); // the packets in flight left before the cut
     }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace ns3
 {
@@ -38,7 +39,8 @@ RttProbe::GetTypeId()
                           "line-rate steps per probe answer, line-rate start), the "
                           "published reference.",
                           EnumValue(RttProbe::PRESET_SCALABLE),
-                          compat::MakeEnumAccessor(&RttProbe::m_preset),
+                          compat::MakeEnumAccessor(&RttProbe::SetParam<&Params::preset>,
+                                                   &RttProbe::GetParam<&Params::preset>),
                           MakeEnumChecker(RttProbe::PRESET_SCALABLE,
                                           "Scalable",
                                           RttProbe::PRESET_NVIDIA_SAMPLE,
@@ -53,7 +55,8 @@ RttProbe::GetTypeId()
                           "delay for every path length (no RTT unfairness between short and "
                           "long paths, no collapse on long paths).",
                           EnumValue(RttProbe::TARGET_ABSOLUTE),
-                          compat::MakeEnumAccessor(&RttProbe::m_targetMode),
+                          compat::MakeEnumAccessor(&RttProbe::SetParam<&Params::targetMode>,
+                                                   &RttProbe::GetParam<&Params::targetMode>),
                           MakeEnumChecker(RttProbe::TARGET_ABSOLUTE,
                                           "Absolute",
                                           RttProbe::TARGET_BASE_PLUS,
@@ -63,7 +66,8 @@ RttProbe::GetTypeId()
                           "rate, at or below it increases it (time, default 13 us: NIC, "
                           "NVIDIA RTT sample BASE_RTT).",
                           TimeValue(MicroSeconds(13)),
-                          MakeTimeAccessor(&RttProbe::m_targetRttAttr),
+                          MakeTimeAccessor(&RttProbe::SetParam<&Params::targetRttAttr>,
+                                           &RttProbe::GetParam<&Params::targetRttAttr>),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("TargetMargin",
                           "Target RTT minus the path's base RTT in the BasePlusMargin mode, "
@@ -71,7 +75,8 @@ RttProbe::GetTypeId()
                           "9 us: simulator, the 13 us NIC target minus the 4.2 us base RTT of "
                           "the 1 us star, rounded, so both modes agree there).",
                           TimeValue(MicroSeconds(9)),
-                          MakeTimeAccessor(&RttProbe::m_targetMargin),
+                          MakeTimeAccessor(&RttProbe::SetParam<&Params::targetMargin>,
+                                           &RttProbe::GetParam<&Params::targetMargin>),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("ProbeInterval",
                           "Shortest time between two probes, sent to sent (both presets; "
@@ -86,28 +91,32 @@ RttProbe::GetTypeId()
                           "overshoot: 8:1 incast at 100G with the base RTT, 4.2 us, peaks at "
                           "1.4 MB instead of 0.9 MB).",
                           TimeValue(Time(0)),
-                          MakeTimeAccessor(&RttProbe::m_probeIntervalAttr),
+                          MakeTimeAccessor(&RttProbe::SetParam<&Params::probeIntervalAttr>,
+                                           &RttProbe::GetParam<&Params::probeIntervalAttr>),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("MdFactor",
                           "NvidiaSample: Rate factor for a sample above the target RTT (no unit, "
                           "default "
                           "0.9: NIC, NVIDIA sample 1 - UPDATE_FACTOR 0.1).",
                           DoubleValue(0.9),
-                          MakeDoubleAccessor(&RttProbe::m_mdFactor),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::mdFactor>,
+                                             &RttProbe::GetParam<&Params::mdFactor>),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("HighRtt",
                           "NvidiaSample: Samples at or above this RTT decrease by HighRttMdFactor "
                           "instead "
                           "(time, default 150 us: NIC, NVIDIA sample MAX_DELAY).",
                           TimeValue(MicroSeconds(150)),
-                          MakeTimeAccessor(&RttProbe::m_highRtt),
+                          MakeTimeAccessor(&RttProbe::SetParam<&Params::highRtt>,
+                                           &RttProbe::GetParam<&Params::highRtt>),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("HighRttMdFactor",
                           "NvidiaSample: Rate factor for a sample at or above HighRtt (no unit, "
                           "default "
                           "0.8: NIC, NVIDIA sample 1 - 2 x UPDATE_FACTOR).",
                           DoubleValue(0.8),
-                          MakeDoubleAccessor(&RttProbe::m_highRttMdFactor),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::highRttMdFactor>,
+                                             &RttProbe::GetParam<&Params::highRttMdFactor>),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("AiStep",
                           "NvidiaSample: Additive increase per sample at or below the target, as "
@@ -115,13 +124,15 @@ RttProbe::GetTypeId()
                           "of the line rate (no unit, default 0.05 = +5% of line rate: NIC, "
                           "NVIDIA sample AI).",
                           DoubleValue(0.05),
-                          MakeDoubleAccessor(&RttProbe::m_aiStep),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::aiStep>,
+                                             &RttProbe::GetParam<&Params::aiStep>),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("NackFactor",
                           "Rate factor on a NACK (no unit, default 0.5: CTCC design 'halve', "
                           "NVIDIA sample 1 - 5 x UPDATE_FACTOR).",
                           DoubleValue(0.5),
-                          MakeDoubleAccessor(&RttProbe::m_nackFactor),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::nackFactor>,
+                                             &RttProbe::GetParam<&Params::nackFactor>),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("NackMode",
                           "NvidiaSample: When a NACK acts. Immediate (default, CTCC design: a "
@@ -131,7 +142,8 @@ RttProbe::GetTypeId()
                           "NackFactor instead of HighRttMdFactor; lower samples follow the "
                           "normal rules and leave it pending.",
                           EnumValue(RttProbe::NACK_IMMEDIATE),
-                          compat::MakeEnumAccessor(&RttProbe::m_nackMode),
+                          compat::MakeEnumAccessor(&RttProbe::SetParam<&Params::nackMode>,
+                                                   &RttProbe::GetParam<&Params::nackMode>),
                           MakeEnumChecker(RttProbe::NACK_IMMEDIATE,
                                           "Immediate",
                                           RttProbe::NACK_ON_HIGH_RTT,
@@ -145,7 +157,8 @@ RttProbe::GetTypeId()
                           "floor). false: every NACK cuts. With RateLimitPerDestination the "
                           "PSNs of different QPs are compared, so episodes are approximate.",
                           BooleanValue(true),
-                          MakeBooleanAccessor(&RttProbe::m_nackOncePerEpisode),
+                          MakeBooleanAccessor(&RttProbe::SetParam<&Params::nackOncePerEpisode>,
+                                              &RttProbe::GetParam<&Params::nackOncePerEpisode>),
                           MakeBooleanChecker())
             .AddAttribute("LateProbeDecrease",
                           "NvidiaSample: A probe still unanswered after k target RTTs counts as k "
@@ -160,13 +173,15 @@ RttProbe::GetTypeId()
                           "decision per answer, none on a timeout (NVIDIA sample). Both agree "
                           "on answers within twice the target.",
                           BooleanValue(true),
-                          MakeBooleanAccessor(&RttProbe::m_lateProbeDecrease),
+                          MakeBooleanAccessor(&RttProbe::SetParam<&Params::lateProbeDecrease>,
+                                              &RttProbe::GetParam<&Params::lateProbeDecrease>),
                           MakeBooleanChecker())
             .AddAttribute("MinRateFraction",
                           "Lowest rate as a fraction of the line rate (no unit, default "
                           "1/16384 = line / 2^14: NIC, NVIDIA sample MIN_RATE).",
                           DoubleValue(1.0 / 16384),
-                          MakeDoubleAccessor(&RttProbe::m_minRateFraction),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::minRateFraction>,
+                                             &RttProbe::GetParam<&Params::minRateFraction>),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("UseAckRtt",
                           "NvidiaSample: Data ACK RTTs (send to ACK of a data packet) also feed "
@@ -178,7 +193,8 @@ RttProbe::GetTypeId()
                           "the samples, hence the additive increase: the 8:1 incast's queue "
                           "peak grows from 0.9 to 1.4 MB).",
                           BooleanValue(false),
-                          MakeBooleanAccessor(&RttProbe::m_useAckRtt),
+                          MakeBooleanAccessor(&RttProbe::SetParam<&Params::useAckRtt>,
+                                              &RttProbe::GetParam<&Params::useAckRtt>),
                           MakeBooleanChecker())
             .AddAttribute("Beta",
                           "Scalable with a shared claim: decrease gain, rate *= 1 - min(Beta "
@@ -187,7 +203,8 @@ RttProbe::GetTypeId()
                           "queue in one step when all senders apply it; Swift uses 0.8). Per "
                           "QP: QpLevelGain.",
                           DoubleValue(1.0),
-                          MakeDoubleAccessor(&RttProbe::m_beta),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::beta>,
+                                             &RttProbe::GetParam<&Params::beta>),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("MaxMd",
                           "Scalable: largest decrease per update, as a fraction of the rate "
@@ -196,7 +213,8 @@ RttProbe::GetTypeId()
                           "apart, so one sample must be able to undo a 7x overload; "
                           "Swift's 0.5 assumes one sample per RTT).",
                           DoubleValue(0.9),
-                          MakeDoubleAccessor(&RttProbe::m_maxMd),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::maxMd>,
+                                             &RttProbe::GetParam<&Params::maxMd>),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("MiFactor",
                           "Scalable: multiplicative increase per update at or below the "
@@ -204,14 +222,16 @@ RttProbe::GetTypeId()
                           "simulator; the sum of any number of such QPs grows by at most "
                           "10% per sample).",
                           DoubleValue(0.1),
-                          MakeDoubleAccessor(&RttProbe::m_miFactor),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::miFactor>,
+                                             &RttProbe::GetParam<&Params::miFactor>),
                           MakeDoubleChecker<double>(0, 10))
             .AddAttribute("AiPackets",
                           "Scalable: the increase per update is at most AiPackets MTUs per "
                           "TargetRtt (packets, default 1: Swift's ai of one packet per RTT; "
                           "630 Mb/s per update at 1 KB MTU and 13 us).",
                           DoubleValue(1.0),
-                          MakeDoubleAccessor(&RttProbe::m_aiPackets),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::aiPackets>,
+                                             &RttProbe::GetParam<&Params::aiPackets>),
                           MakeDoubleChecker<double>(0))
             .AddAttribute("FlowScaleStep",
                           "Scalable: the target grows by this much per halving of the QP's "
@@ -219,14 +239,16 @@ RttProbe::GetTypeId()
                           "7,000 QPs into 100G, about 5.5 halvings below, aim at about 35 "
                           "us; 0 = no flow scaling).",
                           TimeValue(MicroSeconds(4)),
-                          MakeTimeAccessor(&RttProbe::m_flowScaleStep),
+                          MakeTimeAccessor(&RttProbe::SetParam<&Params::flowScaleStep>,
+                                           &RttProbe::GetParam<&Params::flowScaleStep>),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("FlowScaleMax",
                           "Scalable: largest flow-scaling addition to the target (time, "
                           "default 64 us: simulator; bounds the standing queue however "
                           "many QPs share a port).",
                           TimeValue(MicroSeconds(64)),
-                          MakeTimeAccessor(&RttProbe::m_flowScaleMax),
+                          MakeTimeAccessor(&RttProbe::SetParam<&Params::flowScaleMax>,
+                                           &RttProbe::GetParam<&Params::flowScaleMax>),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("FirstRate",
                           "Scalable without a shared claim: a QP's rate after its first "
@@ -237,7 +259,8 @@ RttProbe::GetTypeId()
                           "line rate if none does. LineRate: the line rate. (With "
                           "ShareWithPeers a QP starts at the group's claim.)",
                           EnumValue(RttProbe::FIRST_COUNT_SHARE),
-                          compat::MakeEnumAccessor(&RttProbe::m_firstRate),
+                          compat::MakeEnumAccessor(&RttProbe::SetParam<&Params::firstRate>,
+                                                   &RttProbe::GetParam<&Params::firstRate>),
                           MakeEnumChecker(RttProbe::FIRST_COUNT_SHARE,
                                           "CountShare",
                                           RttProbe::FIRST_PEER_SHARE,
@@ -250,7 +273,8 @@ RttProbe::GetTypeId()
                           "fast QP samples every packet, 0.08 us apart at 100G, where one "
                           "packet's serialization is noise; 0 = no gradient cut).",
                           TimeValue(MicroSeconds(2)),
-                          MakeTimeAccessor(&RttProbe::m_gradientSpan),
+                          MakeTimeAccessor(&RttProbe::SetParam<&Params::gradientSpan>,
+                                           &RttProbe::GetParam<&Params::gradientSpan>),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("AiRate",
                           "Scalable per QP: additive increase in time at or below the "
@@ -259,7 +283,8 @@ RttProbe::GetTypeId()
                           "2e12 = 2 Gb/s per ms: simulator; the NIC's QPs regain what a "
                           "start-up or a departure left idle within a few milliseconds).",
                           DoubleValue(2e12),
-                          MakeDoubleAccessor(&RttProbe::m_aiRate),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::aiRate>,
+                                             &RttProbe::GetParam<&Params::aiRate>),
                           MakeDoubleChecker<double>(0))
             .AddAttribute("MiPeriod",
                           "Scalable per QP below one MTU per target RTT (one sample per "
@@ -268,14 +293,16 @@ RttProbe::GetTypeId()
                           "default 500 us: simulator; about one packet time of a QP among "
                           "7,000 on 100G).",
                           TimeValue(MicroSeconds(500)),
-                          MakeTimeAccessor(&RttProbe::m_miPeriod),
+                          MakeTimeAccessor(&RttProbe::SetParam<&Params::miPeriod>,
+                                           &RttProbe::GetParam<&Params::miPeriod>),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("AiSpan",
                           "Scalable per QP: the longest time one increase counts "
                           "(time, default 1 ms: simulator; a QP idle for long does not "
                           "come back with a large step).",
                           TimeValue(MilliSeconds(1)),
-                          MakeTimeAccessor(&RttProbe::m_aiSpan),
+                          MakeTimeAccessor(&RttProbe::SetParam<&Params::aiSpan>,
+                                           &RttProbe::GetParam<&Params::aiSpan>),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("SurgeGradient",
                           "Scalable per QP: below the target RTT, a sample whose gradient (the "
@@ -285,7 +312,8 @@ RttProbe::GetTypeId()
                           "senders offering twice what the port drains; a fast QP's RTT "
                           "noise over GradientSpan stays below it; 0 = never).",
                           DoubleValue(1.0),
-                          MakeDoubleAccessor(&RttProbe::m_surgeGradient),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::surgeGradient>,
+                                             &RttProbe::GetParam<&Params::surgeGradient>),
                           MakeDoubleChecker<double>(0))
             .AddAttribute("QpLevelGain",
                           "Scalable per QP: the level term of the cut above the target, "
@@ -295,7 +323,8 @@ RttProbe::GetTypeId()
                           "apply it over a sample interval while the queue drains, and a "
                           "larger gain overshoots to an empty queue).",
                           DoubleValue(0.2),
-                          MakeDoubleAccessor(&RttProbe::m_qpLevelGain),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::qpLevelGain>,
+                                             &RttProbe::GetParam<&Params::qpLevelGain>),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("QpGradientGain",
                           "Scalable per QP: the derivative term of the cut above the target "
@@ -304,7 +333,8 @@ RttProbe::GetTypeId()
                           "unit, default 2: simulator; it damps the aggregate's oscillation: "
                           "a draining queue stops the cuts before it empties).",
                           DoubleValue(2.0),
-                          MakeDoubleAccessor(&RttProbe::m_qpGradientGain),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::qpGradientGain>,
+                                             &RttProbe::GetParam<&Params::qpGradientGain>),
                           MakeDoubleChecker<double>(0))
             .AddAttribute("QpIncreaseDamping",
                           "Scalable per QP: below the target, the relative increase shrinks "
@@ -313,7 +343,8 @@ RttProbe::GetTypeId()
                           "queue once per packet each, so their increases must stop before "
                           "the queue reaches the target, not when it does).",
                           DoubleValue(6.0),
-                          MakeDoubleAccessor(&RttProbe::m_qpIncreaseDamping),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::qpIncreaseDamping>,
+                                             &RttProbe::GetParam<&Params::qpIncreaseDamping>),
                           MakeDoubleChecker<double>(0))
             .AddAttribute("ShareWithPeers",
                           "Scalable: one claim per NIC and destination, on what the NIC may "
@@ -325,7 +356,8 @@ RttProbe::GetTypeId()
                           "driven by its own samples, and paces by its own credit: see "
                           "docs/design-notes.md for where that mode stands).",
                           BooleanValue(true),
-                          MakeBooleanAccessor(&RttProbe::m_shareWithPeers),
+                          MakeBooleanAccessor(&RttProbe::SetParam<&Params::shareWithPeers>,
+                                              &RttProbe::GetParam<&Params::shareWithPeers>),
                           MakeBooleanChecker())
             .AddAttribute("PacingRecheck",
                           "Scalable with a shared claim: longest wait before a QP's pacing "
@@ -336,7 +368,8 @@ RttProbe::GetTypeId()
                           "(time, default 50 us: simulator; a few target RTTs; shorter "
                           "costs more wake-ups).",
                           TimeValue(MicroSeconds(50)),
-                          MakeTimeAccessor(&RttProbe::m_pacingRecheck),
+                          MakeTimeAccessor(&RttProbe::SetParam<&Params::pacingRecheck>,
+                                           &RttProbe::GetParam<&Params::pacingRecheck>),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("PacingJitter",
                           "Scalable with a shared claim: each packet costs its wire size "
@@ -347,7 +380,8 @@ RttProbe::GetTypeId()
                           "of Floyd and Jacobson's periodic-message synchronisation; 0 = "
                           "none).",
                           DoubleValue(0.5),
-                          MakeDoubleAccessor(&RttProbe::m_pacingJitter),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::pacingJitter>,
+                                             &RttProbe::GetParam<&Params::pacingJitter>),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("StartShare",
                           "Scalable per QP: the NIC's start budget refills at this fraction "
@@ -359,14 +393,16 @@ RttProbe::GetTypeId()
                           "at once then offer 0.22 x a 100G port in first packets, and 15 "
                           "NICs 0.47 x).",
                           DoubleValue(0.03125),
-                          MakeDoubleAccessor(&RttProbe::m_startShare),
+                          MakeDoubleAccessor(&RttProbe::SetParam<&Params::startShare>,
+                                             &RttProbe::GetParam<&Params::startShare>),
                           MakeDoubleChecker<double>(1e-6, 1))
             .AddAttribute("StartBurst",
                           "Scalable per QP: the start budget's depth, the first-packet bytes "
                           "a NIC may send at once (bytes, default 16384: simulator; a few "
                           "small messages on new QPs never wait).",
                           UintegerValue(16384),
-                          MakeUintegerAccessor(&RttProbe::m_startBurst),
+                          MakeUintegerAccessor(&RttProbe::SetParam<&Params::startBurst>,
+                                               &RttProbe::GetParam<&Params::startBurst>),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("InitialWindow",
                           "Scalable per QP: what a QP alone (of its NIC's QPs) to its "
@@ -375,7 +411,8 @@ RttProbe::GetTypeId()
                           "short message on a new QP does not wait a round trip after its "
                           "first packet, as with TCP's initial window).",
                           UintegerValue(16384),
-                          MakeUintegerAccessor(&RttProbe::m_initialWindow),
+                          MakeUintegerAccessor(&RttProbe::SetParam<&Params::initialWindow>,
+                                               &RttProbe::GetParam<&Params::initialWindow>),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("IdleRestart",
                           "Scalable per QP: a QP that has had nothing to send for this long "
@@ -385,30 +422,14 @@ RttProbe::GetTypeId()
                           "simulator; a QP that posts a small message now and then is not "
                           "held back by a gap its rate once implied; Time::Max() = never).",
                           TimeValue(MicroSeconds(10)),
-                          MakeTimeAccessor(&RttProbe::m_idleRestart),
+                          MakeTimeAccessor(&RttProbe::SetParam<&Params::idleRestart>,
+                                           &RttProbe::GetParam<&Params::idleRestart>),
                           MakeTimeChecker(Time(0)));
     return tid;
 }
 
 RttProbe::RttProbe()
-    : m_mdFactor(0.9),
-      m_highRttMdFactor(0.8),
-      m_aiStep(0.05),
-      m_nackFactor(0.5),
-      m_minRateFraction(1.0 / 16384),
-      m_beta(1.0),
-      m_maxMd(0.9),
-      m_miFactor(0.1),
-      m_aiPackets(1.0),
-      m_surgeGradient(1.0),
-      m_qpLevelGain(0.2),
-      m_qpGradientGain(2.0),
-      m_qpIncreaseDamping(6.0),
-      m_aiRate(2e12),
-      m_pacingRecheck(MicroSeconds(50)),
-      m_pacingJitter(0.5),
-      m_startShare(0.03125),
-      m_minRate(0),
+    : m_minRate(0),
       m_s(nullptr),
       m_earnedMark(0),
       m_usedRate(0),
@@ -417,19 +438,9 @@ RttProbe::RttProbe()
       m_probeRate(0),
       m_lateDecreases(0),
       m_inflight(0),
-      m_preset(PRESET_SCALABLE),
-      m_targetMode(TARGET_ABSOLUTE),
-      m_nackMode(NACK_IMMEDIATE),
-      m_firstRate(FIRST_COUNT_SHARE),
-      m_startBurst(16384),
-      m_initialWindow(16384),
       m_ackPsn(0),
       m_ackSndNxt(0),
       m_recoverPsn(0),
-      m_nackOncePerEpisode(true),
-      m_lateProbeDecrease(true),
-      m_useAckRtt(false),
-      m_shareWithPeers(true),
       m_pacedOnce(false),
       m_drained(false),
       m_sampled(false),
@@ -438,19 +449,115 @@ RttProbe::RttProbe()
       m_inLossEpisode(false),
       m_nackPending(false)
 {
+    // Every attribute at its default: one block for all until an attribute differs.
+    static const std::shared_ptr<Params> defaults = std::make_shared<Params>();
+    m_params = defaults;
+}
+
+namespace
+{
+/// Call \p f(field of RttProbe::Params) for each parameter: the one list of them
+/// (Params' comparison, hence Intern).
+template <class F>
+void
+ForEachParameter(F&& f)
+{
+    using P = RttProbe::Params;
+    f(&P::targetRttAttr);
+    f(&P::targetMargin);
+    f(&P::probeIntervalAttr);
+    f(&P::highRtt);
+    f(&P::flowScaleStep);
+    f(&P::flowScaleMax);
+    f(&P::gradientSpan);
+    f(&P::aiSpan);
+    f(&P::miPeriod);
+    f(&P::pacingRecheck);
+    f(&P::idleRestart);
+    f(&P::mdFactor);
+    f(&P::highRttMdFactor);
+    f(&P::aiStep);
+    f(&P::nackFactor);
+    f(&P::minRateFraction);
+    f(&P::beta);
+    f(&P::maxMd);
+    f(&P::miFactor);
+    f(&P::aiPackets);
+    f(&P::surgeGradient);
+    f(&P::qpLevelGain);
+    f(&P::qpGradientGain);
+    f(&P::qpIncreaseDamping);
+    f(&P::aiRate);
+    f(&P::pacingJitter);
+    f(&P::startShare);
+    f(&P::preset);
+    f(&P::targetMode);
+    f(&P::nackMode);
+    f(&P::firstRate);
+    f(&P::startBurst);
+    f(&P::initialWindow);
+    f(&P::nackOncePerEpisode);
+    f(&P::lateProbeDecrease);
+    f(&P::useAckRtt);
+    f(&P::shareWithPeers);
+}
+
+// A new parameter joins ForEachParameter, else Intern would merge blocks that differ in it
+// (27 Time and double, 6 enum and uint32_t, 4 bool members, 4 bytes of tail padding).
+static_assert(sizeof(RttProbe::Params) == 27 * 8 + 6 * 4 + 4 + 4,
+              "RttProbe::Params changed: update ForEachParameter");
+} // namespace
+
+bool
+RttProbe::Params::operator==(const Params& o) const
+{
+    bool same = true;
+    ForEachParameter([&](auto field) { same = same && this->*field == o.*field; });
+    return same;
+}
+
+RttProbe::Params&
+RttProbe::MutableParams()
+{
+    if (m_params.use_count() > 1)
+    {
+        m_params = std::make_shared<Params>(*m_params); // shared: this object's own copy
+    }
+    return *m_params;
+}
+
+std::shared_ptr<RttProbe::Params>
+RttProbe::Intern(std::shared_ptr<Params> p)
+{
+    // A handful of distinct blocks in a run (one per set of attribute values): a linear
+    // search. The table keeps each block shared (use_count > 1) for good, so a later
+    // attribute change copies it first (MutableParams).
+    static std::vector<std::shared_ptr<Params>> blocks;
+    for (const auto& b : blocks)
+    {
+        if (*b == *p)
+        {
+            return b;
+        }
+    }
+    blocks.push_back(std::move(p));
+    return blocks.back();
 }
 
 void
 RttProbe::Init(const CcContext& ctx)
 {
     CongestionControl::Init(ctx);
-    m_targetRtt = m_targetMode == TARGET_ABSOLUTE ? m_targetRttAttr : ctx.baseRtt + m_targetMargin;
-    m_probeInterval = m_probeIntervalAttr.IsStrictlyPositive() ? m_probeIntervalAttr : m_targetRtt;
+    m_params = Intern(m_params);
+    m_targetRtt =
+        P().targetMode == TARGET_ABSOLUTE ? P().targetRttAttr : ctx.baseRtt + P().targetMargin;
+    m_probeInterval =
+        P().probeIntervalAttr.IsStrictlyPositive() ? P().probeIntervalAttr : m_targetRtt;
     const double line = double(ctx.lineRate);
-    m_minRate = std::min(line * m_minRateFraction, line);
+    m_minRate = std::min(line * P().minRateFraction, line);
     m_own = nullptr;
     m_group = nullptr;
-    if (m_preset == PRESET_SCALABLE && m_shareWithPeers && ctx.peers)
+    if (P().preset == PRESET_SCALABLE && P().shareWithPeers && ctx.peers)
     {
         // The group's first controller creates the claim; the others join it.
         m_group = dynamic_cast<ClaimState*>(PeekPointer(ctx.peers->shared));
@@ -521,7 +628,7 @@ RttProbe::ImplementedHooks() const
 Time
 RttProbe::GetTargetRtt() const
 {
-    return TargetFor(m_preset == PRESET_SCALABLE ? Effective() : m_s->rc);
+    return TargetFor(P().preset == PRESET_SCALABLE ? Effective() : m_s->rc);
 }
 
 Time
@@ -539,7 +646,7 @@ RttProbe::IsProbeOutstanding() const
 Time
 RttProbe::TargetFor(double rate) const
 {
-    if (m_preset != PRESET_SCALABLE || !m_flowScaleStep.IsStrictlyPositive() || rate <= 0)
+    if (P().preset != PRESET_SCALABLE || !P().flowScaleStep.IsStrictlyPositive() || rate <= 0)
     {
         return m_targetRtt;
     }
@@ -551,7 +658,7 @@ RttProbe::TargetFor(double rate) const
     }
     const double halvings = -std::log2(window);
     const double extra =
-        std::min(halvings * m_flowScaleStep.GetSeconds(), m_flowScaleMax.GetSeconds());
+        std::min(halvings * P().flowScaleStep.GetSeconds(), P().flowScaleMax.GetSeconds());
     return m_targetRtt + Seconds(extra);
 }
 

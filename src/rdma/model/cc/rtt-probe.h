@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace ns3
@@ -192,6 +193,71 @@ class RttProbe : public CongestionControl
     /// Whether the controller is waiting for the answer to a probe it asked for.
     bool IsProbeOutstanding() const;
 
+    /**
+     * Every attribute's value (the attribute of the same name, capitalised; TargetRtt
+     * and ProbeInterval as given, before Init resolves them). One block serves every
+     * controller with the same values: the controllers start on a shared default block,
+     * an attribute set to another value gives the object its own copy (MutableParams),
+     * and Init interns it (thousands of QPs with the same attributes hold one block).
+     * The members are ordered by size (8, 4, 1 bytes: no padding between them).
+     */
+    struct Params
+    {
+        Time targetRttAttr = MicroSeconds(13);   ///< TargetRtt
+        Time targetMargin = MicroSeconds(9);     ///< TargetMargin
+        Time probeIntervalAttr = Time(0);        ///< ProbeInterval (0: the target RTT)
+        Time highRtt = MicroSeconds(150);        ///< HighRtt
+        Time flowScaleStep = MicroSeconds(4);    ///< FlowScaleStep
+        Time flowScaleMax = MicroSeconds(64);    ///< FlowScaleMax
+        Time gradientSpan = MicroSeconds(2);     ///< GradientSpan
+        Time aiSpan = MilliSeconds(1);           ///< AiSpan
+        Time miPeriod = MicroSeconds(500);       ///< MiPeriod
+        Time pacingRecheck = MicroSeconds(50);   ///< PacingRecheck
+        Time idleRestart = MicroSeconds(10);     ///< IdleRestart
+        double mdFactor = 0.9;                   ///< MdFactor
+        double highRttMdFactor = 0.8;            ///< HighRttMdFactor
+        double aiStep = 0.05;                    ///< AiStep
+        double nackFactor = 0.5;                 ///< NackFactor
+        double minRateFraction = 1.0 / 16384;    ///< MinRateFraction
+        double beta = 1.0;                       ///< Beta
+        double maxMd = 0.9;                      ///< MaxMd
+        double miFactor = 0.1;                   ///< MiFactor
+        double aiPackets = 1.0;                  ///< AiPackets
+        double surgeGradient = 1.0;              ///< SurgeGradient
+        double qpLevelGain = 0.2;                ///< QpLevelGain
+        double qpGradientGain = 2.0;             ///< QpGradientGain
+        double qpIncreaseDamping = 6.0;          ///< QpIncreaseDamping
+        double aiRate = 2e12;                    ///< AiRate (bit/s per second)
+        double pacingJitter = 0.5;               ///< PacingJitter
+        double startShare = 0.03125;             ///< StartShare
+        Preset preset = PRESET_SCALABLE;         ///< Preset
+        TargetMode targetMode = TARGET_ABSOLUTE; ///< TargetMode
+        NackMode nackMode = NACK_IMMEDIATE;      ///< NackMode
+        FirstRate firstRate = FIRST_COUNT_SHARE; ///< FirstRate
+        uint32_t startBurst = 16384;             ///< StartBurst (bytes)
+        uint32_t initialWindow = 16384;          ///< InitialWindow (bytes)
+        bool nackOncePerEpisode = true;          ///< NackOncePerEpisode
+        bool lateProbeDecrease = true;           ///< LateProbeDecrease
+        bool useAckRtt = false;                  ///< UseAckRtt
+        bool shareWithPeers = true;              ///< ShareWithPeers
+
+        /// Field by field.
+        bool operator==(const Params& o) const;
+    };
+
+    /// \return the parameters (after Init, the interned block in use)
+    const Params& GetParams() const
+    {
+        return *m_params;
+    }
+
+    /**
+     * The parameters to change: the block is copied first unless this object alone
+     * holds it (so that an attribute set after Init changes this QP's controller only).
+     * \return this object's own block
+     */
+    Params& MutableParams();
+
   private:
     /// Apply one RTT sample (probe answer, or data ACK).
     void Sample(Time rtt);
@@ -283,38 +349,55 @@ class RttProbe : public CongestionControl
         Ptr<UniformRandomVariable> jitter; ///< draws the pacing jitter
     };
 
-    // The 8-byte members first, then the 4-byte and 1-byte ones together: no padding
-    // between them, which keeps a flow under 1 KB where ns3::Object is 24 bytes larger
-    // (ns-3.42 on; test/system/qp-memory-test.cc).
+    /// The type of a data member, from its pointer's type (FieldType).
+    template <class M>
+    struct MemberType;
 
-    // Attributes
-    Time m_targetRttAttr;
-    Time m_targetMargin;
-    Time m_probeIntervalAttr;
-    double m_mdFactor;
-    Time m_highRtt;
-    double m_highRttMdFactor;
-    double m_aiStep;
-    double m_nackFactor;
-    double m_minRateFraction;
-    double m_beta;
-    double m_maxMd;
-    double m_miFactor;
-    double m_aiPackets;
-    Time m_flowScaleStep;
-    Time m_flowScaleMax;
-    Time m_gradientSpan;
-    double m_surgeGradient;
-    double m_qpLevelGain;
-    double m_qpGradientGain;
-    double m_qpIncreaseDamping;
-    double m_aiRate;
-    Time m_aiSpan;
-    Time m_miPeriod;
-    Time m_pacingRecheck;
-    double m_pacingJitter;
-    double m_startShare;
-    Time m_idleRestart;
+    template <class C, class T>
+    struct MemberType<T C::*>
+    {
+        using Type = T;
+    };
+
+    /// The type of the parameter \p Field (a pointer to a member of Params).
+    template <auto Field>
+    using FieldType = typename MemberType<decltype(Field)>::Type;
+
+    /// Attribute setter of the parameter \p Field: an equal value keeps the block shared,
+    /// another one goes into this object's own block (MutableParams).
+    template <auto Field>
+    void SetParam(FieldType<Field> value)
+    {
+        if (!(P().*Field == value))
+        {
+            MutableParams().*Field = value;
+        }
+    }
+
+    /// Attribute getter of the parameter \p Field (after Init, the value in use).
+    template <auto Field>
+    FieldType<Field> GetParam() const
+    {
+        return P().*Field;
+    }
+
+    /// The parameters in use (shorthand of GetParams() for the rules).
+    const Params& P() const
+    {
+        return *m_params;
+    }
+
+    /// Intern \p p: the block of equal parameters already in use, or \p p made one.
+    static std::shared_ptr<Params> Intern(std::shared_ptr<Params> p);
+
+    // The 8-byte members first, then the 4-byte and 1-byte ones together: no padding
+    // between them; with the attributes in the shared block a controller is 304 bytes on
+    // ns-3.37 (528 with them in each object; test/system/qp-memory-test.cc).
+
+    /// The attributes. Until Init the shared default block, or this object's own once an
+    /// attribute differs from it; from Init on the interned block that the QPs with the
+    /// same values share (a QP then holds a pointer, not 244 bytes of parameters).
+    std::shared_ptr<Params> m_params;
 
     // Resolved at Init
     Time m_targetRtt;
@@ -338,22 +421,10 @@ class RttProbe : public CongestionControl
     Time m_lastSample;        ///< time of the latest RTT sample (ACK or probe)
     uint64_t m_inflight;      ///< Scalable: payload bytes sent and not acknowledged
 
-    // Attributes (4 bytes)
-    Preset m_preset;
-    TargetMode m_targetMode;
-    NackMode m_nackMode;
-    FirstRate m_firstRate;
-    uint32_t m_startBurst;
-    uint32_t m_initialWindow;
     // State (4 bytes)
     uint32_t m_ackPsn;     ///< cumulative ACK PSN of the latest ACK/NACK
     uint32_t m_ackSndNxt;  ///< sender's next PSN at the latest ACK/NACK
     uint32_t m_recoverPsn; ///< the episode ends once every PSN below is acknowledged
-    // Attributes (1 byte)
-    bool m_nackOncePerEpisode;
-    bool m_lateProbeDecrease;
-    bool m_useAckRtt;
-    bool m_shareWithPeers;
     // State (1 byte)
     bool m_pacedOnce;        ///< shared: the first packet's phase has been drawn
     bool m_drained;          ///< per QP: sent all it had (OnDrained), nothing since
