@@ -4,7 +4,7 @@
 #include "ns3/byte-ledger.h"
 
 #include "ns3/rdma-channel.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/switch-verdict.h"
 
 namespace ns3
@@ -49,7 +49,7 @@ ByteLedger::Report() const
     std::array<FrameTally, kDropReasons> dropped{};
     uint64_t pfcLinkDown = 0;
     uint64_t wireMismatches = 0;
-    const bool fifoCounts = RdmaSimulatorImpl::Active() != nullptr;
+    const bool fifoCounts = RdmaSim::IsFastCore();
 
     // Each device: what it lost to its link being down, and the wire into it.
     auto device = [&](Ptr<RdmaNetDevice> dev) {

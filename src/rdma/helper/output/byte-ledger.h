@@ -22,8 +22,8 @@ namespace ns3
  *
  * It is checked where a frame could vanish:
  * - each wire: what one end sent, minus what the other end received or lost to the link
- *   being down, is on the wire; under RdmaSimulatorImpl this must equal the frames the
- *   channel holds in flight (counted independently, RdmaChannel::GetFramesInFlight);
+ *   being down, is on the wire; under the fast core (RdmaSim::IsFastCore()) this must equal the
+ * frames the channel holds in flight (counted independently, RdmaChannel::GetFramesInFlight);
  * - each switch: frames in, minus frames dequeued, dropped or discarded, must equal the
  *   bytes its ports' queues hold (RdmaNetDevice::GetQueueBytes, counted independently).
  *   A difference is reported as `unaccounted` at that switch: an uncounted drop.

@@ -3,7 +3,7 @@
  */
 #include "ns3/congestion-control.h"
 
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -16,7 +16,7 @@ NS_OBJECT_ENSURE_REGISTERED(CongestionControl);
 Time
 SimulatorCcClock::Now() const
 {
-    return RdmaSimulatorImpl::CurrentTime();
+    return RdmaSim::Now();
 }
 
 const CcClock*

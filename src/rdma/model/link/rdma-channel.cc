@@ -11,7 +11,7 @@
 #include "ns3/node.h"
 #include "ns3/prefetch.h"
 #include "ns3/rdma-net-device.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim-schedule.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -48,11 +48,17 @@ class alignas(64) RdmaChannel::Direction : public DirectEvent
     /// Schedule the arrival of \p next, the FIFO's new head, under the uid it reserved
     /// (one reference of this event per scheduling, given back by the simulator). The
     /// hints: the frame, the receiving device's hot fields and the queue pair it is for.
-    void ScheduleHead(RdmaSimulatorImpl* sim, const InFlight& next)
+    void ScheduleHead(const InFlight& next)
     {
         head = next.frame;
         Ref();
-        sim->ScheduleReserved(next.ts, next.uid, context, this, next.frame, to->HotData(), next.qp);
+        RdmaSim::ScheduleReserved(next.ts,
+                                  next.uid,
+                                  context,
+                                  this,
+                                  next.frame,
+                                  to->HotData(),
+                                  next.qp);
     }
 
     /// The FIFO's head frame, kept here so that its arrival reads no FIFO slot.
@@ -119,8 +125,7 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
     const uint32_t to = ReceiverOf(src);
     RdmaNetDevice* dst = PeekPointer(m_devices[to]);
     using ReceiveFrame = void (RdmaNetDevice::*)(const Ptr<RdmaFrame>&);
-    RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
-    if (sim == nullptr)
+    if (!RdmaSim::IsFastCore())
     {
         // Any other simulator: one event per frame.
         Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
@@ -135,12 +140,12 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
         m_dirs[to] = Create<Direction>(this, dst);
     }
     Direction& d = *m_dirs[to];
-    const uint64_t ts = sim->NowTs() + txSteps + static_cast<uint64_t>(m_delay.GetTimeStep());
-    const uint32_t uid = sim->ReserveUid();
+    const uint64_t ts = RdmaSim::NowTs() + txSteps + static_cast<uint64_t>(m_delay.GetTimeStep());
+    const uint32_t uid = RdmaSim::ReserveUid();
     if (!d.fifo.empty() && ts < d.lastTs)
     {
         // Out of order (the delay was lowered mid-run): an event of its own, same uid.
-        sim->ScheduleReserved(
+        RdmaSim::ScheduleReserved(
             ts,
             uid,
             d.context,
@@ -159,7 +164,7 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
     d.fifo.push_back(entry);
     if (d.fifo.size() == 1)
     {
-        d.ScheduleHead(sim, entry);
+        d.ScheduleHead(entry);
     }
     return d.fifo.NextSlotHint();
 }
@@ -203,7 +208,7 @@ RdmaChannel::Arrive(Direction& d)
     d.to->Receive(f);
     if (more)
     {
-        d.ScheduleHead(RdmaSimulatorImpl::Active(), d.fifo.front());
+        d.ScheduleHead(d.fifo.front());
     }
 }
 

@@ -24,8 +24,8 @@ class RdmaNetDevice;
  *
  * The sender decides a frame's serialization time (it knows its rate); the channel adds
  * the propagation delay and delivers the frame, with its parsed header, to the other
- * end. Under ns3::RdmaSimulatorImpl each direction keeps its frames in flight in a FIFO
- * (arrivals on a link are in send order) and holds one simulator event, for the head's
+ * end. Under the fast core (ns3::RdmaSim::IsFastCore()) each direction keeps its frames in flight
+ * in a FIFO (arrivals on a link are in send order) and holds one simulator event, for the head's
  * arrival, scheduled under the uid reserved when the frame was sent: every arrival runs
  * exactly when, and in the order, it would run with one event per frame, but the event
  * queue holds one event per busy link direction instead of one per frame in flight.
@@ -66,7 +66,7 @@ class RdmaChannel : public Channel
 
     Time GetDelay() const;
 
-    /// Non-PFC frames in flight to \p to (known under RdmaSimulatorImpl, whose links keep
+    /// Non-PFC frames in flight to \p to (known under the fast core, whose links keep
     /// them in a FIFO; 0 otherwise).
     uint64_t GetFramesInFlight(Ptr<const RdmaNetDevice> to) const;
 
@@ -81,7 +81,7 @@ class RdmaChannel : public Channel
     struct InFlight
     {
         uint64_t ts;      ///< arrival time stamp
-        uint32_t uid;     ///< reserved when it was sent (RdmaSimulatorImpl::ReserveUid)
+        uint32_t uid;     ///< reserved when it was sent (RdmaSim::ReserveUid)
         RdmaFrame* frame; ///< holds one reference (raw, so that a FIFO pop reads no slot)
         const void* qp;   ///< the receiver's state it reads first (RdmaArrivalHints), or null
     };

@@ -10,9 +10,11 @@
 #include "ns3/prefetch.h"
 #include "ns3/rdma-channel.h"
 #include "ns3/rdma-port-owner.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim-schedule.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+
+#include <cstddef>
 
 namespace ns3
 {
@@ -106,15 +108,28 @@ RdmaNetDevice::RdmaNetDevice()
                                       &RdmaNetDevice::TransmitComplete,
                                       &RdmaNetDevice::WarmTransmitComplete>>(this))
 {
+    // The hot fields' layout (HotData, kHotLines): a change to it must revisit both.
+    // (offsetof on this class, not standard-layout, is supported by GCC and Clang: it has
+    // no virtual base.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+    static_assert(offsetof(RdmaNetDevice, m_ledger) + offsetof(Ledger, dequeued) +
+                          sizeof(FrameTally) - offsetof(RdmaNetDevice, m_linkUp) ==
+                      kHotSpanBytes,
+                  "the hot fields, m_linkUp through m_ledger.dequeued, span kHotSpanBytes");
+#pragma GCC diagnostic pop
+    static_assert(kHotSpanBytes <= kHotLines * 64 && kHotSpanBytes + 64 > kHotLines * 64,
+                  "kHotLines lines hold the hot fields where they start early in a line, "
+                  "one line fewer would not");
     m_queueBytes.fill(0);
-    RdmaSimulatorImpl::NotePortHotBytes(kHotBytes);
+    RdmaSim::NotePortHotBytes(kHotBytes);
 }
 
 RdmaNetDevice::~RdmaNetDevice()
 {
     if (m_countedHot)
     {
-        RdmaSimulatorImpl::NotePortHotBytes(-kHotBytes);
+        RdmaSim::NotePortHotBytes(-kHotBytes);
     }
     ClearQueues(); // (if not disposed)
 }
@@ -125,7 +140,7 @@ RdmaNetDevice::DoDispose()
     if (m_countedHot)
     {
         m_countedHot = false;
-        RdmaSimulatorImpl::NotePortHotBytes(-kHotBytes);
+        RdmaSim::NotePortHotBytes(-kHotBytes);
     }
     ClearQueues();
     m_pfcQueue.clear();
@@ -261,9 +276,8 @@ RdmaNetDevice::StillBusy()
     {
         // The end of transmission was not scheduled: busy until its slot in event order,
         // (time stamp, reserved uid), has passed.
-        const RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
-        if (sim->NowTs() > m_txEndTs ||
-            (sim->NowTs() == m_txEndTs && sim->CurrentUid() > m_txEndUid))
+        const uint64_t now = RdmaSim::NowTs();
+        if (now > m_txEndTs || (now == m_txEndTs && RdmaSim::CurrentUid() > m_txEndUid))
         {
             m_busy = false;
             m_txCompleteDeferred = false;
@@ -280,13 +294,13 @@ RdmaNetDevice::ScheduleDeferredTxComplete()
     m_txComplete->Ref();
     const void* slot = nullptr;
     const void* next = NextFrameHint(&slot);
-    RdmaSimulatorImpl::Active()->ScheduleReserved(m_txEndTs,
-                                                  m_txEndUid,
-                                                  m_txEndContext,
-                                                  PeekPointer(m_txComplete),
-                                                  next,
-                                                  HotData(),
-                                                  slot);
+    RdmaSim::ScheduleReserved(m_txEndTs,
+                              m_txEndUid,
+                              m_txEndContext,
+                              PeekPointer(m_txComplete),
+                              next,
+                              HotData(),
+                              slot);
 }
 
 __attribute__((always_inline)) inline const void*
@@ -369,8 +383,7 @@ RdmaNetDevice::TryTransmitIfFree()
         return;
     }
     const uint32_t frame = f->GetSize();
-    const uint64_t txSteps =
-        RdmaSimulatorImpl::NsToSteps(m_clock.NextNs(frame + rdmawire::kPreambleAndIfg));
+    const uint64_t txSteps = RdmaSim::NsToSteps(m_clock.NextNs(frame + rdmawire::kPreambleAndIfg));
     m_busy = true;
     m_txBytes += frame;
     ++m_txFrames;
@@ -392,11 +405,11 @@ RdmaNetDevice::TryTransmitIfFree()
         m_txHint = m_channel->GetTxHint(this);
         m_txQpTables = m_channel->GetTxQpTables(this);
     }
-    RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active();
+    const bool fastCore = RdmaSim::IsFastCore();
     const bool morePending = m_nonEmpty != 0 || !m_pfcQueue.empty() ||
                              (m_ownerPulls && m_owner->HasFramesToPull(m_ownerPort)) ||
                              !m_pullSource.IsNull();
-    if (sim == nullptr || morePending)
+    if (!fastCore || morePending)
     {
         const void* slot = nullptr;
         const void* next = NextFrameHint(&slot);
@@ -407,9 +420,9 @@ RdmaNetDevice::TryTransmitIfFree()
     // Keep the event's slot (the uid ns-3 would give it) and schedule it only if a frame
     // or an unpause comes before then (TryTransmit while busy).
     m_txCompleteDeferred = true;
-    m_txEndTs = sim->NowTs() + txSteps;
-    m_txEndUid = sim->ReserveUid();
-    m_txEndContext = sim->CurrentContext();
+    m_txEndTs = RdmaSim::NowTs() + txSteps;
+    m_txEndUid = RdmaSim::ReserveUid();
+    m_txEndContext = RdmaSim::CurrentContext();
 }
 
 void

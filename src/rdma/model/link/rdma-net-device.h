@@ -14,7 +14,7 @@
 #include "ns3/rdma-frame.h"
 #include "ns3/rdma-header.h"
 #include "ns3/rdma-port-owner.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/serialization-clock.h"
 #include "ns3/traced-callback.h"
 
@@ -169,15 +169,22 @@ class RdmaNetDevice : public NetDevice
 
     /// Cache lines from HotData() that hold the fields a frame's arrival, queueing and
     /// transmission read (the members from m_linkUp through the ledger's dequeued tally,
-    /// 548 bytes: all of them where m_linkUp falls in the first 28 bytes of a line, all
-    /// but that tally's line for the other half of the ports; docs/design.md, "The hot path", says
-    /// why they are not aligned).
+    /// kHotSpanBytes; docs/design.md, "The hot path", says why they are not aligned).
     static constexpr uint32_t kHotLines = 9;
-    /// The bytes of those lines (what RdmaSimulatorImpl::NotePortHotBytes counts per port).
+    /// The bytes from m_linkUp through the ledger's dequeued tally: 564 (static_assert in
+    /// the constructor, so that a layout change is caught at compile time). kHotLines
+    /// lines hold all of them where m_linkUp falls in the first kHotLines * 64 -
+    /// kHotSpanBytes (12) bytes of a line. (The comment here said 548 bytes and 28, all
+    /// of them for half of the ports, until the 564 was checked: m_txQpTables and
+    /// m_txNextSlot had added 16. m_linkUp is at byte 28 of the object, which malloc
+    /// aligns to 16: for a quarter of the ports all of them are loaded, for the others
+    /// the last 16 to 48 bytes, the end of the tallies, are not.)
+    static constexpr uint32_t kHotSpanBytes = 564;
+    /// The bytes of those lines (what RdmaSim::NotePortHotBytes counts per port).
     static constexpr int64_t kHotBytes = 64 * kHotLines;
 
     /// Where the fields that a frame's arrival, queueing and transmission read begin
-    /// (kHotLines lines): for RdmaSimulatorImpl's prefetch (EventWheel::kHint2Lines),
+    /// (kHotLines lines): for the fast core's prefetch (EventWheel::kHint2Lines),
     /// changes nothing.
     const void* HotData() const
     {
@@ -186,11 +193,11 @@ class RdmaNetDevice : public NetDevice
 
     /// Start loading the kHotLines lines of HotData() into the cache (a switch calls it
     /// as soon as it knows the egress port, so that they load while it admits the
-    /// frame), if the loop loads ports' hot fields too (RdmaSimulatorImpl::PortPrefetch:
+    /// frame), if the loop loads ports' hot fields too (the fast core's PortPrefetch:
     /// where they fit in the cache, the loads only cost instructions). Changes nothing.
     void PrefetchHotData() const
     {
-        if (RdmaSimulatorImpl::LoadingPortState())
+        if (RdmaSim::LoadingPortState())
         {
             PrefetchLines(&m_linkUp, kHotLines);
         }
@@ -351,7 +358,7 @@ class RdmaNetDevice : public NetDevice
 
     TracedCallback<Ptr<const Packet>> m_linkDownDropTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
-    /// Its hot fields are counted in RdmaSimulatorImpl::NotePortHotBytes (until disposed).
+    /// Its hot fields are counted in RdmaSim::NotePortHotBytes (until disposed).
     bool m_countedHot = true;
 };
 

@@ -95,7 +95,7 @@ class RdmaPortOwner
     /**
      * What PullFrame(\p port, ...) would read first if called now (for example the QP
      * it would serve), for the port's end-of-transmission event to load into the cache
-     * meanwhile (RdmaSimulatorImpl::ScheduleReserved); any address or null, it changes
+     * meanwhile (RdmaSim::ScheduleReserved); any address or null, it changes
      * nothing. Default: null.
      * \param port the port that will pull
      * \param[out] more if the owner sets it: what PullFrame reads before that (its own

@@ -8,7 +8,7 @@
 #include "ns3/hash-constants.h"
 #include "ns3/prefetch.h"
 #include "ns3/rdma-nic.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim-schedule.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/serialization-clock.h"
 #include "ns3/simulator.h"
@@ -67,7 +67,7 @@ RdmaNic::Reschedule(SendQueuePair& qp)
     {
         return;
     }
-    const uint64_t now = RdmaSimulatorImpl::CurrentPs();
+    const uint64_t now = RdmaSim::NowPs();
     const uint64_t due = m_limiters[qp.limiter].nextSendPs;
     // Inside Pull the port is about to send and will pull again when it is free, so
     // neither a kick nor a wake-up is needed (a kick would even re-enter Pull).
@@ -130,7 +130,7 @@ RdmaNic::PrefetchLikelyNext() const
 Ptr<RdmaFrame>
 RdmaNic::Pull(uint8_t pausedMask)
 {
-    const uint64_t now = RdmaSimulatorImpl::CurrentPs();
+    const uint64_t now = RdmaSim::NowPs();
     m_scheduler.Unpark(pausedMask);
     m_scheduler.ReleaseDue(now, [this](uint32_t qpn, uint32_t generation) {
         return m_sendQps[qpn].waitGeneration == generation;
@@ -221,7 +221,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     NS_ABORT_MSG_IF(lo == qp.messages.size(), "RdmaNic: no message holds PSN " << psn);
     const RdmaMessage* msg = &qp.messages[lo];
     uint32_t payload = m_mtu;
-    const Time now = RdmaSimulatorImpl::CurrentTime();
+    const Time now = RdmaSim::Now();
     Ptr<RdmaFrame> frame = RdmaFrame::MakeBlank(); // its header filled in place
     RdmaHeader& h = frame->header;
     if (psn == msg->lastPsn)
@@ -286,7 +286,7 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
         NotePeerRate(qp, rate);
     }
     qp.cc->OnSend(payload);
-    const uint64_t nowPs = RdmaSimulatorImpl::CurrentPs();
+    const uint64_t nowPs = RdmaSim::NowPs();
     const uint32_t wire = rdmawire::WireBytes(RdmaPacketType::DATA, payload);
     bool creditPaced = false;
     if ((qp.ccHooks & CongestionControl::HOOK_PACING) && qp.peers != nullptr)
@@ -338,7 +338,7 @@ RdmaNic::MakeProbePacket(SendQueuePair& qp)
     h.dst = qp.peerNode;
     h.sport = qp.sport;
     h.dstQpn = qp.peerQpn;
-    h.timestamp = RdmaSimulatorImpl::CurrentTime().GetNanoSeconds();
+    h.timestamp = RdmaSim::Now().GetNanoSeconds();
     return RdmaFrame::Make(h);
 }
 
@@ -391,7 +391,7 @@ RdmaNic::Repace(SendQueuePair& qp)
     // controller has raised the rate since (an ACK can lift a window-limited Swift from
     // a millisecond gap), shorten the wait to what the new rate implies.
     RateLimiter& limiter = m_limiters[qp.limiter];
-    const uint64_t now = RdmaSimulatorImpl::CurrentPs();
+    const uint64_t now = RdmaSim::NowPs();
     if (limiter.nextSendPs <= now)
     {
         return;
@@ -430,12 +430,12 @@ RdmaNic::ArmWake(uint64_t ps)
     {
         return;
     }
-    if (ps <= RdmaSimulatorImpl::CurrentPs())
+    if (ps <= RdmaSim::NowPs())
     {
         return; // already due: the port's next pull will take it
     }
     m_wakePs = ps;
-    const uint64_t nowPs = RdmaSimulatorImpl::CurrentPs();
+    const uint64_t nowPs = RdmaSim::NowPs();
     // Round up to the time resolution so the QP is due when we wake.
     m_wake.Schedule(NanoSeconds((ps - nowPs + kPsPerNs - 1) / kPsPerNs));
 }

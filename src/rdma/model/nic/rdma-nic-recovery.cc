@@ -5,7 +5,7 @@
  * to the congestion controller and to the loss-recovery policy; message completions.
  */
 #include "ns3/rdma-nic.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -35,7 +35,7 @@ RdmaNic::ReceiveNack(const RdmaHeader& h)
         qp.cc->OnCnp();
     }
     qp.cc->OnNack();
-    m_recovery->OnNack(qp, h, RdmaSimulatorImpl::CurrentTime());
+    m_recovery->OnNack(qp, h, RdmaSim::Now());
     Reschedule(qp);
 }
 
@@ -51,7 +51,7 @@ RdmaNic::ReceiveProbeResponse(const RdmaHeader& h)
     limiter.probeTimer.Cancel();
     limiter.probeOutstanding = false;
     limiter.probeTimeout = m_probeTimeout;
-    limiter.cc->OnProbeResponse(RdmaSimulatorImpl::CurrentTime() - NanoSeconds(h.timestamp));
+    limiter.cc->OnProbeResponse(RdmaSim::Now() - NanoSeconds(h.timestamp));
     Repace(qp);
     Reschedule(qp);
 }
@@ -71,15 +71,14 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
         qp.sndUna = newUna;
         qp.sndNxt = std::max(qp.sndNxt, qp.sndUna);
         qp.retxNext = std::max(qp.retxNext, qp.sndUna);
-        qp.lastProgress = RdmaSimulatorImpl::CurrentTime();
+        qp.lastProgress = RdmaSim::Now();
     }
     // A controller without OnAck (DCQCN) is not loaded at all.
     if (qp.ccHooks & CongestionControl::HOOK_ACK)
     {
         CcAck ack;
         ack.ackedBytes = acked;
-        ack.rtt =
-            h.timestamp > 0 ? RdmaSimulatorImpl::CurrentTime() - NanoSeconds(h.timestamp) : Time(0);
+        ack.rtt = h.timestamp > 0 ? RdmaSim::Now() - NanoSeconds(h.timestamp) : Time(0);
         ack.ecnEcho = h.flags & RdmaHeader::FLAG_ECN_ECHO;
         ack.remoteDelay = NanoSeconds(h.remoteDelayNs);
         ack.ackPsn = qp.sndUna;
@@ -101,12 +100,7 @@ RdmaNic::CompleteAcknowledged(SendQueuePair& qp)
     while (qp.frontLastPsn < qp.sndUna)
     {
         const RdmaMessage& m = qp.messages.front();
-        Completion c{m_nodeId,
-                     qp.qpn,
-                     m.flowId,
-                     m.bytes,
-                     m.posted,
-                     RdmaSimulatorImpl::CurrentTime()};
+        Completion c{m_nodeId, qp.qpn, m.flowId, m.bytes, m.posted, RdmaSim::Now()};
         qp.completedBytes += m.bytes;
         qp.messages.pop_front();
         qp.NoteFront();
@@ -156,10 +150,7 @@ void
 RdmaNic::ArmRto(SendQueuePair& qp, Time at)
 {
     qp.rtoArmed = true;
-    qp.rto = Simulator::Schedule(at - RdmaSimulatorImpl::CurrentTime(),
-                                 &RdmaNic::RtoExpired,
-                                 this,
-                                 qp.qpn);
+    qp.rto = Simulator::Schedule(at - RdmaSim::Now(), &RdmaNic::RtoExpired, this, qp.qpn);
 }
 
 void
@@ -171,7 +162,7 @@ RdmaNic::RtoExpired(uint32_t qpn)
     {
         return; // everything sent is acknowledged: the timer stops until the next send
     }
-    const Time now = RdmaSimulatorImpl::CurrentTime();
+    const Time now = RdmaSim::Now();
     const Time rto = CurrentRto(qp);
     if (now - qp.lastProgress < rto)
     {

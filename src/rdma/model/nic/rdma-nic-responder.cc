@@ -5,7 +5,7 @@
  * (ACK, NACK), CNPs for CE-marked packets, and answers to RTT probes.
  */
 #include "ns3/rdma-nic.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -18,7 +18,7 @@ void
 RdmaNic::ReceiveData(const RdmaHeader& h)
 {
     RecvQueuePair& rq = m_recvQps[h.dstQpn];
-    const Time now = RdmaSimulatorImpl::CurrentTime();
+    const Time now = RdmaSim::Now();
     if (h.ecn == RdmaHeader::CE && now - rq.lastCnp >= m_cnpInterval)
     {
         rq.lastCnp = now;

@@ -13,7 +13,7 @@
 #include "ns3/no-congestion-control.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/serialization-clock.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -414,7 +414,7 @@ RdmaNic::PostSend(uint32_t qpn, uint64_t bytes, uint64_t flowId)
     m.flowId = flowId;
     m.bytes = bytes;
     m.firstPsn = qp.nextPsn;
-    m.posted = RdmaSimulatorImpl::CurrentTime();
+    m.posted = RdmaSim::Now();
     if (bytes == RdmaMessage::kUnbounded)
     {
         m.lastPsn = std::numeric_limits<uint32_t>::max() - 1;
@@ -451,7 +451,7 @@ RdmaNic::TruncateMessage(uint32_t qpn)
     if (qp.maxSent <= m.firstPsn)
     {
         // Nothing sent yet: the message never existed on the wire; complete it empty.
-        Completion c{m_nodeId, qpn, m.flowId, 0, m.posted, RdmaSimulatorImpl::CurrentTime()};
+        Completion c{m_nodeId, qpn, m.flowId, 0, m.posted, RdmaSim::Now()};
         qp.nextPsn = m.firstPsn;
         qp.messages.pop_back();
         qp.NoteFront();

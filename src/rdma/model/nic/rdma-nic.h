@@ -307,7 +307,7 @@ class RdmaNic : public Object, public RdmaPortOwner
     std::vector<RecvQueuePair> m_recvQps;
     RdmaArrivalHints m_arrivalHints; ///< where m_recvQps and m_sendQps are
     QpScheduler m_scheduler;
-    /// The pacing wake-up (no event allocated per wait under RdmaSimulatorImpl).
+    /// The pacing wake-up (no event allocated per wait under the fast core).
     RearmableEvent<RdmaNic, &RdmaNic::Wake> m_wake;
     uint64_t m_wakePs; ///< when the pending wake-up is due (ps)
     bool m_inPull;     ///< inside Pull(): the port is about to send

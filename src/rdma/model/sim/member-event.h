@@ -6,7 +6,7 @@
 
 #include "ns3/event-impl.h"
 #include "ns3/ptr.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -35,8 +35,9 @@ class MemberEvent : public DirectEvent
     }
 
     /// Schedule a run after \p delay (with the running event's context); \p hint,
-    /// \p hint2 and \p hint3: what the run reads first (RdmaSimulatorImpl::ScheduleReserved).
-    /// Returns the run's uid.
+    /// \p hint2 and \p hint3: what the run reads first (RdmaSim::ScheduleReserved).
+    /// Returns the run's uid. A file that calls it (or RearmableEvent::Schedule) includes
+    /// rdma-sim-schedule.h, which defines RdmaSim::ScheduleReserved.
     uint32_t ScheduleIn(const Time& delay,
                         const void* hint = nullptr,
                         const void* hint2 = nullptr,
@@ -51,19 +52,19 @@ class MemberEvent : public DirectEvent
                              const void* hint2 = nullptr,
                              const void* hint3 = nullptr)
     {
-        if (RdmaSimulatorImpl* sim = RdmaSimulatorImpl::Active())
+        if (RdmaSim::IsFastCore())
         {
             // The same uid and key that Simulator::Schedule would give, without the
             // EventId it would build.
-            const uint32_t uid = sim->ReserveUid();
+            const uint32_t uid = RdmaSim::ReserveUid();
             Ref();
-            sim->ScheduleReserved(sim->NowTs() + steps,
-                                  uid,
-                                  sim->CurrentContext(),
-                                  this,
-                                  hint,
-                                  hint2,
-                                  hint3);
+            RdmaSim::ScheduleReserved(RdmaSim::NowTs() + steps,
+                                      uid,
+                                      RdmaSim::CurrentContext(),
+                                      this,
+                                      hint,
+                                      hint2,
+                                      hint3);
             return uid;
         }
         return Simulator::Schedule(TimeStep(static_cast<int64_t>(steps)), Ptr<EventImpl>(this))
@@ -94,9 +95,9 @@ class MemberEvent : public DirectEvent
  * \brief A timer that calls `(object->*Method)()`, at most one run pending, that can be
  * cancelled and scheduled again (a NIC's pacing wake-up).
  *
- * Under RdmaSimulatorImpl it schedules one MemberEvent again and again (no allocation, no
- * EventId): cancelling only forgets the pending run, which still comes off the queue, as
- * ns-3's cancelled events do, and then does nothing (its uid is not the current one).
+ * Under the fast core (RdmaSim::IsFastCore()) it schedules one MemberEvent again and again (no
+ * allocation, no EventId): cancelling only forgets the pending run, which still comes off the
+ * queue, as ns-3's cancelled events do, and then does nothing (its uid is not the current one).
  * Under any other simulator implementation each run is an ordinary ns-3 event. Both give
  * a run the time stamp, uid and context that Simulator::Schedule would.
  */
@@ -117,7 +118,7 @@ class RearmableEvent
     void Schedule(const Time& delay)
     {
         Cancel();
-        if (RdmaSimulatorImpl::Active() != nullptr)
+        if (RdmaSim::IsFastCore())
         {
             m_uid = m_event->ScheduleIn(delay);
             m_armed = true;
@@ -130,7 +131,7 @@ class RearmableEvent
     void Cancel()
     {
         m_armed = false;
-        if (RdmaSimulatorImpl::Active() == nullptr)
+        if (!RdmaSim::IsFastCore())
         {
             m_ns3.Cancel();
         }
@@ -139,15 +140,15 @@ class RearmableEvent
     /// Whether a run is still to come.
     bool IsPending() const
     {
-        return RdmaSimulatorImpl::Active() != nullptr ? m_armed : !m_ns3.IsExpired();
+        return RdmaSim::IsFastCore() ? m_armed : !m_ns3.IsExpired();
     }
 
   private:
-    /// A scheduled run came off the queue (RdmaSimulatorImpl): call the object unless
+    /// A scheduled run came off the queue (the fast core): call the object unless
     /// it was cancelled since.
     void Fired()
     {
-        if (!m_armed || RdmaSimulatorImpl::Active()->CurrentUid() != m_uid)
+        if (!m_armed || RdmaSim::CurrentUid() != m_uid)
         {
             return;
         }
@@ -158,8 +159,8 @@ class RearmableEvent
     T* m_object; ///< not owned: the owner outlives its scheduled runs
     Ptr<MemberEvent<RearmableEvent, &RearmableEvent::Fired>> m_event;
     EventId m_ns3;        ///< the pending run under any other simulator implementation
-    uint32_t m_uid = 0;   ///< the uid of the run that counts (RdmaSimulatorImpl)
-    bool m_armed = false; ///< whether it is still to come (RdmaSimulatorImpl)
+    uint32_t m_uid = 0;   ///< the uid of the run that counts (the fast core)
+    bool m_armed = false; ///< whether it is still to come (the fast core)
 };
 
 } // namespace ns3

@@ -73,17 +73,21 @@ RdmaSimulatorImpl::GetTypeId()
 RdmaSimulatorImpl::RdmaSimulatorImpl()
     : m_events(static_cast<uint64_t>(MicroSeconds(kNearHorizonUs).GetTimeStep())),
       m_stop(false),
-      m_uid(EventId::UID::VALID),
-      m_currentUid(EventId::UID::INVALID),
-      m_currentTs(0),
-      m_currentContext(Simulator::NO_CONTEXT),
       m_eventCount(0),
-      m_psPerStep(PsPerStep()),
-      m_stepsPerNs(m_psPerStep != 0 && 1000 % m_psPerStep == 0 ? 1000 / m_psPerStep : 0),
+      m_clock{EventId::UID::VALID,
+              EventId::UID::INVALID,
+              0,
+              Simulator::NO_CONTEXT,
+              PsPerStep(),
+              0,
+              true},
       m_portPrefetch(AID_AUTO),
       m_warmNext(AID_AUTO)
 {
+    const uint64_t ps = m_clock.psPerStep;
+    m_clock.stepsPerNs = ps != 0 && 1000 % ps == 0 ? 1000 / ps : 0;
     s_active = this;
+    RdmaSim::s_clock = &m_clock;
 }
 
 RdmaSimulatorImpl::~RdmaSimulatorImpl()
@@ -91,6 +95,7 @@ RdmaSimulatorImpl::~RdmaSimulatorImpl()
     if (s_active == this)
     {
         s_active = nullptr;
+        RdmaSim::s_clock = nullptr;
     }
 }
 
@@ -104,6 +109,7 @@ RdmaSimulatorImpl::DoDispose()
     if (s_active == this)
     {
         s_active = nullptr;
+        RdmaSim::s_clock = nullptr;
     }
     SimulatorImpl::DoDispose();
 }
@@ -123,6 +129,7 @@ RdmaSimulatorImpl::Destroy()
     if (s_active == this)
     {
         s_active = nullptr;
+        RdmaSim::s_clock = nullptr;
     }
 }
 
@@ -151,6 +158,14 @@ void
 RdmaSimulatorImpl::NotePortHotBytes(int64_t bytes)
 {
     s_portHotBytes += bytes;
+}
+
+RdmaSimClock* RdmaSim::s_clock = nullptr;
+
+void
+RdmaSim::NotePortHotBytes(int64_t bytes)
+{
+    RdmaSimulatorImpl::NotePortHotBytes(bytes);
 }
 
 bool
@@ -187,9 +202,9 @@ RdmaSimulatorImpl::RunEvents()
         // (The next event's object is likely cold: it is fetched meanwhile.)
         const Scheduler::Event next = m_events.Pop(&direct);
         ++m_eventCount;
-        m_currentTs = next.key.m_ts;
-        m_currentContext = next.key.m_context;
-        m_currentUid = next.key.m_uid;
+        m_clock.currentTs = next.key.m_ts;
+        m_clock.currentContext = next.key.m_context;
+        m_clock.currentUid = next.key.m_uid;
         if constexpr (kWarm)
         {
             if (EventImpl* after = m_events.NextDirect())
@@ -215,8 +230,8 @@ void
 RdmaSimulatorImpl::Run()
 {
     m_stop = false;
-    m_loadingPorts = LoadsPortState();
-    m_events.SetLoadSecondHints(m_loadingPorts);
+    m_clock.loadingPorts = LoadsPortState();
+    m_events.SetLoadSecondHints(m_clock.loadingPorts);
     // (Two loops, so that the one that does not warm pays nothing per event for it.)
     if (WarmsNext())
     {
@@ -244,18 +259,19 @@ EventId
 RdmaSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
 {
     NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "RdmaSimulatorImpl::Schedule: negative delay");
-    const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    const uint32_t uid = m_uid++;
-    m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, m_currentContext}},
-                  m_currentTs);
-    return EventId(event, ts, m_currentContext, uid);
+    const uint64_t ts = m_clock.currentTs + static_cast<uint64_t>(delay.GetTimeStep());
+    const uint32_t uid = m_clock.nextUid++;
+    m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, m_clock.currentContext}},
+                  m_clock.currentTs);
+    return EventId(event, ts, m_clock.currentContext, uid);
 }
 
 void
 RdmaSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
 {
-    const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, m_uid++, context}}, m_currentTs);
+    const uint64_t ts = m_clock.currentTs + static_cast<uint64_t>(delay.GetTimeStep());
+    m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, m_clock.nextUid++, context}},
+                  m_clock.currentTs);
 }
 
 EventId
@@ -267,22 +283,22 @@ RdmaSimulatorImpl::ScheduleNow(EventImpl* event)
 EventId
 RdmaSimulatorImpl::ScheduleDestroy(EventImpl* event)
 {
-    EventId id(Ptr<EventImpl>(event, false), m_currentTs, 0xffffffff, EventId::UID::DESTROY);
+    EventId id(Ptr<EventImpl>(event, false), m_clock.currentTs, 0xffffffff, EventId::UID::DESTROY);
     m_destroyEvents.push_back(id);
-    m_uid++;
+    m_clock.nextUid++;
     return id;
 }
 
 Time
 RdmaSimulatorImpl::Now() const
 {
-    return TimeStep(m_currentTs);
+    return TimeStep(m_clock.currentTs);
 }
 
 Time
 RdmaSimulatorImpl::GetDelayLeft(const EventId& id) const
 {
-    return IsExpired(id) ? TimeStep(0) : TimeStep(id.GetTs() - m_currentTs);
+    return IsExpired(id) ? TimeStep(0) : TimeStep(id.GetTs() - m_clock.currentTs);
 }
 
 void

@@ -6,6 +6,7 @@
 
 #include "ns3/event-impl.h"
 #include "ns3/ns3-compat.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/split-event-queue.h"
@@ -15,34 +16,6 @@
 
 namespace ns3
 {
-
-/**
- * \ingroup rdma
- * \brief An event that is never cancelled: it is only ever scheduled under a reserved uid
- * (RdmaSimulatorImpl::ScheduleReserved), which makes no EventId for it, so nothing can
- * cancel it. The core runs it directly, without EventImpl::Invoke's log check and
- * cancel test (a link's next arrival, a port's end of transmission).
- */
-class DirectEvent : public EventImpl
-{
-  public:
-    /// Run it: what Invoke() does for an event that is not cancelled.
-    void Fire()
-    {
-        Notify();
-    }
-
-    /**
-     * The core calls this when the event becomes the next to run (while the one before
-     * it runs), after the hints it was scheduled with were loaded one event earlier. It
-     * may read what those hints point to and start loading what that points to in turn
-     * (PrefetchLine), so that a chain of two cold loads costs about one. It must change
-     * nothing: the event before it may still change what it will read. Default: nothing.
-     */
-    virtual void Warm()
-    {
-    }
-};
 
 /**
  * \ingroup rdma
@@ -101,7 +74,7 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /// a switch asks too, before it admits a frame (RdmaNetDevice::PrefetchHotData).
     static bool LoadingPortState()
     {
-        return s_active == nullptr || s_active->m_loadingPorts;
+        return RdmaSim::LoadingPortState();
     }
 
     /// \return whether Run warms the next event while the one before it runs
@@ -118,7 +91,7 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /// Take the uid that the next scheduled event would get, for ScheduleReserved.
     uint32_t ReserveUid()
     {
-        return m_uid++;
+        return m_clock.nextUid++;
     }
 
     /**
@@ -140,7 +113,7 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     {
         static_assert(std::is_base_of_v<EventImpl, E>, "an event");
         m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}},
-                      m_currentTs,
+                      m_clock.currentTs,
                       hint,
                       hint2,
                       std::is_base_of_v<DirectEvent, E>,
@@ -150,7 +123,7 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /// The time stamp of the event running now (ns-3 time steps).
     uint64_t NowTs() const
     {
-        return m_currentTs;
+        return m_clock.currentTs;
     }
 
     /// \p ns nanoseconds in time steps, NanoSeconds(ns).GetTimeStep(), without building a
@@ -158,24 +131,20 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /// multiplication): a port converts every frame's serialization time.
     static uint64_t NsToSteps(uint64_t ns)
     {
-        if (s_active != nullptr && s_active->m_stepsPerNs != 0)
-        {
-            return ns * s_active->m_stepsPerNs;
-        }
-        return static_cast<uint64_t>(NanoSeconds(ns).GetTimeStep());
+        return RdmaSim::NsToSteps(ns);
     }
 
     /// GetContext(), inline (the context of the event running now): a port's events read
     /// it at every frame.
     uint32_t CurrentContext() const
     {
-        return m_currentContext;
+        return m_clock.currentContext;
     }
 
     /// The uid of the event running now.
     uint32_t CurrentUid() const
     {
-        return m_currentUid;
+        return m_clock.currentUid;
     }
 
     /**
@@ -185,17 +154,13 @@ class RdmaSimulatorImpl final : public SimulatorImpl
      */
     static Time CurrentTime()
     {
-        return s_active != nullptr ? TimeStep(s_active->m_currentTs) : Simulator::Now();
+        return RdmaSim::Now();
     }
 
     /// CurrentTime() in picoseconds, without building a Time when this core runs.
     static uint64_t CurrentPs()
     {
-        if (s_active != nullptr && s_active->m_psPerStep != 0)
-        {
-            return s_active->m_currentTs * s_active->m_psPerStep;
-        }
-        return static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+        return RdmaSim::NowPs();
     }
 
     /// \p id.IsRunning(), the same answer, read directly when this core runs (as
@@ -249,26 +214,21 @@ class RdmaSimulatorImpl final : public SimulatorImpl
         {
             return IsExpired(id);
         }
-        return id.PeekEventImpl() == nullptr || id.GetTs() < m_currentTs ||
-               (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid) ||
+        return id.PeekEventImpl() == nullptr || id.GetTs() < m_clock.currentTs ||
+               (id.GetTs() == m_clock.currentTs && id.GetUid() <= m_clock.currentUid) ||
                id.PeekEventImpl()->IsCancelled();
     }
 
     SplitEventQueue m_events; ///< near (within kNearHorizonUs of scheduling) and far events
     std::list<EventId> m_destroyEvents;
     bool m_stop;
-    uint32_t m_uid;
-    uint32_t m_currentUid;
-    uint64_t m_currentTs;
-    uint32_t m_currentContext;
     uint64_t m_eventCount;
-    /// Picoseconds per time step (0 if the resolution is finer than 1 ps).
-    uint64_t m_psPerStep;
-    /// Time steps per nanosecond (from m_psPerStep; 0 if not a whole number of them).
-    uint64_t m_stepsPerNs;
-    CacheAid m_portPrefetch;    ///< the PortPrefetch attribute
-    CacheAid m_warmNext;        ///< the WarmNext attribute
-    bool m_loadingPorts = true; ///< LoadsPortState() when Run began (LoadingPortState)
+    /// The next uid, the running event's key and the time resolution (RdmaSim reads
+    /// them inline through RdmaSim::s_clock while this core is in use); its loadingPorts
+    /// is LoadsPortState() when Run began (LoadingPortState).
+    RdmaSimClock m_clock;
+    CacheAid m_portPrefetch; ///< the PortPrefetch attribute
+    CacheAid m_warmNext;     ///< the WarmNext attribute
     /// Whether the fabric's state is likely cold (AID_AUTO's test).
     static bool AtScale();
     /// Run's loop, warming the next event (DirectEvent::Warm) or not.

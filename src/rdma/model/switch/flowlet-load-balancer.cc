@@ -4,7 +4,7 @@
 #include "ns3/flowlet-load-balancer.h"
 
 #include "ns3/ecmp-load-balancer.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -56,7 +56,7 @@ FlowletLoadBalancer::SelectPort(const RdmaHeader& h, const std::vector<uint32_t>
         m_table.assign(m_tableSize, Slot{});
     }
     Slot& slot = m_table[EcmpLoadBalancer::Hash(h, m_salt) % m_tableSize];
-    const Time now = RdmaSimulatorImpl::CurrentTime();
+    const Time now = RdmaSim::Now();
     const bool valid =
         std::find(candidates.begin(), candidates.end(), slot.port) != candidates.end();
     if (!valid || now - slot.lastSeen > m_gap)

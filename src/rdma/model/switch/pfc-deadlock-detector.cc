@@ -5,7 +5,7 @@
 
 #include "ns3/log.h"
 #include "ns3/rdma-channel.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
 
@@ -278,7 +278,7 @@ PfcDeadlockDetector::Check()
                 continue; // known: reported when it formed
             }
             Deadlock dl;
-            dl.at = RdmaSimulatorImpl::CurrentTime();
+            dl.at = RdmaSim::Now();
             dl.priority = blocked[component.front()].priority;
             for (uint32_t v : CycleIn(next, component))
             {

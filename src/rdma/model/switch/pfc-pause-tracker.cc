@@ -5,7 +5,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/log.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -35,7 +35,7 @@ PfcPauseTracker::OnPfcRx(uint32_t port, uint8_t priority, uint16_t quanta)
     {
         return;
     }
-    const int64_t now = RdmaSimulatorImpl::CurrentTime().GetNanoSeconds();
+    const int64_t now = RdmaSim::Now().GetNanoSeconds();
     PortPauses& pp = m_pauses[port];
     if (!m_ports[port]->IsPaused(priority))
     {
@@ -52,16 +52,14 @@ PfcPauseTracker::PausedFor(uint32_t port, uint8_t priority) const
     {
         return Time(0);
     }
-    return NanoSeconds(RdmaSimulatorImpl::CurrentTime().GetNanoSeconds() -
-                       m_pauses[port].began[priority]);
+    return NanoSeconds(RdmaSim::Now().GetNanoSeconds() - m_pauses[port].began[priority]);
 }
 
 Time
 PfcPauseTracker::SinceLastPause(uint32_t port, uint8_t priority) const
 {
     const int64_t last = m_pauses[port].last[priority];
-    return last < 0 ? Time::Max()
-                    : NanoSeconds(RdmaSimulatorImpl::CurrentTime().GetNanoSeconds() - last);
+    return last < 0 ? Time::Max() : NanoSeconds(RdmaSim::Now().GetNanoSeconds() - last);
 }
 
 } // namespace ns3

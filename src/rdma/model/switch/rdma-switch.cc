@@ -9,7 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
-#include "ns3/rdma-simulator-impl.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -278,7 +278,7 @@ RdmaSwitch::FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority)
             // INT record of this egress: queue left behind, bytes sent so far, now.
             Ptr<RdmaNetDevice> port = m_ports[outPort];
             h.PushIntHop(IntHop::Pack(port->GetBitRate(),
-                                      RdmaSimulatorImpl::CurrentTime().GetNanoSeconds(),
+                                      RdmaSim::Now().GetNanoSeconds(),
                                       port->GetTxBytes(),
                                       m_mmu->GetEgressBytes(outPort, priority) - bytes));
         }

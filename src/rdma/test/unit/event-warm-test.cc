@@ -10,6 +10,7 @@
 #include "ns3/enum.h"
 #include "ns3/global-value.h"
 #include "ns3/member-event.h"
+#include "ns3/rdma-sim-schedule.h"
 #include "ns3/rdma-simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
