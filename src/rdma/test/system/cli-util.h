@@ -8,6 +8,8 @@
 
 #include "scenario-test-util.h"
 
+#include "ns3/rdma-wire.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -73,6 +75,14 @@ ExpectRefused(const TempDir& dir,
     {
         EXPECT_EQ(e.path().filename().string().find("out.partial"), std::string::npos);
     }
+}
+
+/// 90% of the payload a line of \p lineGbps carries in data packets of \p mtu payload
+/// bytes (Gb/s).
+inline double
+NinetyPercentOfLine(double lineGbps, uint32_t mtu)
+{
+    return 0.9 * lineGbps * mtu / ns3::rdmawire::WireBytes(ns3::RdmaPacketType::DATA, mtu);
 }
 
 } // namespace rdmatest

@@ -10,8 +10,6 @@
 #include "cli-util.h"
 #include "long-flow-incast.h"
 
-#include "ns3/rdma-wire.h"
-
 #include <gtest/gtest.h>
 
 using nlohmann::json;
@@ -93,13 +91,6 @@ ExpectShortQueue(const LongFlowIncastOptions& o, double meanQueueBound, double m
     EXPECT_GE(sum, minGbps);
 }
 
-/// 90% of the payload a line of \p gbps carries in packets of \p mtu payload bytes.
-double
-NinetyPercentOfPayload(double gbps, uint32_t mtu)
-{
-    return 0.9 * gbps * mtu / ns3::rdmawire::WireBytes(ns3::RdmaPacketType::DATA, mtu);
-}
-
 } // namespace
 
 TEST(RttProbeScale, SmallFanInPerQpKeepsAShortQueueAndTheLinkBusy)
@@ -107,7 +98,7 @@ TEST(RttProbeScale, SmallFanInPerQpKeepsAShortQueueAndTheLinkBusy)
     // At most 150 KB (12 us at 100G: the 13 us target RTT minus the 4.2 us base RTT is
     // 8.8 us, about 110 KB, plus the oscillation), and 90% of the payload the line
     // carries: each QP alone on its NIC is a flow like any other.
-    ExpectShortQueue(SmallFanIn(false), 150e3, NinetyPercentOfPayload(100, 1024));
+    ExpectShortQueue(SmallFanIn(false), 150e3, NinetyPercentOfLine(100, 1024));
 }
 
 TEST(RttProbeScale, SmallFanInPerQpKeepsAShortQueueAndTheLinkBusyAtFourKilobyteMtu)
@@ -116,7 +107,7 @@ TEST(RttProbeScale, SmallFanInPerQpKeepsAShortQueueAndTheLinkBusyAtFourKilobyteM
     // grain may leave queued (8 x 4 KB = 33 KB).
     LongFlowIncastOptions o = SmallFanIn(false);
     o.nicAttributes["Mtu"] = "4096";
-    ExpectShortQueue(o, 150e3 + 8 * 4096, NinetyPercentOfPayload(100, 4096));
+    ExpectShortQueue(o, 150e3 + 8 * 4096, NinetyPercentOfLine(100, 4096));
 }
 
 TEST(RttProbeScale, SmallFanInPerQpKeepsAShortQueueAndTheLinkBusyAt400G)
@@ -125,7 +116,7 @@ TEST(RttProbeScale, SmallFanInPerQpKeepsAShortQueueAndTheLinkBusyAt400G)
     LongFlowIncastOptions o = SmallFanIn(false);
     o.rateGbps = 400;
     o.flowBytes = 40 * 1000 * 1000;
-    ExpectShortQueue(o, 4 * 150e3, NinetyPercentOfPayload(400, 1024));
+    ExpectShortQueue(o, 4 * 150e3, NinetyPercentOfLine(400, 1024));
 }
 
 TEST(RttProbeScale, SmallFanInSharedClaimKeepsAShortQueue)

@@ -179,14 +179,6 @@ PortGbps(const std::string& out, int node, int port, double t0, double t1)
 /// Queue bound: 1.5 MB at 100G, scaled with the rate.
 constexpr double kQueueBound = 1.5e6;
 
-/// 90% of the goodput line-rate senders reach: the line rate x payload / wire bytes of a
-/// full packet (what `none` with PFC delivers on this traffic, 92.6 Gb/s at 100G and 1 KB).
-double
-NinetyPercentOfLine(double lineGbps, uint32_t mtu)
-{
-    return 0.9 * lineGbps * mtu / ns3::rdmawire::WireBytes(ns3::RdmaPacketType::DATA, mtu);
-}
-
 void
 ExpectNoLossAndBoundedQueue(const json& s, double queueBound = kQueueBound)
 {
