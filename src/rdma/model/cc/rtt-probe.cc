@@ -352,10 +352,10 @@ RttProbe::GetTypeId()
                           "samples of all of them; each QP paces at claim / n by credit "
                           "(PacingRecheck). It assumes the QPs to one destination share "
                           "their congestion, which load balancing can make untrue (bool, "
-                          "default true: simulator; false: each QP has its own rate, "
-                          "driven by its own samples, and paces by its own credit: see "
-                          "docs/design-notes.md for where that mode stands).",
-                          BooleanValue(true),
+                          "default false: each QP has its own rate, driven by its own "
+                          "samples, and paces by its own credit; docs/design-notes.md, "
+                          "\"Per-QP rates\").",
+                          BooleanValue(false),
                           MakeBooleanAccessor(&RttProbe::SetParam<&Params::shareWithPeers>,
                                               &RttProbe::GetParam<&Params::shareWithPeers>),
                           MakeBooleanChecker())

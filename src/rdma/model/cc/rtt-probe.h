@@ -54,12 +54,12 @@ namespace ns3
  *  - first rate without a shared claim (FirstRate PeerShare): the mean rate of the NIC's
  *    QPs to the destination that already send, from the NIC's own counts
  *    (CcPeerGroup), the line rate if none does;
- *  - shared claim (ShareWithPeers): the rate the rules act on is one claim on what the
- *    NIC may send to the destination, kept by the NIC's peer group and updated by the
- *    samples of all its QPs (one regular update per RTT for the group, as for one
- *    flow); each QP paces at claim / the NIC's active QPs to it, so QPs joining or
- *    leaving change the split, not the NIC's total, and a newcomer starts at the claim
- *    its siblings have learned;
+ *  - shared claim (ShareWithPeers true, an option): the rate the rules act on is one
+ *    claim on what the NIC may send to the destination, kept by the NIC's peer group and
+ *    updated by the samples of all its QPs (one regular update per RTT for the group, as
+ *    for one flow); each QP paces at claim / the NIC's active QPs to it, so QPs joining
+ *    or leaving change the split, not the NIC's total, and a newcomer starts at the
+ *    claim its siblings have learned;
  *  - pacing by credit (shared claim): a QP earns credit at its share of the claim as it
  *    changes, and sends when it has earned its last packet, a token bucket one packet
  *    deep; the NIC re-checks at least every PacingRecheck. A cut thus acts on every QP
@@ -74,8 +74,8 @@ namespace ns3
  *  - a NACK multiplies by NackFactor, once per loss episode (and, for a shared claim,
  *    once per RTT across the group's QPs).
  *
- * **Scalable per QP (ShareWithPeers false)**: each QP has its own rate, set by its own
- * samples only; the NIC shares counts of its QPs and a budget of first packets, never a
+ * **Scalable per QP (ShareWithPeers false, the default)**: each QP has its own rate, set
+ * by its own samples only; the NIC shares counts of its QPs and a budget of first packets, never a
  * rate or a claim (docs/design-notes.md, "Per-QP rates"). On top of the rules above:
  *  - start: one of several QPs of its NIC to its destination sends one packet (an
  *    initial window of one), a QP alone to its destination up to InitialWindow, and
@@ -239,7 +239,7 @@ class RttProbe : public CongestionControl
         bool nackOncePerEpisode = true;          ///< NackOncePerEpisode
         bool lateProbeDecrease = true;           ///< LateProbeDecrease
         bool useAckRtt = false;                  ///< UseAckRtt
-        bool shareWithPeers = true;              ///< ShareWithPeers
+        bool shareWithPeers = false;             ///< ShareWithPeers
 
         /// Field by field.
         bool operator==(const Params& o) const;

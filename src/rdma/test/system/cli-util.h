@@ -77,12 +77,19 @@ ExpectRefused(const TempDir& dir,
     }
 }
 
-/// 90% of the payload a line of \p lineGbps carries in data packets of \p mtu payload
-/// bytes (Gb/s).
+/// The payload a line of \p lineGbps carries in data packets of \p mtu payload bytes
+/// (Gb/s).
+inline double
+LinePayloadGbps(double lineGbps, uint32_t mtu)
+{
+    return lineGbps * mtu / ns3::rdmawire::WireBytes(ns3::RdmaPacketType::DATA, mtu);
+}
+
+/// 90% of LinePayloadGbps.
 inline double
 NinetyPercentOfLine(double lineGbps, uint32_t mtu)
 {
-    return 0.9 * lineGbps * mtu / ns3::rdmawire::WireBytes(ns3::RdmaPacketType::DATA, mtu);
+    return 0.9 * LinePayloadGbps(lineGbps, mtu);
 }
 
 } // namespace rdmatest

@@ -83,7 +83,8 @@ TEST(QpMemoryTest, AFlowCostsUnderOneKilobyte)
     // 304 B on 3.37, both with their attributes in a shared block). Every controller of
     // the registry stays under the bound, so a new one cannot escape it. The bound is the
     // same on every ns-3 (3.42 on, ns3::Object is 24 B larger): the RTT probe's flow is
-    // 728 B on 3.37, and 920 B per QP (ShareWithPeers false: a claim of its own each).
+    // 920 B on 3.37 (a rate per QP, the default: a claim of its own each), 728 B with
+    // ShareWithPeers.
     const uint32_t n = (1 << 14) - 64;
     int checked = 0;
     for (const PluginRegistry::Plugin& cc : PluginRegistry::CongestionControls().Plugins())

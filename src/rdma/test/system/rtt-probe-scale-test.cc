@@ -121,9 +121,10 @@ TEST(RttProbeScale, SmallFanInPerQpKeepsAShortQueueAndTheLinkBusyAt400G)
 
 TEST(RttProbeScale, SmallFanInSharedClaimKeepsAShortQueue)
 {
-    // The shared claim (the default) holds the queue, and is fair, at 100G, 4 KB MTU and
-    // 400G. It does not keep the link busy here (docs/design-notes.md, "Per-QP rates":
-    // after the start-up's cut its claims regrow slowly), so no goodput is asked of it.
+    // The shared claim (ShareWithPeers, an option) holds the queue, and is fair, at
+    // 100G, 4 KB MTU and 400G. It does not keep the link busy here (docs/design-notes.md,
+    // "Per-QP rates": after the start-up's cut its claims regrow slowly), so no goodput
+    // is asked of it.
     ExpectShortQueue(SmallFanIn(true), 150e3);
     LongFlowIncastOptions o = SmallFanIn(true);
     o.nicAttributes["Mtu"] = "4096";

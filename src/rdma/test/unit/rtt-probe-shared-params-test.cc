@@ -81,7 +81,7 @@ TEST(RttProbeSharedParams, EqualAttributesShareOneBlock)
              {"TargetRtt", "20us"},
              {"Preset", "NvidiaSample"},
              {"StartBurst", "4096"},
-             {"ShareWithPeers", "false"},
+             {"ShareWithPeers", "true"},
          })
     {
         Ptr<RttProbe> other = MakeInit(clock, {{name, value}});
@@ -101,20 +101,20 @@ TEST(RttProbeSharedParams, GetAttributeReadsTheValuesInUse)
     EXPECT_EQ(Attr(a, "MdFactor"), "0.9");
     EXPECT_EQ(TimeAttr(a, "TargetRtt"), MicroSeconds(13));
     EXPECT_EQ(Attr(a, "StartBurst"), "16384");
-    EXPECT_EQ(Attr(a, "ShareWithPeers"), "true");
+    EXPECT_EQ(Attr(a, "ShareWithPeers"), "false");
     Ptr<RttProbe> b = MakeInit(clock,
                                {{"Preset", "NvidiaSample"},
                                 {"NackMode", "OnHighRtt"},
                                 {"MdFactor", "0.7"},
                                 {"TargetRtt", "20us"},
                                 {"StartBurst", "4096"},
-                                {"ShareWithPeers", "false"}});
+                                {"ShareWithPeers", "true"}});
     EXPECT_EQ(Attr(b, "Preset"), "NvidiaSample");
     EXPECT_EQ(Attr(b, "NackMode"), "OnHighRtt");
     EXPECT_EQ(Attr(b, "MdFactor"), "0.7");
     EXPECT_EQ(TimeAttr(b, "TargetRtt"), MicroSeconds(20));
     EXPECT_EQ(Attr(b, "StartBurst"), "4096");
-    EXPECT_EQ(Attr(b, "ShareWithPeers"), "false");
+    EXPECT_EQ(Attr(b, "ShareWithPeers"), "true");
     EXPECT_EQ(b->GetTargetRtt(), MicroSeconds(20));
 }
 
