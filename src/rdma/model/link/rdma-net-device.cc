@@ -314,7 +314,8 @@ RdmaNetDevice::NextFrameHint(const void** slot) const
     if (ready == 0)
     {
         // Nothing queued: a NIC makes its next frame when pulled.
-        return m_ownerPulls ? m_owner->PullHint(m_ownerPort, slot) : nullptr;
+        const RdmaPortPrefetch* prefetch = m_ownerPulls ? m_owner->GetPrefetch() : nullptr;
+        return prefetch != nullptr ? prefetch->PullHint(m_ownerPort, slot) : nullptr;
     }
     const uint32_t c =
         ((ready >> m_strictPriority) & 1) != 0 ? m_strictPriority : __builtin_ctz(ready);
@@ -332,9 +333,9 @@ RdmaNetDevice::WarmTransmitComplete() const
         const void* slot = nullptr;
         PrefetchLines(NextFrameHint(&slot), RdmaFrame::kLines);
     }
-    else if (m_ownerPulls)
+    else if (const RdmaPortPrefetch* prefetch = m_ownerPulls ? m_owner->GetPrefetch() : nullptr)
     {
-        m_owner->WarmPull(m_ownerPort);
+        prefetch->WarmPull(m_ownerPort);
     }
     PrefetchTxState();
 }

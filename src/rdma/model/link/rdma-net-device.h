@@ -67,10 +67,11 @@ class RdmaNetDevice : public NetDevice
     void SetOwner(RdmaPortOwner* owner, uint32_t port, bool pulls = false);
 
     /// Where frames arriving here find their queue pair's state (the owner's
-    /// RdmaPortOwner::GetArrivalHints), or null.
+    /// RdmaPortPrefetch::GetArrivalHints), or null.
     const RdmaArrivalHints* GetArrivalHints() const
     {
-        return m_owner != nullptr ? m_owner->GetArrivalHints(m_ownerPort) : nullptr;
+        const RdmaPortPrefetch* prefetch = m_owner != nullptr ? m_owner->GetPrefetch() : nullptr;
+        return prefetch != nullptr ? prefetch->GetArrivalHints(m_ownerPort) : nullptr;
     }
 
     /// Queue \p p in class \p priority; \p meta is kept in the frame (RdmaFrame::meta),
@@ -212,12 +213,14 @@ class RdmaNetDevice : public NetDevice
     void Receive(const Ptr<RdmaFrame>& f);
 
     /// Frame \p f's arrival is the next event (the link's DirectEvent::Warm): the owner
-    /// may start loading what it will read (RdmaPortOwner::WarmArrival). Changes nothing.
+    /// may start loading what it will read (RdmaPortPrefetch::WarmArrival). Changes
+    /// nothing.
     void WarmArrival(const RdmaFrame& f) const
     {
-        if (m_owner != nullptr)
+        const RdmaPortPrefetch* prefetch = m_owner != nullptr ? m_owner->GetPrefetch() : nullptr;
+        if (prefetch != nullptr)
         {
-            m_owner->WarmArrival(m_ownerPort, f);
+            prefetch->WarmArrival(m_ownerPort, f);
         }
     }
 
@@ -272,7 +275,7 @@ class RdmaNetDevice : public NetDevice
     void TransmitComplete();
     /// The end of transmission is the next event (DirectEvent::Warm): start loading the
     /// frame it will send if one is queued now, else what the owner will read to make
-    /// one (RdmaPortOwner::WarmPull). Changes nothing.
+    /// one (RdmaPortPrefetch::WarmPull). Changes nothing.
     void WarmTransmitComplete() const;
     /// Start loading what RdmaChannel::Transmit reads for a frame sent here: the link's
     /// direction (m_txHint, 2 lines), the receiver's QP tables and the FIFO slot the frame
@@ -286,7 +289,7 @@ class RdmaNetDevice : public NetDevice
     void ScheduleDeferredTxComplete();
     /// The frame that SelectNext would take now, if queued here (and \p slot: where its
     /// queue holds it), else what the owner would read first to make one (and \p slot:
-    /// its own state read before, if it says; RdmaPortOwner::PullHint): hints for the end
+    /// its own state read before, if it says; RdmaPortPrefetch::PullHint): hints for the end
     /// of transmission's event.
     const void* NextFrameHint(const void** slot) const;
     void HandlePfc(const RdmaHeader& h);

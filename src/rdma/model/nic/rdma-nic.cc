@@ -138,6 +138,7 @@ RdmaNic::RdmaNic()
       m_wakePs(0),
       m_inPull(false)
 {
+    SetPrefetch(this);
     m_ccFactory.SetTypeId(NoCongestionControl::GetTypeId());
     m_ccRng = CreateObject<UniformRandomVariable>();
 }

@@ -53,7 +53,7 @@ namespace ns3
  * to the controller and the loss-recovery policy, completions) and rdma-nic-responder.cc
  * (data answered as the policy decides, CNPs, probe answers).
  */
-class RdmaNic : public Object, public RdmaPortOwner
+class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
 {
   public:
     /// Completion of a message at the requester (its last byte acknowledged).
@@ -227,6 +227,7 @@ class RdmaNic : public Object, public RdmaPortOwner
     Ptr<RdmaFrame> PullFrame(uint32_t port, uint8_t pausedMask) override;
     /// False when no QP is ready, waiting or parked (Reschedule then tells the port).
     bool HasFramesToPull(uint32_t port) const override;
+    // RdmaPortPrefetch: what the port's next events will read.
     /// The QP that Pull would serve first, if one is ready; \p more: the scheduler.
     const void* PullHint(uint32_t port, const void** more) const override;
     /// The QP that Pull would serve first (loaded one event ago, PullHint): start loading

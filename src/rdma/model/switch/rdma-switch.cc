@@ -63,6 +63,7 @@ RdmaSwitch::RdmaSwitch()
       m_nodeId(0),
       m_forwarded(0)
 {
+    SetPrefetch(this);
 }
 
 void

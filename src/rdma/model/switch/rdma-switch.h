@@ -31,7 +31,7 @@ namespace ns3
  *
  * Aggregated to an ns-3 Node; ports are RdmaNetDevices added with AddPort.
  */
-class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
+class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner, public RdmaPortPrefetch
 {
   public:
     /// Per-port counters.
@@ -120,6 +120,7 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
   private:
     // RdmaPortOwner: a frame arrived on inPort / leaves outPort.
     void FrameReceived(uint32_t inPort, RdmaNetDevice* dev, const Ptr<RdmaFrame>& f) override;
+    // RdmaPortPrefetch.
     /// Frame \p f's arrival on \p inPort is the next event: start loading the buffer's
     /// counters and, if its destination has one route, the egress port (FrameReceived
     /// reads them after the frame).
