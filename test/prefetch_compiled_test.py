@@ -75,13 +75,13 @@ def test_the_simulation_loop_prefetches_the_next_events_and_their_hints(counts):
     # EventWheel::Pop and PrefetchNext (GCC inlines them into the loop; counted in their
     # own copies too, should another compiler keep them, which the loop then calls: they
     # call Head, which writes, so they are not pure): an event's object (kObjectLines), its
-    # first hint (kHintLines), its second (kHint2Lines) and third (kHint3Lines), for the
-    # event after the next; the next one's too when it was not prefetched before; and one
-    # more node. The build with the bug had 1.
-    one_event = constant("sim/event-wheel.h", "kObjectLines") + \
-        constant("sim/event-wheel.h", "kHintLines") + \
-        constant("sim/event-wheel.h", "kHint2Lines") + \
-        constant("sim/event-wheel.h", "kHint3Lines")
+    # first hint (kFirstHintLines), its second (as many lines as the ports say, a loop: at
+    # least one prefetch) and third (kThirdHintLines), for the event after the next; the
+    # next one's too when it was not prefetched before; and one more node. The build with
+    # the bug had 1.
+    one_event = constant("sim/prefetch-budget.h", "kObjectLines") + \
+        constant("sim/prefetch-budget.h", "kFirstHintLines") + 1 + \
+        constant("sim/prefetch-budget.h", "kThirdHintLines")
     # Run's loop comes in two instantiations (warming the next event or not), each
     # with its own copy when GCC inlines PrefetchNext; or inlined into Run itself.
     shared = count(counts, "ns3::EventWheel::PrefetchNext(") + \

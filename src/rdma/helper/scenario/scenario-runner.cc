@@ -3,7 +3,6 @@
  */
 #include "ns3/scenario-runner.h"
 
-#include "ns3/enum.h"
 #include "ns3/fabric-stage.h"
 #include "ns3/global-value.h"
 #include "ns3/input-fields.h"
@@ -11,7 +10,6 @@
 #include "ns3/output-stage.h"
 #include "ns3/pcap-stage.h"
 #include "ns3/plugin-registry.h"
-#include "ns3/rdma-simulator-impl.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/run-output.h"
 #include "ns3/run-progress.h"
@@ -276,11 +274,10 @@ ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& st
     UseScheduler(Str(s, "simulator.scheduler"));
     if (Str(s, "simulator.scheduler") == "rdma")
     {
+        // The core's enum attributes, by their names (the scenario's values, capitalised).
         const auto aid = [&](const char* key) {
             const std::string v = Str(s, key);
-            return EnumValue(v == "always"  ? RdmaSimulatorImpl::AID_ALWAYS
-                             : v == "never" ? RdmaSimulatorImpl::AID_NEVER
-                                            : RdmaSimulatorImpl::AID_AUTO);
+            return StringValue(v == "always" ? "Always" : v == "never" ? "Never" : "Auto");
         };
         Simulator::GetImplementation()->SetAttribute("PortPrefetch",
                                                      aid("simulator.port_prefetch"));

@@ -5,10 +5,10 @@
 
 #include "ns3/abort.h"
 #include "ns3/compact-deque.h"
-#include "ns3/event-wheel.h"
 #include "ns3/log.h"
 #include "ns3/member-event.h"
 #include "ns3/node.h"
+#include "ns3/prefetch-budget.h"
 #include "ns3/prefetch.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-sim-schedule.h"
@@ -24,7 +24,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaChannel);
  * One direction of the link (see RdmaChannel), and the event of its head frame's arrival
  * (never cancelled): the simulator's event is this object, so running it touches no
  * other. Aligned to a cache line, so that the lines the simulator prefetches for an
- * event (EventWheel::kObjectLines) hold all of it wherever the heap puts it.
+ * event (PrefetchBudget::kObjectLines) hold all of it wherever the heap puts it.
  */
 class alignas(64) RdmaChannel::Direction : public DirectEvent
 {
@@ -182,16 +182,15 @@ RdmaChannel::GetTxQpTables(const RdmaNetDevice* from) const
     return d ? d->hints : nullptr;
 }
 
-static_assert(EventWheel::kHint2Lines >= RdmaNetDevice::kHotLines,
-              "an arrival's second hint (the receiving device) loads all its hot lines");
-static_assert(EventWheel::kHintLines >= RdmaFrame::kLines,
+static_assert(PrefetchBudget::kFirstHintLines >= RdmaFrame::kLines,
               "an arrival's first hint (the frame) loads all of the frame");
 
 void
 RdmaChannel::Arrive(Direction& d)
 {
-    static_assert(alignof(Direction) == 64 && sizeof(Direction) <= EventWheel::kObjectLines * 64,
-                  "the lines EventWheel prefetches for an event hold all of a direction");
+    static_assert(alignof(Direction) == 64 &&
+                      sizeof(Direction) <= PrefetchBudget::kObjectLines * 64,
+                  "the lines the core prefetches for an event hold all of a direction");
     static_assert(sizeof(Direction) <= kTxHintLines * 64,
                   "a device's prefetch of its transmit hint loads all of the direction");
     Ptr<RdmaFrame> f(d.head, false); // takes over the FIFO's reference

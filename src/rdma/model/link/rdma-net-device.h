@@ -185,8 +185,8 @@ class RdmaNetDevice : public NetDevice
     static constexpr int64_t kHotBytes = 64 * kHotLines;
 
     /// Where the fields that a frame's arrival, queueing and transmission read begin
-    /// (kHotLines lines): for the fast core's prefetch (EventWheel::kHint2Lines),
-    /// changes nothing.
+    /// (kHotLines lines, as the port tells the core: RdmaSim::NotePortHotBytes): for
+    /// the fast core's prefetch, changes nothing.
     const void* HotData() const
     {
         return &m_linkUp;

@@ -64,7 +64,7 @@ class RdmaPortPrefetch
      * nothing. Default: null.
      * \param port the port that will pull
      * \param[out] more if the owner sets it: what PullFrame reads before that (its own
-     *        scheduling state), loaded too (EventWheel::kHint3Lines lines)
+     *        scheduling state), loaded too (PrefetchBudget::kThirdHintLines lines)
      */
     virtual const void* PullHint(uint32_t port, const void** more) const;
 

@@ -5,6 +5,7 @@
 #define RDMA_EVENT_WHEEL_H
 
 #include "ns3/occupancy-bitmap.h"
+#include "ns3/prefetch-budget.h"
 #include "ns3/prefetch.h"
 #include "ns3/scheduler.h"
 
@@ -53,20 +54,20 @@ class EventWheel
     using Event = Scheduler::Event;
 
     /// Cache lines loaded from an event's object (a DirectEvent, such as a link direction,
-    /// is laid out to fit in them: its first read then finds all of it in the cache).
-    static constexpr uint32_t kObjectLines = 2;
-    /// Cache lines loaded from an event's first hint, its second and its third (Push).
-    static constexpr uint32_t kHintLines = 2;
-    static constexpr uint32_t kHint2Lines = 9;
-    static constexpr uint32_t kHint3Lines = 2;
+    /// is laid out to fit in them: its first read then finds all of it in the cache),
+    /// from its first hint and from its third (Push): the budget models lay out for
+    /// (PrefetchBudget). The second hint's are SetSecondHintLines.
+    static constexpr uint32_t kObjectLines = PrefetchBudget::kObjectLines;
+    static constexpr uint32_t kHintLines = PrefetchBudget::kFirstHintLines;
+    static constexpr uint32_t kHint3Lines = PrefetchBudget::kThirdHintLines;
 
-    /// Whether PrefetchNext loads the second hints (default true). They are a port's hot
-    /// fields (RdmaNetDevice::HotData): RdmaSimulatorImpl turns this off when the ports'
-    /// fields fit in the cache anyway, where the prefetches would only hold its fill
-    /// buffers.
-    void SetLoadSecondHints(bool load)
+    /// How many cache lines PrefetchNext loads from an event's second hint (default 0:
+    /// none). The user of the wheel says: RdmaSimulatorImpl gives the lines its ports
+    /// say their hot fields span (RdmaSim::NotePortHotBytes), or 0 where those fields
+    /// fit in the cache anyway and the prefetches would only hold its fill buffers.
+    void SetSecondHintLines(uint32_t lines)
     {
-        m_loadHint2 = load;
+        m_hint2Lines = lines;
     }
 
     /// Buckets per turn.
@@ -128,7 +129,7 @@ class EventWheel
     /**
      * Add \p ev, due less than Span() time steps after "now": the time stamp of the
      * event popped last, or the one given to AdvanceTo since, whichever is later (no
-     * event in the wheel is earlier). \p hint (kHintLines lines), \p hint2 (kHint2Lines)
+     * event in the wheel is earlier). \p hint (kHintLines lines), \p hint2 (SetSecondHintLines)
      * and \p hint3 (kHint3Lines): what it reads first (PrefetchNext); \p direct: whether it
      * is a DirectEvent, which Pop reports.
      */
@@ -296,7 +297,7 @@ class EventWheel
         uint32_t context;  ///< its context
         EventImpl* impl;   ///< the event
         const void* hint;  ///< what it reads first (kHintLines lines), or null
-        const void* hint2; ///< what it reads next (kHint2Lines lines), or null
+        const void* hint2; ///< what it reads next (SetSecondHintLines), or null
         const void* hint3; ///< what it reads after those (kHint3Lines lines), or null
         bool direct;       ///< a DirectEvent
     };
@@ -557,9 +558,9 @@ class EventWheel
         {
             PrefetchLines(v.hint, kHintLines);
         }
-        if (v.hint2 != nullptr && m_loadHint2)
+        if (v.hint2 != nullptr)
         {
-            PrefetchLines(v.hint2, kHint2Lines);
+            PrefetchLines(v.hint2, m_hint2Lines);
         }
         if (v.hint3 != nullptr)
         {
@@ -584,7 +585,7 @@ class EventWheel
     /// The node whose event PrefetchNext prefetched as the one after the earliest (a
     /// hint only: if its node was freed and reused since, one prefetch is skipped).
     uint32_t m_prefetched = kNil;
-    bool m_loadHint2 = true; ///< SetLoadSecondHints
+    uint32_t m_hint2Lines = 0; ///< SetSecondHintLines
 };
 
 } // namespace ns3

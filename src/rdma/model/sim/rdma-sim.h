@@ -149,9 +149,11 @@ class RdmaSim
 
     /**
      * Count \p bytes more (fewer if negative) of ports' hot fields, those the fast core
-     * may load ahead of an event (RdmaNetDevice::HotData); each port counts itself while
-     * it exists. The count is kept whatever the SimulatorImpl (a port may be made before
-     * the core is); only the fast core reads it (its PortPrefetch and WarmNext "auto").
+     * may load ahead of an event (RdmaNetDevice::HotData); each port counts itself, a
+     * whole number of cache lines, while it exists, and the core loads that many lines
+     * of a port's event's second hint. The count is kept whatever the SimulatorImpl (a
+     * port may be made before the core is); only the fast core reads it (its
+     * PortPrefetch and WarmNext "auto", and the lines to load).
      */
     static void NotePortHotBytes(int64_t bytes);
 

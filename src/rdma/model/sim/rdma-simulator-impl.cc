@@ -19,6 +19,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaSimulatorImpl);
 
 RdmaSimulatorImpl* RdmaSimulatorImpl::s_active = nullptr;
 int64_t RdmaSimulatorImpl::s_portHotBytes = 0;
+uint32_t RdmaSimulatorImpl::s_portHintLines = 0;
 
 namespace
 {
@@ -158,6 +159,12 @@ void
 RdmaSimulatorImpl::NotePortHotBytes(int64_t bytes)
 {
     s_portHotBytes += bytes;
+    if (bytes > 0)
+    {
+        // A port notes its whole hot span, a number of cache lines: the second hints
+        // of its events (its hot fields) are loaded whole.
+        s_portHintLines = std::max<uint32_t>(s_portHintLines, uint32_t((bytes + 63) / 64));
+    }
 }
 
 RdmaSimClock* RdmaSim::s_clock = nullptr;
@@ -231,7 +238,7 @@ RdmaSimulatorImpl::Run()
 {
     m_stop = false;
     m_clock.loadingPorts = LoadsPortState();
-    m_events.SetLoadSecondHints(m_clock.loadingPorts);
+    m_events.SetSecondHintLines(m_clock.loadingPorts ? s_portHintLines : 0);
     // (Two loops, so that the one that does not warm pays nothing per event for it.)
     if (WarmsNext())
     {

@@ -234,7 +234,8 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /// Run's loop, warming the next event (DirectEvent::Warm) or not.
     template <bool kWarm>
     void RunEvents();
-    static int64_t s_portHotBytes; ///< NotePortHotBytes: of the ports that exist
+    static int64_t s_portHotBytes;   ///< NotePortHotBytes: of the ports that exist
+    static uint32_t s_portHintLines; ///< NotePortHotBytes: the most lines one port noted
 };
 
 } // namespace ns3

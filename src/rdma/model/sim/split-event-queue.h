@@ -99,10 +99,10 @@ class SplitEventQueue
         return m_near.NextDirect();
     }
 
-    /// EventWheel::SetLoadSecondHints of the near events.
-    void SetLoadSecondHints(bool load)
+    /// EventWheel::SetSecondHintLines of the near events.
+    void SetSecondHintLines(uint32_t lines)
     {
-        m_near.SetLoadSecondHints(load);
+        m_near.SetSecondHintLines(lines);
     }
 
   private:
