@@ -8,12 +8,12 @@
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/ns3-compat.h"
+#include "ns3/params-block.h"
 #include "ns3/preset-or.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 namespace ns3
 {
@@ -232,28 +232,14 @@ Dcqcn::Params::operator==(const Params& o) const
 Dcqcn::Params&
 Dcqcn::MutableParams()
 {
-    if (m_params.use_count() > 1)
-    {
-        m_params = std::make_shared<Params>(*m_params); // shared: this object's own copy
-    }
-    return *m_params;
+    return CopyOnWrite(m_params);
 }
 
 std::shared_ptr<Dcqcn::Params>
 Dcqcn::Intern(const Params& p)
 {
-    // A handful of distinct blocks in a run (one per preset, line rate and user values):
-    // a linear search. The table keeps each block shared (use_count > 1) for good.
-    static std::vector<std::shared_ptr<Params>> blocks;
-    for (const auto& b : blocks)
-    {
-        if (*b == p)
-        {
-            return b;
-        }
-    }
-    blocks.push_back(std::make_shared<Params>(p));
-    return blocks.back();
+    // (one block per preset, line rate and user values)
+    return InternParams(std::make_shared<Params>(p));
 }
 
 void

@@ -5,10 +5,8 @@
  * that interning uses, the copy before a change (MutableParams) and the table of blocks in
  * use (Intern). The TypeId and the attributes are in rtt-probe.cc.
  */
+#include "ns3/params-block.h"
 #include "ns3/rtt-probe.h"
-
-#include <memory>
-#include <vector>
 
 namespace ns3
 {
@@ -78,29 +76,13 @@ RttProbe::Params::operator==(const Params& o) const
 RttProbe::Params&
 RttProbe::MutableParams()
 {
-    if (m_params.use_count() > 1)
-    {
-        m_params = std::make_shared<Params>(*m_params); // shared: this object's own copy
-    }
-    return *m_params;
+    return CopyOnWrite(m_params);
 }
 
 std::shared_ptr<RttProbe::Params>
 RttProbe::Intern(std::shared_ptr<Params> p)
 {
-    // A handful of distinct blocks in a run (one per set of attribute values): a linear
-    // search. The table keeps each block shared (use_count > 1) for good, so a later
-    // attribute change copies it first (MutableParams).
-    static std::vector<std::shared_ptr<Params>> blocks;
-    for (const auto& b : blocks)
-    {
-        if (*b == *p)
-        {
-            return b;
-        }
-    }
-    blocks.push_back(std::move(p));
-    return blocks.back();
+    return InternParams(std::move(p));
 }
 
 } // namespace ns3
