@@ -184,8 +184,9 @@ Hpcc::StoreHops(const CcAck& ack, uint32_t n)
     m_lastIntAck = Now();
 }
 
-void
-Hpcc::OnAck(const CcAck& ack)
+// OnAck's pieces, inline in it (their only caller): it runs once per ACK.
+inline uint32_t
+Hpcc::ForwardHops(const CcAck& ack) const
 {
     uint32_t n = ack.intHops;
     // The forward path has hops - 1 switch egresses (hops counts links, the first one is
@@ -195,27 +196,12 @@ Hpcc::OnAck(const CcAck& ack)
     {
         n = std::min(n, m_ctx.hops - 1);
     }
-    if (n == 0)
-    {
-        return;
-    }
-    if (!m_started)
-    {
-        // Nothing to take a difference with yet: store the records; the first RTT ends
-        // when the data sent after this ACK is acknowledged.
-        StoreHops(ack, n);
-        m_lastUpdateSeq = ack.sndNxt;
-        m_lastUpdateTime = Now();
-        m_started = true;
-        return;
-    }
-    if (n != m_nHops)
-    {
-        // A different path: its hops are not the stored ones. Start the deltas afresh.
-        NS_LOG_LOGIC("hop count " << m_nHops << " -> " << n << ": records re-stored");
-        StoreHops(ack, n);
-        return;
-    }
+    return n;
+}
+
+inline bool
+Hpcc::RecordsTooOld(uint32_t n) const
+{
     // After a long silence (an idle QP) a counter may have wrapped more than once and the
     // deltas would be wrong. A quarter of the wrap period leaves the other quarter below
     // the half range for the stamps to differ from the ACK arrival times (queueing).
@@ -226,13 +212,15 @@ Hpcc::OnAck(const CcAck& ack)
         if (gapNs >= std::min(kTsWrapNs, txWrapNs) / 4)
         {
             NS_LOG_LOGIC("INT records " << gapNs << " ns old: re-stored");
-            StoreHops(ack, n);
-            return;
+            return true;
         }
     }
+    return false;
+}
 
-    double uMax = 0;
-    double tau = 0;
+inline bool
+Hpcc::MostLoadedHop(const CcAck& ack, uint32_t n, double& uMax, double& tau)
+{
     bool updated = false;
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -258,12 +246,12 @@ Hpcc::OnAck(const CcAck& ack)
         updated = true;
         prev = cur;
     }
-    if (!updated)
-    {
-        return;
-    }
-    m_lastIntAck = Now();
+    return updated;
+}
 
+inline void
+Hpcc::UpdateWindow(const CcAck& ack, double uMax, double tau)
+{
     // EWMA over the time the sample covers: a sample spanning a whole T replaces U.
     const double w = std::min(tau, m_tNs) / m_tNs;
     m_u = (1 - w) * m_u + w * uMax;
@@ -291,6 +279,46 @@ Hpcc::OnAck(const CcAck& ack)
         m_lastUpdateSeq = std::max(m_lastUpdateSeq, ack.sndNxt);
         m_lastUpdateTime = Now();
     }
+}
+
+void
+Hpcc::OnAck(const CcAck& ack)
+{
+    const uint32_t n = ForwardHops(ack);
+    if (n == 0)
+    {
+        return;
+    }
+    if (!m_started)
+    {
+        // Nothing to take a difference with yet: store the records; the first RTT ends
+        // when the data sent after this ACK is acknowledged.
+        StoreHops(ack, n);
+        m_lastUpdateSeq = ack.sndNxt;
+        m_lastUpdateTime = Now();
+        m_started = true;
+        return;
+    }
+    if (n != m_nHops)
+    {
+        // A different path: its hops are not the stored ones. Start the deltas afresh.
+        NS_LOG_LOGIC("hop count " << m_nHops << " -> " << n << ": records re-stored");
+        StoreHops(ack, n);
+        return;
+    }
+    if (RecordsTooOld(n))
+    {
+        StoreHops(ack, n);
+        return;
+    }
+    double uMax = 0;
+    double tau = 0;
+    if (!MostLoadedHop(ack, n, uMax, tau))
+    {
+        return;
+    }
+    m_lastIntAck = Now();
+    UpdateWindow(ack, uMax, tau);
     NS_LOG_LOGIC("U " << m_u << " W " << m_w << " Wc " << m_wc << " stage " << m_incStage);
 }
 

@@ -95,6 +95,14 @@ class Hpcc : public CongestionControl
     void SetWindow(double w);
     /// Whether \p ack acknowledges data sent after the last Wc update.
     bool EndsRtt(const CcAck& ack) const;
+    /// The records of \p ack that describe the forward path (its switch egresses).
+    uint32_t ForwardHops(const CcAck& ack) const;
+    /// Whether the stored records of \p n hops are too old to take deltas from (wraps).
+    bool RecordsTooOld(uint32_t n) const;
+    /// The most loaded of \p n hops (\p uMax, its \p tau), newer records kept; false: none.
+    bool MostLoadedHop(const CcAck& ack, uint32_t n, double& uMax, double& tau);
+    /// Fold \p uMax over \p tau into U, set W, and Wc once per RTT (EndsRtt).
+    void UpdateWindow(const CcAck& ack, double uMax, double tau);
 
     // Attributes
     double m_eta;

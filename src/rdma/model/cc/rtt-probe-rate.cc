@@ -3,17 +3,75 @@
  *
  * RttProbe's rate as the NIC and observers read it: the decreases an unanswered probe
  * implies (its wait is a lower bound of the RTT), applied when the NIC asks (GetRate) or
- * only computed (PeekRate, for cc.csv). The other rules are in rtt-probe-rules.cc.
+ * only computed (PeekRate, for cc.csv); and Scalable's decrease for an RTT sample
+ * (BoundFor, Bound), which the probe's wait applies as one. The other rules are in
+ * rtt-probe-rules.cc.
  */
 #include "ns3/log.h"
 #include "ns3/rtt-probe.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("RttProbeRate");
+
+double
+RttProbe::BoundFor(double sentClaim, Time rtt, double gradient) const
+{
+    const Time target = TargetFor(sentClaim / Sharers());
+    if (rtt <= target)
+    {
+        // Below the target only a surge cuts: the queue growing at least SurgeGradient
+        // seconds per second means the senders offer (1 + g) x the drain rate, and
+        // waiting for the queue to reach the target would let it grow that much longer.
+        if (SharesNic() && P().surgeGradient > 0 && gradient >= P().surgeGradient)
+        {
+            return sentClaim / (1 + gradient);
+        }
+        return std::numeric_limits<double>::infinity();
+    }
+    // Level: the queue is (rtt - target) too long. Gradient: the queue grew by
+    // `gradient` seconds per second of sending, i.e. the senders together offered
+    // (1 + gradient) x what it drains: each should scale what it sent at by
+    // 1 / (1 + gradient). The level reacts to a standing queue, the gradient to an
+    // overload at once, however long the queue already is.
+    const double excess = (rtt - target).GetSeconds() / rtt.GetSeconds();
+    if (SharesNic())
+    {
+        // Per QP, a proportional-derivative cut: the level term alone, sampled by each QP
+        // once per packet (hundreds of microseconds at a fair share of a few Mb/s), makes
+        // the aggregate an oscillator (docs/design-notes.md, "Per-QP rates"). The signed
+        // gradient damps it: a queue already draining (g < 0) calls for a smaller cut, or
+        // none, since the QPs sampled before have cut enough.
+        const double pd = P().qpLevelGain * excess + P().qpGradientGain * gradient;
+        if (pd <= 0)
+        {
+            return std::numeric_limits<double>::infinity();
+        }
+        return sentClaim * (1 - std::min(pd, P().maxMd));
+    }
+    double cut = P().beta * excess;
+    if (gradient > 0)
+    {
+        cut = std::max(cut, 1 - 1 / (1 + gradient));
+    }
+    return sentClaim * (1 - std::min(cut, P().maxMd));
+}
+
+bool
+RttProbe::Bound(double sentClaim, Time rtt, double gradient)
+{
+    const double bound = BoundFor(sentClaim, rtt, gradient);
+    if (bound < m_s->rc)
+    {
+        SetRate(bound);
+        return true;
+    }
+    return false;
+}
 
 RttProbe::LateDecrease
 RttProbe::PendingLateDecreases(Time elapsed) const

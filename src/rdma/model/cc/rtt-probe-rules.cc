@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * RttProbe's event handlers and rate rules (the TypeId, attributes and Init are in
- * rtt-probe.cc, the rate read with the late decreases in rtt-probe-rate.cc). Scalable and
- * NvidiaSample share the handlers; each sample goes to its preset's rule.
+ * rtt-probe.cc, the rate read with the late decreases and Scalable's decrease for a
+ * sample in rtt-probe-rate.cc). Scalable and NvidiaSample share the handlers; each sample
+ * goes to its preset's rule.
  */
 #include "ns3/log.h"
 #include "ns3/rtt-probe.h"
@@ -246,74 +247,93 @@ RttProbe::ScalableSample(Time rtt)
     }
     else
     {
-        const double cap = P().aiPackets * 8.0 * m_ctx.mtu / m_targetRtt.GetSeconds();
-        double mi = P().miFactor;
-        const double dt = std::min(Now() - last.start, P().aiSpan).GetSeconds();
-        if (SharesNic())
-        {
-            // Per QP, the increase is proportional to how far below the target the RTT
-            // is, up to doubling: a QP left low by a start-up or a departure regains its
-            // share within a few of its packets, and one near the target barely moves.
-            // Below one MTU per target RTT a QP samples once per packet, so the step also
-            // scales with the time since its last update (MiFactor per MiPeriod): a
-            // faster QP, sampling more often, grows no faster than a slow one. Above, it
-            // updates once per RTT like any flow, and the AI cap keeps its step additive.
-            const Time target = TargetFor(last.rate);
-            const bool belowOneMtu = last.rate * m_targetRtt.GetSeconds() < 8.0 * m_ctx.mtu;
-            mi = std::min(P().miFactor * (target - rtt).GetSeconds() / rtt.GetSeconds() *
-                              (belowOneMtu ? dt / P().miPeriod.GetSeconds() : 1.0),
-                          1.0);
-        }
-        double rate = c.rc + std::min(mi * c.rc, cap);
-        if (!m_group && !SharesNic())
-        {
-            // A QP alone on its NIC grows additively in time, AiPackets per TargetRtt
-            // per TargetRtt, whatever its rate: a multiplicative step would keep the
-            // ratio of two such QPs' rates for good (MIMD), and a step per update would
-            // favour the faster QP, which updates more often (AIMD fairness needs the
-            // same increase per second for all).
-            rate = c.rc + cap * dt / m_targetRtt.GetSeconds();
-        }
-        if (SharesNic())
-        {
-            // Per QP, an additive increase in time, the NIC's AiRate split among its
-            // active QPs: what makes QPs that started apart converge to equal rates
-            // (AIMD), and what the NIC adds in all is the same however many QPs it has.
-            rate += P().aiRate * dt / std::max<uint32_t>(m_ctx.peers->nic->activeQps, 1);
-        }
-        if (m_group)
-        {
-            // Grow only while the group sends what it claims (its QPs take up a rise
-            // within PacingRecheck): a claim that ran ahead would land all at once.
-            Advance();
-            rate = std::min(rate, std::max(c.rc, m_group->sendRate * (1 + P().miFactor)));
-        }
-        else if (m_usedRate > 0 && (SharesNic() || m_usedRate < (1 - P().miFactor) * last.rate))
-        {
-            // Per QP, the same validation: a QP held back by its NIC (its siblings
-            // share the NIC's link) does not grow a rate it cannot use. A QP alone on
-            // its NIC, only if it sent clearly below its rate: capped at (1 + MiFactor)
-            // x what it sent, its additive step would again be a multiplicative one.
-            rate = std::min(rate, std::max(c.rc, m_usedRate * (1 + P().miFactor)));
-        }
-        if (SharesNic())
-        {
-            // Per QP, the damping of the increase: a queue that grows while still below
-            // the target means the QPs together already offer more than the port drains
-            // ((1 + g) x), and each of them learns it only once per packet. Their
-            // increases, taken one QP at a time over a sample interval, would carry the
-            // aggregate far past the drain rate before the target is reached (the
-            // aggregate then swings between an empty queue and a long one). So the step
-            // shrinks by QpIncreaseDamping x g and turns into a cut when g is large.
-            const double step =
-                (rate - c.rc) / c.rc - P().qpIncreaseDamping * std::max(gradient, 0.0);
-            rate = c.rc * (1 + std::max(step, -P().maxMd));
-        }
-        SetRate(rate);
+        ScalableIncrease(last, rtt, gradient);
     }
     NS_LOG_LOGIC("rtt " << rtt.GetNanoSeconds() << " ns: claim " << before << " -> " << c.rc
                         << " over " << Sharers() << " QPs");
     NewEpoch();
+}
+
+void
+RttProbe::ScalableIncrease(const Epoch& last, Time rtt, double gradient)
+{
+    const ClaimState& c = *m_s;
+    const double cap = P().aiPackets * 8.0 * m_ctx.mtu / m_targetRtt.GetSeconds();
+    const double dt = std::min(Now() - last.start, P().aiSpan).GetSeconds();
+    double rate = c.rc + std::min(IncreaseFactor(last, rtt, dt) * c.rc, cap);
+    if (!m_group && !SharesNic())
+    {
+        // A QP alone on its NIC grows additively in time, AiPackets per TargetRtt
+        // per TargetRtt, whatever its rate: a multiplicative step would keep the
+        // ratio of two such QPs' rates for good (MIMD), and a step per update would
+        // favour the faster QP, which updates more often (AIMD fairness needs the
+        // same increase per second for all).
+        rate = c.rc + cap * dt / m_targetRtt.GetSeconds();
+    }
+    if (SharesNic())
+    {
+        // Per QP, an additive increase in time, the NIC's AiRate split among its
+        // active QPs: what makes QPs that started apart converge to equal rates
+        // (AIMD), and what the NIC adds in all is the same however many QPs it has.
+        rate += P().aiRate * dt / std::max<uint32_t>(m_ctx.peers->nic->activeQps, 1);
+    }
+    rate = UsableIncrease(rate, last.rate);
+    if (SharesNic())
+    {
+        // Per QP, the damping of the increase: a queue that grows while still below
+        // the target means the QPs together already offer more than the port drains
+        // ((1 + g) x), and each of them learns it only once per packet. Their
+        // increases, taken one QP at a time over a sample interval, would carry the
+        // aggregate far past the drain rate before the target is reached (the
+        // aggregate then swings between an empty queue and a long one). So the step
+        // shrinks by QpIncreaseDamping x g and turns into a cut when g is large.
+        const double step = (rate - c.rc) / c.rc - P().qpIncreaseDamping * std::max(gradient, 0.0);
+        rate = c.rc * (1 + std::max(step, -P().maxMd));
+    }
+    SetRate(rate);
+}
+
+double
+RttProbe::IncreaseFactor(const Epoch& last, Time rtt, double dt) const
+{
+    if (!SharesNic())
+    {
+        return P().miFactor;
+    }
+    // Per QP, the increase is proportional to how far below the target the RTT
+    // is, up to doubling: a QP left low by a start-up or a departure regains its
+    // share within a few of its packets, and one near the target barely moves.
+    // Below one MTU per target RTT a QP samples once per packet, so the step also
+    // scales with the time since its last update (MiFactor per MiPeriod): a
+    // faster QP, sampling more often, grows no faster than a slow one. Above, it
+    // updates once per RTT like any flow, and the AI cap keeps its step additive.
+    const Time target = TargetFor(last.rate);
+    const bool belowOneMtu = last.rate * m_targetRtt.GetSeconds() < 8.0 * m_ctx.mtu;
+    return std::min(P().miFactor * (target - rtt).GetSeconds() / rtt.GetSeconds() *
+                        (belowOneMtu ? dt / P().miPeriod.GetSeconds() : 1.0),
+                    1.0);
+}
+
+double
+RttProbe::UsableIncrease(double rate, double lastRate)
+{
+    const ClaimState& c = *m_s;
+    if (m_group)
+    {
+        // Grow only while the group sends what it claims (its QPs take up a rise
+        // within PacingRecheck): a claim that ran ahead would land all at once.
+        Advance();
+        return std::min(rate, std::max(c.rc, m_group->sendRate * (1 + P().miFactor)));
+    }
+    if (m_usedRate > 0 && (SharesNic() || m_usedRate < (1 - P().miFactor) * lastRate))
+    {
+        // Per QP, the same validation: a QP held back by its NIC (its siblings
+        // share the NIC's link) does not grow a rate it cannot use. A QP alone on
+        // its NIC, only if it sent clearly below its rate: capped at (1 + MiFactor)
+        // x what it sent, its additive step would again be a multiplicative one.
+        return std::min(rate, std::max(c.rc, m_usedRate * (1 + P().miFactor)));
+    }
+    return rate;
 }
 
 double
@@ -328,61 +348,6 @@ RttProbe::RateForTarget(Time rtt) const
     const double extra = std::min(rtt - m_targetRtt, P().flowScaleMax).GetSeconds();
     const double halvings = extra / P().flowScaleStep.GetSeconds();
     return 8.0 * m_ctx.mtu / m_targetRtt.GetSeconds() * std::exp2(-halvings);
-}
-
-double
-RttProbe::BoundFor(double sentClaim, Time rtt, double gradient) const
-{
-    const Time target = TargetFor(sentClaim / Sharers());
-    if (rtt <= target)
-    {
-        // Below the target only a surge cuts: the queue growing at least SurgeGradient
-        // seconds per second means the senders offer (1 + g) x the drain rate, and
-        // waiting for the queue to reach the target would let it grow that much longer.
-        if (SharesNic() && P().surgeGradient > 0 && gradient >= P().surgeGradient)
-        {
-            return sentClaim / (1 + gradient);
-        }
-        return std::numeric_limits<double>::infinity();
-    }
-    // Level: the queue is (rtt - target) too long. Gradient: the queue grew by
-    // `gradient` seconds per second of sending, i.e. the senders together offered
-    // (1 + gradient) x what it drains: each should scale what it sent at by
-    // 1 / (1 + gradient). The level reacts to a standing queue, the gradient to an
-    // overload at once, however long the queue already is.
-    const double excess = (rtt - target).GetSeconds() / rtt.GetSeconds();
-    if (SharesNic())
-    {
-        // Per QP, a proportional-derivative cut: the level term alone, sampled by each QP
-        // once per packet (hundreds of microseconds at a fair share of a few Mb/s), makes
-        // the aggregate an oscillator (docs/design-notes.md, "Per-QP rates"). The signed
-        // gradient damps it: a queue already draining (g < 0) calls for a smaller cut, or
-        // none, since the QPs sampled before have cut enough.
-        const double pd = P().qpLevelGain * excess + P().qpGradientGain * gradient;
-        if (pd <= 0)
-        {
-            return std::numeric_limits<double>::infinity();
-        }
-        return sentClaim * (1 - std::min(pd, P().maxMd));
-    }
-    double cut = P().beta * excess;
-    if (gradient > 0)
-    {
-        cut = std::max(cut, 1 - 1 / (1 + gradient));
-    }
-    return sentClaim * (1 - std::min(cut, P().maxMd));
-}
-
-bool
-RttProbe::Bound(double sentClaim, Time rtt, double gradient)
-{
-    const double bound = BoundFor(sentClaim, rtt, gradient);
-    if (bound < m_s->rc)
-    {
-        SetRate(bound);
-        return true;
-    }
-    return false;
 }
 
 double

@@ -259,12 +259,25 @@ class RttProbe : public CongestionControl
     Params& MutableParams();
 
   private:
+    /// Scalable: a regular update (at most one per RTT) and the rate it set.
+    struct Epoch
+    {
+        Time start;
+        double rate = 0;
+    };
+
     /// Apply one RTT sample (probe answer, or data ACK).
     void Sample(Time rtt);
     /// NvidiaSample: the reference rule for one sample.
     void ReferenceSample(Time rtt);
     /// Scalable: the rule for one sample.
     void ScalableSample(Time rtt);
+    /// Scalable: the increase for a sample at or below the target, from epoch \p last.
+    void ScalableIncrease(const Epoch& last, Time rtt, double gradient);
+    /// Scalable: the multiplicative step of that increase (MiFactor, per QP scaled).
+    double IncreaseFactor(const Epoch& last, Time rtt, double dt) const;
+    /// Scalable: \p rate capped by what the group or QP sends (no growth it cannot use).
+    double UsableIncrease(double rate, double lastRate);
     /// The outstanding probe has been out for \p elapsed: apply the decrease this
     /// lower bound of the RTT implies (NvidiaSample: one per whole target RTT; Scalable:
     /// the proportional decrease from the rate the probe left at).
@@ -321,13 +334,6 @@ class RttProbe : public CongestionControl
     /// The pacing jitter's draws: the group's, the NIC's, or the controller's own.
     UniformRandomVariable* Rng();
     void SetRate(double rate);
-
-    /// Scalable: a regular update (at most one per RTT) and the rate it set.
-    struct Epoch
-    {
-        Time start;
-        double rate = 0;
-    };
 
     /// The claim and what the rules keep about it: the QP's own, or (shared claim) one
     /// per NIC peer group, held in CcPeerGroup::shared by all its controllers.

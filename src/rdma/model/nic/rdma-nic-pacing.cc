@@ -194,14 +194,14 @@ RdmaNic::Pull(uint8_t pausedMask)
     return nullptr;
 }
 
-Ptr<RdmaFrame>
-RdmaNic::MakeDataPacket(SendQueuePair& qp)
+// MakeDataPacket's pieces, inline in it (their only caller) as the port's SelectNext is
+// in its caller: MakeDataPacket runs once per data packet sent.
+namespace
 {
-    // Selective repeat resends the holes of the recovery window first (SkipReported
-    // has left retxNext on a hole, if any remain).
-    const bool hole = qp.InRecovery();
-    const bool wasIdle = !qp.HasOutstanding(); // nothing in flight before this packet
-    const uint32_t psn = hole ? qp.retxNext++ : qp.sndNxt;
+/// The message of \p qp that holds \p psn.
+__attribute__((always_inline)) inline const RdmaMessage&
+MessageHolding(const SendQueuePair& qp, uint32_t psn)
+{
     // The messages hold consecutive PSN ranges, oldest first: the first one ending at or
     // after psn holds it (a binary search, not a scan of every message of the QP).
     size_t lo = 0;
@@ -219,17 +219,24 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
         }
     }
     NS_ABORT_MSG_IF(lo == qp.messages.size(), "RdmaNic: no message holds PSN " << psn);
-    const RdmaMessage* msg = &qp.messages[lo];
+    return qp.messages[lo];
+}
+} // namespace
+
+__attribute__((always_inline)) inline uint32_t
+RdmaNic::FillDataHeader(RdmaHeader& h,
+                        const SendQueuePair& qp,
+                        const RdmaMessage& msg,
+                        uint32_t psn,
+                        Time now) const
+{
     uint32_t payload = m_mtu;
-    const Time now = RdmaSim::Now();
-    Ptr<RdmaFrame> frame = RdmaFrame::MakeBlank(); // its header filled in place
-    RdmaHeader& h = frame->header;
-    if (psn == msg->lastPsn)
+    if (psn == msg.lastPsn)
     {
-        payload = static_cast<uint32_t>(msg->bytes - uint64_t(psn - msg->firstPsn) * m_mtu);
+        payload = static_cast<uint32_t>(msg.bytes - uint64_t(psn - msg.firstPsn) * m_mtu);
         h.flags = RdmaHeader::FLAG_LAST | RdmaHeader::FLAG_ACK_REQUEST;
     }
-    if (psn == msg->firstPsn)
+    if (psn == msg.firstPsn)
     {
         // Only the capture's opcode reads it (SEND First or Only), whatever the PSN's try.
         h.flags |= RdmaHeader::FLAG_FIRST;
@@ -255,7 +262,12 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     h.psn = psn;
     h.payload = payload;
     h.timestamp = now.GetNanoSeconds();
+    return payload;
+}
 
+__attribute__((always_inline)) inline void
+RdmaNic::CountDataPacket(SendQueuePair& qp, uint32_t psn, uint32_t payload, bool hole)
+{
     ++m_stats.dataPackets;
     if (psn < qp.maxSent)
     {
@@ -270,7 +282,11 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     {
         ++qp.sndNxt;
     }
+}
 
+__attribute__((always_inline)) inline void
+RdmaNic::PaceDataPacket(SendQueuePair& qp, uint32_t payload)
+{
     // Pace: the next packet may leave once this one has left at the limiter's rate.
     // At line rate the port itself is the pacer: pacing too would leave sub-ns gaps
     // between the port's (ns-rounded) free time and the exact due time.
@@ -306,6 +322,11 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
                                SerializationClock::Picoseconds(wire, std::max<uint64_t>(rate, 1)));
     limiter.lastSendPs = nowPs;
     limiter.lastWire = wire;
+}
+
+__attribute__((always_inline)) inline void
+RdmaNic::ArmRtoForSend(SendQueuePair& qp, bool wasIdle, Time now)
+{
     const bool rtoPending = qp.rtoArmed;
     if (wasIdle || !rtoPending)
     {
@@ -318,6 +339,23 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     {
         ArmRto(qp, now + CurrentRto(qp));
     }
+}
+
+Ptr<RdmaFrame>
+RdmaNic::MakeDataPacket(SendQueuePair& qp)
+{
+    // Selective repeat resends the holes of the recovery window first (SkipReported
+    // has left retxNext on a hole, if any remain).
+    const bool hole = qp.InRecovery();
+    const bool wasIdle = !qp.HasOutstanding(); // nothing in flight before this packet
+    const uint32_t psn = hole ? qp.retxNext++ : qp.sndNxt;
+    const RdmaMessage& msg = MessageHolding(qp, psn);
+    const Time now = RdmaSim::Now();
+    Ptr<RdmaFrame> frame = RdmaFrame::MakeBlank(); // its header filled in place
+    const uint32_t payload = FillDataHeader(frame->header, qp, msg, psn, now);
+    CountDataPacket(qp, psn, payload, hole);
+    PaceDataPacket(qp, payload);
+    ArmRtoForSend(qp, wasIdle, now);
     frame->Sized();
     return frame;
 }

@@ -180,6 +180,18 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
     Ptr<RdmaFrame> Pull(uint8_t pausedMask);
     /// The next data packet of \p qp: a hole to resend first, else new data.
     Ptr<RdmaFrame> MakeDataPacket(SendQueuePair& qp);
+    /// Fill data packet \p psn's header (of \p msg, sent \p now); returns its payload.
+    uint32_t FillDataHeader(RdmaHeader& h,
+                            const SendQueuePair& qp,
+                            const RdmaMessage& msg,
+                            uint32_t psn,
+                            Time now) const;
+    /// Count a data packet sent in the stats and advance sndNxt unless it fills a \p hole.
+    void CountDataPacket(SendQueuePair& qp, uint32_t psn, uint32_t payload, bool hole);
+    /// Tell the controller a data packet left and set when the QP's limiter may send next.
+    void PaceDataPacket(SendQueuePair& qp, uint32_t payload);
+    /// After a data packet: restart the timeout's wait if the QP was idle, arm it if unarmed.
+    void ArmRtoForSend(SendQueuePair& qp, bool wasIdle, Time now);
     Ptr<RdmaFrame> MakeProbePacket(SendQueuePair& qp);
     void ProbeExpired(uint32_t limiter);
     /// Selective repeat: move the recovery scan past PSNs the receiver reported.
