@@ -228,7 +228,7 @@ RdmaNic::FillDataHeader(RdmaHeader& h,
                         const SendQueuePair& qp,
                         const RdmaMessage& msg,
                         uint32_t psn,
-                        Time now) const
+                        const Time& now) const
 {
     uint32_t payload = m_mtu;
     if (psn == msg.lastPsn)
@@ -325,7 +325,7 @@ RdmaNic::PaceDataPacket(SendQueuePair& qp, uint32_t payload)
 }
 
 __attribute__((always_inline)) inline void
-RdmaNic::ArmRtoForSend(SendQueuePair& qp, bool wasIdle, Time now)
+RdmaNic::ArmRtoForSend(SendQueuePair& qp, bool wasIdle, const Time& now)
 {
     const bool rtoPending = qp.rtoArmed;
     if (wasIdle || !rtoPending)

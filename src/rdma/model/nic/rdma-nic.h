@@ -185,13 +185,13 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
                             const SendQueuePair& qp,
                             const RdmaMessage& msg,
                             uint32_t psn,
-                            Time now) const;
+                            const Time& now) const;
     /// Count a data packet sent in the stats and advance sndNxt unless it fills a \p hole.
     void CountDataPacket(SendQueuePair& qp, uint32_t psn, uint32_t payload, bool hole);
     /// Tell the controller a data packet left and set when the QP's limiter may send next.
     void PaceDataPacket(SendQueuePair& qp, uint32_t payload);
     /// After a data packet: restart the timeout's wait if the QP was idle, arm it if unarmed.
-    void ArmRtoForSend(SendQueuePair& qp, bool wasIdle, Time now);
+    void ArmRtoForSend(SendQueuePair& qp, bool wasIdle, const Time& now);
     Ptr<RdmaFrame> MakeProbePacket(SendQueuePair& qp);
     void ProbeExpired(uint32_t limiter);
     /// Selective repeat: move the recovery scan past PSNs the receiver reported.
