@@ -1,13 +1,28 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "ns3/leaf-spine-topology-stage.h"
-
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/scenario-access.h"
+#include "ns3/topology-stage.h"
 
 namespace ns3
 {
+
+/**
+ * \ingroup rdma
+ * topology.type "leaf_spine": a two-tier Clos of topology.leaves leaves and
+ * topology.spines spines, topology.hosts_per_leaf hosts under each leaf and
+ * topology.links_per_spine parallel links between a leaf and a spine (LeafSpineHelper).
+ */
+class LeafSpineTopologyStage : public TopologyStage
+{
+  public:
+    std::vector<Type> Types() const override;
+    std::vector<ScenarioSchema::Key> Keys() const override;
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
+    uint32_t HostCount(const nlohmann::json& scenario) const override;
+    void Build(const nlohmann::json& scenario, RdmaTopology& topo) const override;
+};
 
 using namespace scenario;
 

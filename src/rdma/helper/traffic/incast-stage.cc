@@ -1,18 +1,41 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "ns3/incast-stage.h"
-
 #include "ns3/incast-generator.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-keys-util.h"
+#include "ns3/traffic-stage.h"
 
 #include <set>
 
 namespace ns3
 {
+
+/**
+ * \ingroup rdma
+ * traffic.incast: N senders x Q QPs into one receiver, one message per QP or streaming
+ * until traffic.incast.until_ms, QP starts spread by jitter (IncastGenerator).
+ */
+class IncastStage : public TrafficStage
+{
+  public:
+    /// traffic.<source>.priority defaults to nic.data_priority.
+    void Resolve(nlohmann::json& scenario, const std::string& file) const override;
+    void Check(const nlohmann::json& scenario,
+               const std::string& file,
+               uint32_t hosts) const override;
+    bool Enabled(const nlohmann::json& scenario) const override;
+    /// The keys traffic.* of this source.
+    std::vector<ScenarioSchema::Key> Keys() const override;
+    /// Flows and QPs: senders x qps_per_sender QPs, a message each.
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
+    void AddTraffic(const nlohmann::json& scenario,
+                    RdmaTopology& topo,
+                    TrafficDriver& driver,
+                    int64_t& stream) override;
+};
 
 using json = nlohmann::json;
 using namespace scenario;

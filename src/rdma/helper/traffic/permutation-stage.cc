@@ -1,16 +1,37 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "ns3/permutation-stage.h"
-
 #include "ns3/permutation-generator.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-keys-util.h"
+#include "ns3/traffic-stage.h"
 
 namespace ns3
 {
+
+/**
+ * \ingroup rdma
+ * traffic.permutation: every host sends one message to another host, a random
+ * permutation (on a leaf-spine, always to another leaf) (PermutationGenerator).
+ */
+class PermutationStage : public TrafficStage
+{
+  public:
+    void Check(const nlohmann::json& scenario,
+               const std::string& file,
+               uint32_t hosts) const override;
+    bool Enabled(const nlohmann::json& scenario) const override;
+    /// The keys traffic.* of this source.
+    std::vector<ScenarioSchema::Key> Keys() const override;
+    /// Flows and QPs: a message per host.
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
+    void AddTraffic(const nlohmann::json& scenario,
+                    RdmaTopology& topo,
+                    TrafficDriver& driver,
+                    int64_t& stream) override;
+};
 
 using json = nlohmann::json;
 using namespace scenario;
