@@ -283,11 +283,9 @@ def evaluate(tune, values, per_seed_out=None):
     return means[tune.metric], means, dirs
 
 
-def run_study(tune, optuna, trials, jobs, stream=None):
-    """Create or load the study and run trials until it holds *trials*
-    finished ones.  Returns ``(study, interrupted)``."""
-    stream = stream or sys.stderr
-    from optuna.trial import TrialState
+def _open_study(tune, optuna):
+    """Create the study, or load it from the tune's storage; its direction
+    must be the spec's."""
     sampler = optuna.samplers.TPESampler(
         seed=tune.sampler_seed, n_startup_trials=tune.startup_trials,
         constraints_func=_constraints if tune.constraints else None)
@@ -308,19 +306,12 @@ def run_study(tune, optuna, trials, jobs, stream=None):
         raise rs.SpecError(f"study '{tune.study_name}' in {tune.storage} "
                            f"was created to {study.direction.name.lower()}, "
                            f"the spec says {tune.direction}")
-    finished_states = (TrialState.COMPLETE, TrialState.FAIL,
-                       TrialState.PRUNED)
-    done = len(study.get_trials(deepcopy=False, states=finished_states))
-    todo = max(0, trials - done)
-    print(f"tune: study '{tune.study_name}' in {tune.storage}: {done} "
-          f"finished trial(s), {todo} to run on {jobs} thread(s); output in "
-          f"{tune.out}", file=stream, flush=True)
-    if todo == 0:
-        return study, False
-    lock = threading.Lock()
-    start = time.monotonic()
-    count = [0]
+    return study
 
+
+def _trial_objective(tune):
+    """The study's objective: one trial's values evaluated, its metrics,
+    runs and constraint violations kept as user attributes."""
     def objective(trial):
         values = {p.key: suggest(trial, p) for p in tune.params}
         trial.set_user_attr("values", values)
@@ -337,6 +328,16 @@ def run_study(tune, optuna, trials, jobs, stream=None):
         trial.set_user_attr("constraints", [
             c.violation(means[c.metric]) for c in tune.constraints])
         return value
+    return objective
+
+
+def _progress_callback(tune, todo, stream):
+    """A study callback printing one line per finished trial, with the
+    count of this session's *todo* trials and the ETA."""
+    from optuna.trial import TrialState
+    lock = threading.Lock()
+    start = time.monotonic()
+    count = [0]
 
     def progress(study, frozen):
         with lock:
@@ -358,10 +359,28 @@ def run_study(tune, optuna, trials, jobs, stream=None):
                   f"{count[0]}/{todo} this session, elapsed "
                   f"{rs.fmt_duration(elapsed)}, ETA {rs.fmt_duration(eta)}",
                   file=stream, flush=True)
+    return progress
 
+
+def run_study(tune, optuna, trials, jobs, stream=None):
+    """Create or load the study and run trials until it holds *trials*
+    finished ones.  Returns ``(study, interrupted)``."""
+    stream = stream or sys.stderr
+    from optuna.trial import TrialState
+    study = _open_study(tune, optuna)
+    finished_states = (TrialState.COMPLETE, TrialState.FAIL,
+                       TrialState.PRUNED)
+    done = len(study.get_trials(deepcopy=False, states=finished_states))
+    todo = max(0, trials - done)
+    print(f"tune: study '{tune.study_name}' in {tune.storage}: {done} "
+          f"finished trial(s), {todo} to run on {jobs} thread(s); output in "
+          f"{tune.out}", file=stream, flush=True)
+    if todo == 0:
+        return study, False
+    progress = _progress_callback(tune, todo, stream)
     interrupted = False
     try:
-        study.optimize(objective, n_trials=todo, n_jobs=jobs,
+        study.optimize(_trial_objective(tune), n_trials=todo, n_jobs=jobs,
                        catch=(TrialFailed,),
                        callbacks=[optuna.study.MaxTrialsCallback(
                            trials, states=finished_states), progress])

@@ -32,15 +32,9 @@ Minus(const FrameTally& a, const FrameTally& b, FrameTally* out)
     out->Sub(b);
     return true;
 }
-} // namespace
 
-ByteLedger::ByteLedger(RdmaTopology& topo)
-    : m_topo(topo)
-{
-}
-
-json
-ByteLedger::Report() const
+/// The ledger's running sums over the devices, hosts and switches.
+struct Totals
 {
     FrameTally sent;
     FrameTally received;
@@ -49,51 +43,67 @@ ByteLedger::Report() const
     std::array<FrameTally, kDropReasons> dropped{};
     uint64_t pfcLinkDown = 0;
     uint64_t wireMismatches = 0;
-    const bool fifoCounts = RdmaSim::IsFastCore();
+    /// Under the fast core a wire's frames must also match the channel's own count.
+    bool fifoCounts = RdmaSim::IsFastCore();
+};
 
-    // Each device: what it lost to its link being down, and the wire into it.
-    auto device = [&](Ptr<RdmaNetDevice> dev) {
-        const RdmaNetDevice::Ledger& l = dev->GetLedger();
-        FrameTally& linkDown = dropped[static_cast<std::size_t>(DropReason::LINK_DOWN)];
-        linkDown.Add(l.lostArriving);
-        linkDown.Add(l.discardedQueued);
-        pfcLinkDown += l.pfcLostArriving + l.pfcDiscarded;
-        Ptr<RdmaChannel> ch = dev->GetRdmaChannel();
-        if (!ch)
-        {
-            return;
-        }
-        FrameTally arrived = l.received;
-        arrived.Add(l.lostArriving);
-        FrameTally wire;
-        if (!Minus(ch->GetPeer(dev)->GetLedger().sent, arrived, &wire) ||
-            (fifoCounts && wire.frames != ch->GetFramesInFlight(dev)))
-        {
-            ++wireMismatches;
-            return;
-        }
-        onWires.Add(wire);
-    };
-    for (uint32_t h : m_topo.GetHosts())
+/// Device \p dev: what it lost to its link being down, and the wire into it.
+void
+AddDevice(Totals& t, Ptr<RdmaNetDevice> dev)
+{
+    const RdmaNetDevice::Ledger& l = dev->GetLedger();
+    FrameTally& linkDown = t.dropped[static_cast<std::size_t>(DropReason::LINK_DOWN)];
+    linkDown.Add(l.lostArriving);
+    linkDown.Add(l.discardedQueued);
+    t.pfcLinkDown += l.pfcLostArriving + l.pfcDiscarded;
+    Ptr<RdmaChannel> ch = dev->GetRdmaChannel();
+    if (!ch)
     {
-        Ptr<RdmaNetDevice> dev = m_topo.GetNic(h)->GetDevice();
-        device(dev);
-        const RdmaNetDevice::Ledger& l = dev->GetLedger();
-        sent.Add(l.sent);
-        sent.Add(l.discardedQueued); // a NIC's frames that never left count as sent, lost
-        received.Add(l.received);
+        return;
     }
-    json unaccounted = json::array();
-    for (uint32_t s : m_topo.GetSwitches())
+    FrameTally arrived = l.received;
+    arrived.Add(l.lostArriving);
+    FrameTally wire;
+    if (!Minus(ch->GetPeer(dev)->GetLedger().sent, arrived, &wire) ||
+        (t.fifoCounts && wire.frames != ch->GetFramesInFlight(dev)))
     {
-        Ptr<RdmaSwitch> sw = m_topo.GetSwitch(s);
+        ++t.wireMismatches;
+        return;
+    }
+    t.onWires.Add(wire);
+}
+
+/// Every host's NIC: its device, and what it sent and received.
+void
+AddHosts(Totals& t, const RdmaTopology& topo)
+{
+    for (uint32_t h : topo.GetHosts())
+    {
+        Ptr<RdmaNetDevice> dev = topo.GetNic(h)->GetDevice();
+        AddDevice(t, dev);
+        const RdmaNetDevice::Ledger& l = dev->GetLedger();
+        t.sent.Add(l.sent);
+        t.sent.Add(l.discardedQueued); // a NIC's frames that never left count as sent, lost
+        t.received.Add(l.received);
+    }
+}
+
+/// Every switch: its ports' devices and drops, and what it holds in its queues. Returns
+/// the switches whose ledger does not match their queues.
+json
+AddSwitches(Totals& t, const RdmaTopology& topo)
+{
+    json unaccounted = json::array();
+    for (uint32_t s : topo.GetSwitches())
+    {
+        Ptr<RdmaSwitch> sw = topo.GetSwitch(s);
         FrameTally in;
         FrameTally out;
         uint64_t queued = 0;
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             Ptr<RdmaNetDevice> dev = sw->GetPort(p);
-            device(dev);
+            AddDevice(t, dev);
             const RdmaNetDevice::Ledger& l = dev->GetLedger();
             in.Add(l.received);
             out.Add(l.dequeued);
@@ -101,7 +111,7 @@ ByteLedger::Report() const
             for (std::size_t r = 0; r < kDropReasons; ++r)
             {
                 out.Add(sw->GetPortStats(p).droppedByReason[r]);
-                dropped[r].Add(sw->GetPortStats(p).droppedByReason[r]);
+                t.dropped[r].Add(sw->GetPortStats(p).droppedByReason[r]);
             }
             for (uint8_t c = 0; c < kRdmaNumPriorities; ++c)
             {
@@ -116,31 +126,47 @@ ByteLedger::Report() const
                                        {"queued_bytes", queued}});
             continue;
         }
-        inQueues.Add(held);
+        t.inQueues.Add(held);
     }
+    return unaccounted;
+}
+} // namespace
+
+ByteLedger::ByteLedger(RdmaTopology& topo)
+    : m_topo(topo)
+{
+}
+
+json
+ByteLedger::Report() const
+{
+    Totals t;
+    AddHosts(t, m_topo);
+    const json unaccounted = AddSwitches(t, m_topo);
     FrameTally allDropped;
     json byReason = json::object();
     for (std::size_t r = 0; r < kDropReasons; ++r)
     {
-        byReason[DropReasonName(static_cast<DropReason>(r))] = Amount(dropped[r]);
-        allDropped.Add(dropped[r]);
+        byReason[DropReasonName(static_cast<DropReason>(r))] = Amount(t.dropped[r]);
+        allDropped.Add(t.dropped[r]);
     }
-    FrameTally accounted = received;
+    FrameTally accounted = t.received;
     accounted.Add(allDropped);
-    accounted.Add(inQueues);
-    accounted.Add(onWires);
+    accounted.Add(t.inQueues);
+    accounted.Add(t.onWires);
     json r;
     r["unit"] = "non-PFC frames NICs sent (every transmission); INT records excluded";
-    r["sent"] = Amount(sent);
-    r["received"] = Amount(received);
+    r["sent"] = Amount(t.sent);
+    r["received"] = Amount(t.received);
     r["dropped"] = Amount(allDropped);
     r["dropped_by_reason"] = byReason;
-    r["in_flight"] = {{"switch_queues", Amount(inQueues)}, {"wires", Amount(onWires)}};
-    r["pfc_frames_lost_link_down"] = pfcLinkDown;
-    r["wire_order_mismatches"] = wireMismatches;
+    r["in_flight"] = {{"switch_queues", Amount(t.inQueues)}, {"wires", Amount(t.onWires)}};
+    r["pfc_frames_lost_link_down"] = t.pfcLinkDown;
+    r["wire_order_mismatches"] = t.wireMismatches;
     r["unaccounted_switches"] = unaccounted;
-    r["balanced"] = unaccounted.empty() && wireMismatches == 0 && accounted.frames == sent.frames &&
-                    accounted.bytes == sent.bytes && accounted.dataPayload == sent.dataPayload;
+    r["balanced"] = unaccounted.empty() && t.wireMismatches == 0 &&
+                    accounted.frames == t.sent.frames && accounted.bytes == t.sent.bytes &&
+                    accounted.dataPayload == t.sent.dataPayload;
     return r;
 }
 

@@ -87,6 +87,82 @@ SwitchPortTotals(const RdmaTopology& topo)
     }
     return t;
 }
+
+/// Every NIC's counters added up.
+RdmaNic::Stats
+NicTotals(const RdmaTopology& topo)
+{
+    RdmaNic::Stats nic;
+    for (uint32_t h : topo.GetHosts())
+    {
+        const RdmaNic::Stats& st = topo.GetNic(h)->GetStats();
+        nic.payloadBytesSent += st.payloadBytesSent;
+        nic.payloadBytesDelivered += st.payloadBytesDelivered;
+        nic.dataPackets += st.dataPackets;
+        nic.retransmittedPackets += st.retransmittedPackets;
+        nic.timeouts += st.timeouts;
+        nic.cnpsSent += st.cnpsSent;
+        nic.nacksSent += st.nacksSent;
+        nic.outOfOrderPackets += st.outOfOrderPackets;
+    }
+    return nic;
+}
+
+/// The NICs' counters \p nic into \p sum (goodput over the run ending at \p end).
+void
+SummarizeNics(json& sum, const RdmaNic::Stats& nic, Time end)
+{
+    sum["bytes_sent"] = nic.payloadBytesSent;
+    sum["bytes_delivered"] = nic.payloadBytesDelivered;
+    sum["goodput_gbps"] =
+        end.IsStrictlyPositive() ? nic.payloadBytesDelivered * 8 / end.GetSeconds() / 1e9 : 0.0;
+    sum["data_packets"] = nic.dataPackets;
+    sum["retransmitted_packets"] = nic.retransmittedPackets;
+    sum["timeouts"] = nic.timeouts;
+    sum["nacks"] = nic.nacksSent;
+    sum["out_of_order_packets"] = nic.outOfOrderPackets;
+    sum["cnps"] = nic.cnpsSent;
+}
+
+/// The switch ports' counters \p ports into \p sum; drops by link-down are the fabric's
+/// \p linkDownDrops.
+void
+SummarizeSwitchPorts(json& sum, const RdmaSwitch::PortStats& ports, uint64_t linkDownDrops)
+{
+    std::array<uint64_t, kDropReasons> dropsByReason = ports.dropsByReason;
+    const std::array<uint64_t, kMarkReasons>& marksByReason = ports.marksByReason;
+    sum["ecn_marked_packets"] = ports.ecnMarked;
+    sum["drops"] = ports.drops;
+    sum["link_down_drops"] = linkDownDrops;
+    dropsByReason[static_cast<std::size_t>(DropReason::LINK_DOWN)] = linkDownDrops;
+    for (std::size_t r = 0; r < kDropReasons; ++r)
+    {
+        sum["drops_by_reason"][DropReasonName(static_cast<DropReason>(r))] = dropsByReason[r];
+    }
+    for (std::size_t r = 0; r < kMarkReasons; ++r)
+    {
+        sum["marks_by_reason"][MarkReasonName(static_cast<MarkReason>(r))] = marksByReason[r];
+    }
+    sum["pfc_pause_frames"] = ports.pauseFrames;
+    sum["pfc_pause_episodes"] = ports.pauseEpisodes;
+    sum["pfc_pause_frames_per_packet_rule"] = ports.pausesPerPacketRule;
+    sum["pfc_resume_frames"] = ports.resumeFrames;
+}
+
+/// Probe latencies and small-flow completion times recorded by \p recorder into \p sum.
+void
+SummarizeLatencies(json& sum, const RunRecorder& recorder)
+{
+    const std::vector<int64_t>& probes = recorder.GetProbeFcts();
+    sum["probe_latency_mean_ns"] = Mean(probes);
+    sum["probe_latency_p50_ns"] = Percentile(probes, 0.5);
+    sum["probe_latency_p99_ns"] = Percentile(probes, 0.99);
+    // Messages of a few packets (not probes), apart from the transfers around them.
+    const std::vector<int64_t>& small = recorder.GetSmallFlowFcts();
+    sum["small_flows_completed"] = small.size();
+    sum["small_flow_fct_mean_ns"] = Mean(small);
+    sum["small_flow_fct_p99_ns"] = Percentile(small, 0.99);
+}
 } // namespace
 
 OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& driver, RunOutput& out)
@@ -186,19 +262,7 @@ json
 OutputStage::Summarize(Time end, const Timing& timing) const
 {
     const json& s = m_scenario;
-    RdmaNic::Stats nic;
-    for (uint32_t h : m_topo.GetHosts())
-    {
-        const RdmaNic::Stats& st = m_topo.GetNic(h)->GetStats();
-        nic.payloadBytesSent += st.payloadBytesSent;
-        nic.payloadBytesDelivered += st.payloadBytesDelivered;
-        nic.dataPackets += st.dataPackets;
-        nic.retransmittedPackets += st.retransmittedPackets;
-        nic.timeouts += st.timeouts;
-        nic.cnpsSent += st.cnpsSent;
-        nic.nacksSent += st.nacksSent;
-        nic.outOfOrderPackets += st.outOfOrderPackets;
-    }
+    const RdmaNic::Stats nic = NicTotals(m_topo);
     uint64_t forwarded = 0, maxQueue = 0;
     for (uint32_t sw : m_topo.GetSwitches())
     {
@@ -207,8 +271,6 @@ OutputStage::Summarize(Time end, const Timing& timing) const
         maxQueue = std::max(maxQueue, x->GetMmu()->GetMaxEgressBytes());
     }
     const RdmaSwitch::PortStats ports = SwitchPortTotals(m_topo);
-    std::array<uint64_t, kDropReasons> dropsByReason = ports.dropsByReason;
-    const std::array<uint64_t, kMarkReasons>& marksByReason = ports.marksByReason;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
 
@@ -224,35 +286,11 @@ OutputStage::Summarize(Time end, const Timing& timing) const
     sum["flows_total"] = m_driver.GetFlowsTotal();
     sum["flows_completed"] = m_driver.GetFlowsCompleted();
     sum["all_flows_completed"] = m_driver.GetFlowsCompleted() == m_driver.GetFlowsTotal();
-    sum["bytes_sent"] = nic.payloadBytesSent;
-    sum["bytes_delivered"] = nic.payloadBytesDelivered;
-    sum["goodput_gbps"] =
-        end.IsStrictlyPositive() ? nic.payloadBytesDelivered * 8 / end.GetSeconds() / 1e9 : 0.0;
-    sum["data_packets"] = nic.dataPackets;
-    sum["retransmitted_packets"] = nic.retransmittedPackets;
-    sum["timeouts"] = nic.timeouts;
-    sum["nacks"] = nic.nacksSent;
-    sum["out_of_order_packets"] = nic.outOfOrderPackets;
-    sum["cnps"] = nic.cnpsSent;
+    SummarizeNics(sum, nic, end);
     // Marks and CNPs happen whenever ECN is on; whether anyone acts on them depends on
     // the controller (analysis notes it, with no list of algorithms of its own).
     sum["cc_reacts_to_cnp"] = CcRegistry::ReactsToCnp(Str(s, "cc.algorithm"));
-    sum["ecn_marked_packets"] = ports.ecnMarked;
-    sum["drops"] = ports.drops;
-    sum["link_down_drops"] = m_topo.GetLinkDownDrops();
-    dropsByReason[static_cast<std::size_t>(DropReason::LINK_DOWN)] = m_topo.GetLinkDownDrops();
-    for (std::size_t r = 0; r < kDropReasons; ++r)
-    {
-        sum["drops_by_reason"][DropReasonName(static_cast<DropReason>(r))] = dropsByReason[r];
-    }
-    for (std::size_t r = 0; r < kMarkReasons; ++r)
-    {
-        sum["marks_by_reason"][MarkReasonName(static_cast<MarkReason>(r))] = marksByReason[r];
-    }
-    sum["pfc_pause_frames"] = ports.pauseFrames;
-    sum["pfc_pause_episodes"] = ports.pauseEpisodes;
-    sum["pfc_pause_frames_per_packet_rule"] = ports.pausesPerPacketRule;
-    sum["pfc_resume_frames"] = ports.resumeFrames;
+    SummarizeSwitchPorts(sum, ports, m_topo.GetLinkDownDrops());
     sum["max_queue_bytes"] = maxQueue;
     sum["mean_queue_bytes"] = m_queues->GetMeanLargestQueue();
     if (!m_topo.GetUplinkTxBytes().empty())
@@ -263,15 +301,7 @@ OutputStage::Summarize(Time end, const Timing& timing) const
     }
     sum["base_rtt_us"] = m_topo.GetMaxBaseRtt().GetSeconds() * 1e6;
     sum["probes_completed"] = m_driver.GetProbesCompleted();
-    const std::vector<int64_t>& probes = m_recorder.GetProbeFcts();
-    sum["probe_latency_mean_ns"] = Mean(probes);
-    sum["probe_latency_p50_ns"] = Percentile(probes, 0.5);
-    sum["probe_latency_p99_ns"] = Percentile(probes, 0.99);
-    // Messages of a few packets (not probes), apart from the transfers around them.
-    const std::vector<int64_t>& small = m_recorder.GetSmallFlowFcts();
-    sum["small_flows_completed"] = small.size();
-    sum["small_flow_fct_mean_ns"] = Mean(small);
-    sum["small_flow_fct_p99_ns"] = Percentile(small, 0.99);
+    SummarizeLatencies(sum, m_recorder);
     SummarizeHostRx(sum);
     m_stall.Summarize(sum, end);
     m_pfcSafety.Summarize(sum);

@@ -74,6 +74,127 @@ UseScheduler(const std::string& name)
         Simulator::SetScheduler(scheduler);
     }
 }
+
+/**
+ * The JSON of scenario \p file, read from \p in. A key given twice in one object is an
+ * error (the parser would keep the last one), as is any syntax error.
+ */
+json
+ParseUniqueKeys(std::istream& in, const std::string& file)
+{
+    std::vector<std::set<std::string>> seen;
+    std::vector<std::string> path;
+    std::string pendingKey;
+    const json::parser_callback_t noDuplicates =
+        [&](int /* depth */, json::parse_event_t event, json& parsed) {
+            switch (event)
+            {
+            case json::parse_event_t::object_start:
+            case json::parse_event_t::array_start:
+                path.push_back(pendingKey);
+                seen.emplace_back();
+                break;
+            case json::parse_event_t::object_end:
+            case json::parse_event_t::array_end:
+                seen.pop_back();
+                path.pop_back();
+                break;
+            case json::parse_event_t::key: {
+                pendingKey = parsed.get<std::string>();
+                if (!seen.empty() && !seen.back().insert(pendingKey).second)
+                {
+                    std::string dotted;
+                    for (std::size_t i = 1; i < path.size(); ++i)
+                    {
+                        dotted += path[i].empty() ? "" : path[i] + ".";
+                    }
+                    throw ScenarioError(file + ": key '" + dotted + pendingKey +
+                                        "' is given twice (a JSON object's keys must be "
+                                        "unique)");
+                }
+                break;
+            }
+            default:
+                break;
+            }
+            return true;
+        };
+    try
+    {
+        return json::parse(in, noDuplicates);
+    }
+    catch (const json::exception& e)
+    {
+        // Syntax errors, and numbers out of range (1e999999).
+        throw ScenarioError(file + ": not valid JSON: " + e.what());
+    }
+}
+
+/// The traffic of the enabled \p stages, in their order, into \p driver; then the
+/// controllers' random streams, numbered from \p stream.
+void
+AddTraffic(const std::vector<std::unique_ptr<TrafficStage>>& stages,
+           const json& s,
+           RdmaTopology& topo,
+           TrafficDriver& driver,
+           int64_t& stream)
+{
+    for (const auto& stage : stages)
+    {
+        if (stage->Enabled(s))
+        {
+            stage->AddTraffic(s, topo, driver, stream);
+        }
+    }
+    // The controllers' draws: numbered here, so that the same scenario run twice in one
+    // process draws the same values (ns-3 numbers unassigned streams process-wide).
+    for (uint32_t h : topo.GetHosts())
+    {
+        stream += topo.GetNic(h)->AssignStreams(stream);
+    }
+}
+
+/// Run the simulator until \p stop (or until it is stopped); what the run cost.
+OutputStage::Timing
+Simulate(Time stop)
+{
+    const auto wall0 = std::chrono::steady_clock::now();
+    const std::clock_t cpu0 = std::clock();
+    const uint64_t events0 = Simulator::GetEventCount();
+    Simulator::Stop(stop);
+    Simulator::Run();
+    OutputStage::Timing timing;
+    timing.wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    timing.cpuSeconds = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
+    timing.events = Simulator::GetEventCount() - events0;
+    return timing;
+}
+
+/// The run's warnings, and unless \p quiet one line on what was simulated.
+void
+ReportRun(const json& s,
+          const std::vector<std::string>& warnings,
+          bool quiet,
+          const TrafficDriver& driver,
+          Time end,
+          const OutputStage::Timing& timing)
+{
+    for (const std::string& warning : warnings)
+    {
+        if (!warning.empty())
+        {
+            std::cerr << "rdma-run: warning: " << Str(s, "name") << ": " << warning << "\n";
+        }
+    }
+    if (!quiet)
+    {
+        std::cerr << "[rdma] " << Str(s, "name") << ": " << driver.GetFlowsCompleted() << "/"
+                  << driver.GetFlowsTotal() << " flows in " << end.GetSeconds() * 1e3
+                  << " ms simulated, " << timing.wallSeconds << " s wall, " << timing.events
+                  << " events\n";
+    }
+}
 } // namespace
 
 // ------------------------------------------------------------------ loading
@@ -109,60 +230,7 @@ ScenarioRunner::Load(const std::string& file,
                      const SizeGuard::Limits* limits)
 {
     std::ifstream in = inputfields::OpenInputFile(file, "scenario file");
-    json user;
-    // A key given twice in one object is an error (the parser would keep the last one).
-    std::vector<std::set<std::string>> seen;
-    std::vector<std::string> path;
-    std::string pendingKey;
-    const json::parser_callback_t noDuplicates =
-        [&](int /* depth */, json::parse_event_t event, json& parsed) {
-            switch (event)
-            {
-            case json::parse_event_t::object_start:
-                path.push_back(pendingKey);
-                seen.emplace_back();
-                break;
-            case json::parse_event_t::object_end:
-                seen.pop_back();
-                path.pop_back();
-                break;
-            case json::parse_event_t::array_start:
-                path.push_back(pendingKey);
-                seen.emplace_back();
-                break;
-            case json::parse_event_t::array_end:
-                seen.pop_back();
-                path.pop_back();
-                break;
-            case json::parse_event_t::key: {
-                pendingKey = parsed.get<std::string>();
-                if (!seen.empty() && !seen.back().insert(pendingKey).second)
-                {
-                    std::string dotted;
-                    for (std::size_t i = 1; i < path.size(); ++i)
-                    {
-                        dotted += path[i].empty() ? "" : path[i] + ".";
-                    }
-                    throw ScenarioError(file + ": key '" + dotted + pendingKey +
-                                        "' is given twice (a JSON object's keys must be "
-                                        "unique)");
-                }
-                break;
-            }
-            default:
-                break;
-            }
-            return true;
-        };
-    try
-    {
-        user = json::parse(in, noDuplicates);
-    }
-    catch (const json::exception& e)
-    {
-        // Syntax errors, and numbers out of range (1e999999).
-        throw ScenarioError(file + ": not valid JSON: " + e.what());
-    }
+    const json user = ParseUniqueKeys(in, file);
     json s = ScenarioSchema::Validate(user, file);
     for (const std::string& o : overrides)
     {
@@ -325,19 +393,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
 
     // The traffic, source by source (their order fixes flow ids and random streams).
     TrafficDriver driver(topo);
-    for (const auto& stage : m_traffic)
-    {
-        if (stage->Enabled(s))
-        {
-            stage->AddTraffic(s, topo, driver, stream);
-        }
-    }
-    // The controllers' draws: numbered here, so that the same scenario run twice in one
-    // process draws the same values (ns-3 numbers unassigned streams process-wide).
-    for (uint32_t h : topo.GetHosts())
-    {
-        stream += topo.GetNic(h)->AssignStreams(stream);
-    }
+    AddTraffic(m_traffic, s, topo, driver, stream);
 
     // The outputs, then the run.
     OutputStage output(s, topo, driver, out);
@@ -348,16 +404,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     driver.SetDoneCallback(Callback<void>([]() { Simulator::Stop(); }));
     driver.Start();
 
-    const auto wall0 = std::chrono::steady_clock::now();
-    const std::clock_t cpu0 = std::clock();
-    const uint64_t events0 = Simulator::GetEventCount();
-    Simulator::Stop(stop);
-    Simulator::Run();
-    OutputStage::Timing timing;
-    timing.wallSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-    timing.cpuSeconds = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
-    timing.events = Simulator::GetEventCount() - events0;
+    const OutputStage::Timing timing = Simulate(stop);
     const Time end = Simulator::Now();
     output.Stop();
     progress.Stop();
@@ -373,20 +420,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     out.WriteFile("summary.json", sum.dump(2) + "\n");
     Simulator::Destroy();
     out.Commit();
-    for (const std::string& warning : {deadlock, stall})
-    {
-        if (!warning.empty())
-        {
-            std::cerr << "rdma-run: warning: " << Str(s, "name") << ": " << warning << "\n";
-        }
-    }
-    if (!quiet)
-    {
-        std::cerr << "[rdma] " << Str(s, "name") << ": " << driver.GetFlowsCompleted() << "/"
-                  << driver.GetFlowsTotal() << " flows in " << end.GetSeconds() * 1e3
-                  << " ms simulated, " << timing.wallSeconds << " s wall, " << timing.events
-                  << " events\n";
-    }
+    ReportRun(s, {deadlock, stall}, quiet, driver, end, timing);
     return sum;
 }
 

@@ -25,6 +25,127 @@ WireTime(uint64_t bytes, uint64_t bitRate)
 {
     return PicoSeconds(SerializationClock::Picoseconds(bytes, bitRate));
 }
+
+/// A switch's up link to another switch.
+struct SwitchHop
+{
+    uint32_t next; ///< switch index of the neighbour
+    uint32_t port; ///< the port towards it
+};
+
+/// Per switch (by switch index), its up links to other switches in port order:
+/// hops[firstHop[si]] up to hops[firstHop[si + 1]]. Read once per anchor, contiguously.
+struct SwitchHops
+{
+    std::vector<SwitchHop> hops;
+    std::vector<uint32_t> firstHop;
+};
+
+/// BFS over the switches from switch \p start: the hop distance of every switch it reaches
+/// into \p dist (kUnreachable for all on entry); \p frontier is scratch.
+void
+SwitchDistances(const SwitchHops& t,
+                uint32_t start,
+                std::vector<uint32_t>& dist,
+                std::vector<uint32_t>& frontier)
+{
+    frontier.clear();
+    dist[start] = 0;
+    frontier.push_back(start);
+    for (size_t head = 0; head < frontier.size(); ++head)
+    {
+        const uint32_t u = frontier[head];
+        for (uint32_t k = t.firstHop[u]; k < t.firstHop[u + 1]; ++k)
+        {
+            const uint32_t v = t.hops[k].next;
+            if (dist[v] == kUnreachable)
+            {
+                dist[v] = dist[u] + 1;
+                frontier.push_back(v);
+            }
+        }
+    }
+}
+
+/// Into \p ports, the ECMP set of switch \p si towards the anchor of \p dist: its ports
+/// one hop closer, in port order (none at the anchor itself, or if it cannot reach it).
+void
+CloserPorts(const SwitchHops& t,
+            const std::vector<uint32_t>& dist,
+            uint32_t si,
+            bool atAnchor,
+            std::vector<uint32_t>& ports)
+{
+    ports.clear();
+    if (atAnchor || dist[si] == kUnreachable)
+    {
+        return;
+    }
+    for (uint32_t k = t.firstHop[si]; k < t.firstHop[si + 1]; ++k)
+    {
+        if (dist[t.hops[k].next] + 1 == dist[si])
+        {
+            ports.push_back(t.hops[k].port);
+        }
+    }
+}
+
+/// Per anchor, the two largest base-RTT shares of its hosts' links (-1: fewer hosts), from
+/// each link's share \p linkRtt and each host's link and anchor.
+void
+LargestHostShares(const std::vector<int64_t>& linkRtt,
+                  const std::vector<uint32_t>& hostLink,
+                  const std::vector<uint32_t>& hostAnchor,
+                  std::vector<int64_t>& top1,
+                  std::vector<int64_t>& top2)
+{
+    for (uint32_t hi = 0; hi < hostLink.size(); ++hi)
+    {
+        const int64_t c = linkRtt[hostLink[hi]];
+        const uint32_t a = hostAnchor[hi];
+        if (c > top1[a])
+        {
+            top2[a] = top1[a];
+            top1[a] = c;
+        }
+        else if (c > top2[a])
+        {
+            top2[a] = c;
+        }
+    }
+}
+
+/// The switches \p dist reaches, by distance (counting sort), into \p order: so each
+/// one's next hop comes before it.
+void
+OrderByDistance(const std::vector<uint32_t>& dist, std::vector<uint32_t>& order)
+{
+    std::vector<uint32_t> count;
+    for (uint32_t si = 0; si < dist.size(); ++si)
+    {
+        if (dist[si] != kUnreachable)
+        {
+            if (count.size() <= dist[si])
+            {
+                count.resize(dist[si] + 1, 0);
+            }
+            ++count[dist[si]];
+        }
+    }
+    std::vector<uint32_t> startOf(count.size() + 1, 0);
+    for (size_t k = 0; k < count.size(); ++k)
+    {
+        startOf[k + 1] = startOf[k] + count[k];
+    }
+    order.assign(startOf.back(), 0);
+    for (uint32_t si = 0; si < dist.size(); ++si)
+    {
+        if (dist[si] != kUnreachable)
+        {
+            order[startOf[dist[si]]++] = si;
+        }
+    }
+}
 } // namespace
 
 void
@@ -67,21 +188,12 @@ RdmaTopology::ComputeRoutes()
     frontier.reserve(nSw);
     std::vector<uint32_t> ports;
     const std::vector<uint32_t> none;
-
-    // Per switch (by switch index), its up links to other switches in port order: the
-    // neighbour's switch index and the port. Read once per anchor below, contiguously.
-    struct SwitchHop
-    {
-        uint32_t next; ///< switch index of the neighbour
-        uint32_t port; ///< the port towards it
-    };
-
-    std::vector<SwitchHop> hops;
-    std::vector<uint32_t> firstHop(nSw + 1, 0);
+    SwitchHops t;
+    t.firstHop.assign(nSw + 1, 0);
     for (uint32_t si = 0; si < nSw; ++si)
     {
         const uint32_t s = Local(m_switches[si]);
-        firstHop[si] = hops.size();
+        t.firstHop[si] = t.hops.size();
         for (uint32_t li : m_portLinks[s])
         {
             const Link& l = m_links[li];
@@ -89,11 +201,11 @@ RdmaTopology::ComputeRoutes()
             const uint32_t v = sIsA ? Local(l.b) : Local(l.a);
             if (l.up && !m_isHost[v])
             {
-                hops.push_back(SwitchHop{m_switchIndex[v], sIsA ? l.portA : l.portB});
+                t.hops.push_back(SwitchHop{m_switchIndex[v], sIsA ? l.portA : l.portB});
             }
         }
     }
-    firstHop[nSw] = hops.size();
+    t.firstHop[nSw] = t.hops.size();
     // Last anchor first: the highest host ids come first, so that each switch sizes its
     // table once rather than by doubling.
     for (uint32_t a = m_anchors.size(); a-- > 0;)
@@ -103,38 +215,12 @@ RdmaTopology::ComputeRoutes()
         dist.assign(nSw, kUnreachable);
         if (!m_isHost[anchor])
         {
-            // BFS over the switches from the anchor.
-            frontier.clear();
-            dist[m_switchIndex[anchor]] = 0;
-            frontier.push_back(m_switchIndex[anchor]);
-            for (size_t head = 0; head < frontier.size(); ++head)
-            {
-                const uint32_t u = frontier[head];
-                for (uint32_t k = firstHop[u]; k < firstHop[u + 1]; ++k)
-                {
-                    const uint32_t v = hops[k].next;
-                    if (dist[v] == kUnreachable)
-                    {
-                        dist[v] = dist[u] + 1;
-                        frontier.push_back(v);
-                    }
-                }
-            }
+            SwitchDistances(t, m_switchIndex[anchor], dist, frontier);
         }
         for (uint32_t si = 0; si < nSw; ++si)
         {
             const uint32_t s = Local(m_switches[si]);
-            ports.clear();
-            if (s != anchor && dist[si] != kUnreachable)
-            {
-                for (uint32_t k = firstHop[si]; k < firstHop[si + 1]; ++k)
-                {
-                    if (dist[hops[k].next] + 1 == dist[si])
-                    {
-                        ports.push_back(hops[k].port);
-                    }
-                }
-            }
+            CloserPorts(t, dist, si, s == anchor, ports);
             for (auto it = m_anchorHosts[a].rbegin(); it != m_anchorHosts[a].rend(); ++it)
             {
                 const uint32_t hi = *it;
@@ -306,20 +392,7 @@ RdmaTopology::ComputeMaxBaseRtt() const
     }
     std::vector<int64_t> top1(nA, -1);
     std::vector<int64_t> top2(nA, -1);
-    for (uint32_t hi = 0; hi < m_hosts.size(); ++hi)
-    {
-        const int64_t c = linkRtt[m_hostLink[hi]];
-        const uint32_t a = m_hostAnchor[hi];
-        if (c > top1[a])
-        {
-            top2[a] = top1[a];
-            top1[a] = c;
-        }
-        else if (c > top2[a])
-        {
-            top2[a] = c;
-        }
-    }
+    LargestHostShares(linkRtt, m_hostLink, m_hostAnchor, top1, top2);
     int64_t best = 0;
     for (uint32_t a : m_anchors)
     {
@@ -346,33 +419,7 @@ RdmaTopology::ComputeMaxBaseRtt() const
         }
         const uint32_t target = m_anchors[d];
         const std::vector<uint32_t>& dist = m_dist[d];
-        // Switches by distance (counting sort), so each one's next hop comes first.
-        order.clear();
-        std::vector<uint32_t> count;
-        for (uint32_t si = 0; si < nSw; ++si)
-        {
-            if (dist[si] != kUnreachable)
-            {
-                if (count.size() <= dist[si])
-                {
-                    count.resize(dist[si] + 1, 0);
-                }
-                ++count[dist[si]];
-            }
-        }
-        std::vector<uint32_t> startOf(count.size() + 1, 0);
-        for (size_t k = 0; k < count.size(); ++k)
-        {
-            startOf[k + 1] = startOf[k] + count[k];
-        }
-        order.assign(startOf.back(), 0);
-        for (uint32_t si = 0; si < nSw; ++si)
-        {
-            if (dist[si] != kUnreachable)
-            {
-                order[startOf[dist[si]]++] = si;
-            }
-        }
+        OrderByDistance(dist, order);
         for (uint32_t si : order)
         {
             const uint32_t u = Local(m_switches[si]);

@@ -32,6 +32,112 @@ ValidPhase(const std::string& p)
     }
     return true;
 }
+
+/// A flow's wait list: the (phase, layer) groups it waits for, resolved once all are read.
+using WaitList = std::vector<std::pair<std::string, uint32_t>>;
+
+/// Throws unless the first line \p c (\p line as read) is the trace's header.
+void
+CheckHeader(const std::vector<std::string>& c, const std::string& line, const std::string& where)
+{
+    std::string got;
+    for (size_t i = 0; i < c.size(); ++i)
+    {
+        got += (i ? "," : "") + c[i];
+    }
+    if (got != CollectiveTrace::Header())
+    {
+        throw ScenarioError(where + ": header must be '" + std::string(CollectiveTrace::Header()) +
+                            "', got '" + line + "'");
+    }
+}
+
+/// The wait_groups cell \p cell: phase:layer items separated by ';' (empty: none).
+WaitList
+ReadWaits(const std::string& cell, const std::string& where)
+{
+    WaitList w;
+    if (!cell.empty())
+    {
+        for (const std::string& item : Split(cell, ";", false))
+        {
+            const auto colon = item.rfind(':');
+            if (colon == std::string::npos || !ValidPhase(item.substr(0, colon)))
+            {
+                throw ScenarioError(where + ": column 'wait_groups' has invalid value '" + cell +
+                                    "' (expected phase:layer items separated by ';')");
+            }
+            w.emplace_back(item.substr(0, colon),
+                           Unsigned(item.substr(colon + 1), where, "wait_groups", 1u << 30));
+        }
+    }
+    return w;
+}
+
+/// One data line \p c of the trace, its group added to \p t and its waits to \p waits;
+/// \p ids holds the flow ids read so far.
+TraceFlow
+ReadFlow(const std::vector<std::string>& c,
+         const std::string& where,
+         uint32_t ranks,
+         std::set<uint64_t>& ids,
+         CollectiveTrace& t,
+         WaitList& waits)
+{
+    TraceFlow f;
+    f.flowId = Unsigned(c[0], where, "flow_id", uint64_t(1) << 62);
+    if (!ids.insert(f.flowId).second)
+    {
+        throw ScenarioError(where + ": column 'flow_id' has invalid value '" + c[0] +
+                            "' (appears twice)");
+    }
+    f.releaseNs = Unsigned(c[1], where, "release_ns", uint64_t(1) << 62);
+    f.src = Unsigned(c[2], where, "src", ranks - 1);
+    f.dst = Unsigned(c[3], where, "dst", ranks - 1);
+    if (f.src == f.dst)
+    {
+        throw ScenarioError(where + ": src and dst are the same rank (" + c[2] + ")");
+    }
+    f.bytes = Unsigned(c[4], where, "bytes", uint64_t(1) << 40);
+    if (f.bytes == 0)
+    {
+        throw ScenarioError(where + ": column 'bytes' has invalid value '0' (must be > 0)");
+    }
+    if (!ValidPhase(c[5]))
+    {
+        throw ScenarioError(where + ": column 'phase' has invalid value '" + c[5] +
+                            "' (letters, digits, '_' and '-')");
+    }
+    f.phase = c[5];
+    f.layer = Unsigned(c[6], where, "layer", 1u << 30);
+    f.group = t.GroupIndex(f.phase, f.layer);
+    waits = ReadWaits(c[7], where);
+    f.gapNs = Unsigned(c[8], where, "gap_ns", uint64_t(1) << 62);
+    f.priority = c[9].empty() ? -1 : int32_t(Unsigned(c[9], where, "prio", 7));
+    return f;
+}
+
+/// Each flow's \p waits (read from line \p lineOf of \p path) as group indices.
+void
+ResolveWaits(CollectiveTrace& t,
+             const std::vector<WaitList>& waits,
+             const std::vector<uint32_t>& lineOf,
+             const std::string& path)
+{
+    for (size_t i = 0; i < t.flows.size(); ++i)
+    {
+        for (const auto& [phase, layer] : waits[i])
+        {
+            const auto it = t.groupIndex.find({phase, layer});
+            if (it == t.groupIndex.end())
+            {
+                throw ScenarioError(path + ":" + std::to_string(lineOf[i]) + ": waits for group " +
+                                    phase + ":" + std::to_string(layer) + ", which has no flow");
+            }
+            t.flows[i].waits.push_back(it->second);
+        }
+    }
+}
 } // namespace
 
 const char*
@@ -110,7 +216,7 @@ CollectiveTrace::Read(const std::string& path, uint32_t ranks)
     CollectiveTrace t;
     std::set<uint64_t> ids;
     // Waits are resolved after reading (a flow may wait for a group listed later).
-    std::vector<std::vector<std::pair<std::string, uint32_t>>> waits;
+    std::vector<WaitList> waits;
     std::vector<uint32_t> lineOf;
     std::string line;
     uint32_t lineNo = 0;
@@ -126,16 +232,7 @@ CollectiveTrace::Read(const std::string& path, uint32_t ranks)
         }
         if (!header)
         {
-            std::string got;
-            for (size_t i = 0; i < c.size(); ++i)
-            {
-                got += (i ? "," : "") + c[i];
-            }
-            if (got != Header())
-            {
-                throw ScenarioError(where + ": header must be '" + std::string(Header()) +
-                                    "', got '" + line + "'");
-            }
+            CheckHeader(c, line, where);
             header = true;
             continue;
         }
@@ -144,50 +241,8 @@ CollectiveTrace::Read(const std::string& path, uint32_t ranks)
             throw ScenarioError(where + ": expected 10 columns, got " + std::to_string(c.size()) +
                                 " in '" + line + "'");
         }
-        TraceFlow f;
-        f.flowId = Unsigned(c[0], where, "flow_id", uint64_t(1) << 62);
-        if (!ids.insert(f.flowId).second)
-        {
-            throw ScenarioError(where + ": column 'flow_id' has invalid value '" + c[0] +
-                                "' (appears twice)");
-        }
-        f.releaseNs = Unsigned(c[1], where, "release_ns", uint64_t(1) << 62);
-        f.src = Unsigned(c[2], where, "src", ranks - 1);
-        f.dst = Unsigned(c[3], where, "dst", ranks - 1);
-        if (f.src == f.dst)
-        {
-            throw ScenarioError(where + ": src and dst are the same rank (" + c[2] + ")");
-        }
-        f.bytes = Unsigned(c[4], where, "bytes", uint64_t(1) << 40);
-        if (f.bytes == 0)
-        {
-            throw ScenarioError(where + ": column 'bytes' has invalid value '0' (must be > 0)");
-        }
-        if (!ValidPhase(c[5]))
-        {
-            throw ScenarioError(where + ": column 'phase' has invalid value '" + c[5] +
-                                "' (letters, digits, '_' and '-')");
-        }
-        f.phase = c[5];
-        f.layer = Unsigned(c[6], where, "layer", 1u << 30);
-        f.group = t.GroupIndex(f.phase, f.layer);
-        std::vector<std::pair<std::string, uint32_t>> w;
-        if (!c[7].empty())
-        {
-            for (const std::string& item : Split(c[7], ";", false))
-            {
-                const auto colon = item.rfind(':');
-                if (colon == std::string::npos || !ValidPhase(item.substr(0, colon)))
-                {
-                    throw ScenarioError(where + ": column 'wait_groups' has invalid value '" +
-                                        c[7] + "' (expected phase:layer items separated by ';')");
-                }
-                w.emplace_back(item.substr(0, colon),
-                               Unsigned(item.substr(colon + 1), where, "wait_groups", 1u << 30));
-            }
-        }
-        f.gapNs = Unsigned(c[8], where, "gap_ns", uint64_t(1) << 62);
-        f.priority = c[9].empty() ? -1 : int32_t(Unsigned(c[9], where, "prio", 7));
+        WaitList w;
+        const TraceFlow f = ReadFlow(c, where, ranks, ids, t, w);
         t.flows.push_back(f);
         waits.push_back(w);
         lineOf.push_back(lineNo);
@@ -196,19 +251,7 @@ CollectiveTrace::Read(const std::string& path, uint32_t ranks)
     {
         throw ScenarioError(path + ": empty collective trace (no header line)");
     }
-    for (size_t i = 0; i < t.flows.size(); ++i)
-    {
-        for (const auto& [phase, layer] : waits[i])
-        {
-            const auto it = t.groupIndex.find({phase, layer});
-            if (it == t.groupIndex.end())
-            {
-                throw ScenarioError(path + ":" + std::to_string(lineOf[i]) + ": waits for group " +
-                                    phase + ":" + std::to_string(layer) + ", which has no flow");
-            }
-            t.flows[i].waits.push_back(it->second);
-        }
-    }
+    ResolveWaits(t, waits, lineOf, path);
     t.CheckAcyclic(path);
     return t;
 }
