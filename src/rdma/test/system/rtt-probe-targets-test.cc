@@ -202,13 +202,13 @@ ExpectEveryByteDelivered(const json& s)
     EXPECT_EQ(s["bytes_sent"], s["bytes_delivered"]) << "nothing resent, nothing lost";
 }
 
-/// Payload (Gb/s) through \p node's \p port over [t0, t1) ns, of 1 KB packets (ports.csv
-/// counts wire bytes).
+/// Payload (Gb/s) through \p node's \p port over [t0, t1) ns, of data packets of \p mtu
+/// payload bytes (ports.csv counts wire bytes).
 double
-PayloadGbps(const std::string& out, int node, int port, double t0, double t1)
+PayloadGbps(const std::string& out, int node, int port, double t0, double t1, uint32_t mtu = 1024)
 {
-    return PortGbps(out, node, port, t0, t1) * 1024 /
-           ns3::rdmawire::WireBytes(ns3::RdmaPacketType::DATA, 1024);
+    return PortGbps(out, node, port, t0, t1) * mtu /
+           ns3::rdmawire::WireBytes(ns3::RdmaPacketType::DATA, mtu);
 }
 
 double
@@ -321,9 +321,7 @@ TEST(RttProbeTargets, FourKilobyteMtuLosesNothingAndKeepsThePortBusy)
     const json s = RunScenario(dir, "mtu4k", sc);
     ExpectNoLossAndBoundedQueue(s, 3e6);
     ExpectEveryByteDelivered(s);
-    const double payload = PortGbps(dir / "mtu4k", 8, 0, 5e6, 10e6) * 4096 /
-                           ns3::rdmawire::WireBytes(ns3::RdmaPacketType::DATA, 4096);
-    EXPECT_GE(payload, NinetyPercentOfLine(100, 4096));
+    EXPECT_GE(PayloadGbps(dir / "mtu4k", 8, 0, 5e6, 10e6, 4096), NinetyPercentOfLine(100, 4096));
 }
 
 TEST(RttProbeTargets, FourHundredGigabitKeepsTheScaledTargets)
