@@ -22,6 +22,7 @@ class LeafSpineTopologyStage : public TopologyStage
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     uint32_t HostCount(const nlohmann::json& scenario) const override;
     void Build(const nlohmann::json& scenario, RdmaTopology& topo) const override;
+    FabricShape Shape(const nlohmann::json& scenario) const override;
 };
 
 using namespace scenario;
@@ -82,6 +83,19 @@ LeafSpineTopologyStage::Build(const nlohmann::json& s, RdmaTopology& topo) const
     ls.fabricRate = Gbps(Num(s, "topology.fabric_rate_gbps"));
     ls.fabricDelay = Us(Num(s, "topology.fabric_delay_us"));
     ls.Build(topo);
+}
+
+FabricShape
+LeafSpineTopologyStage::Shape(const nlohmann::json& s) const
+{
+    const uint32_t perLeaf = Int(s, "topology.hosts_per_leaf");
+    const double uplink = At(s, "topology.spines").get<double>() *
+                          At(s, "topology.links_per_spine").get<double>() *
+                          (Num(s, "topology.fabric_rate_gbps") * 1e9);
+    return FabricShape::Uniform(Int(s, "topology.leaves") * perLeaf,
+                                perLeaf,
+                                Num(s, "topology.host_rate_gbps") * 1e9,
+                                uplink);
 }
 
 } // namespace ns3

@@ -21,6 +21,7 @@ class StarTopologyStage : public TopologyStage
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     uint32_t HostCount(const nlohmann::json& scenario) const override;
     void Build(const nlohmann::json& scenario, RdmaTopology& topo) const override;
+    FabricShape Shape(const nlohmann::json& scenario) const override;
 };
 
 using namespace scenario;
@@ -71,6 +72,13 @@ StarTopologyStage::Build(const nlohmann::json& s, RdmaTopology& topo) const
     star.hostRate = Gbps(Num(s, "topology.host_rate_gbps"));
     star.hostDelay = Us(Num(s, "topology.host_delay_us"));
     star.Build(topo);
+}
+
+FabricShape
+StarTopologyStage::Shape(const nlohmann::json& s) const
+{
+    const uint32_t hosts = Int(s, "topology.hosts");
+    return FabricShape::Uniform(hosts, hosts, Num(s, "topology.host_rate_gbps") * 1e9, 0);
 }
 
 } // namespace ns3

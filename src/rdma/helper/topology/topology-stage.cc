@@ -9,6 +9,25 @@
 namespace ns3
 {
 
+FabricShape
+FabricShape::Uniform(uint32_t hosts, uint32_t perRack, double hostBitRate, double uplinkBitRate)
+{
+    FabricShape shape;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        shape.rackOf.push_back(h / perRack);
+        shape.hostBitRate.push_back(hostBitRate);
+    }
+    shape.rackUplinkBitRate.assign(hosts / perRack, uplinkBitRate);
+    return shape;
+}
+
+std::vector<int64_t>
+TopologyStage::HostIndexOfFileNode(const nlohmann::json& /* scenario */) const
+{
+    return {};
+}
+
 bool
 TopologyStage::Handles(const nlohmann::json& s) const
 {
@@ -43,6 +62,12 @@ TopologyStage::For(const nlohmann::json& s)
     }
     throw ScenarioError("key 'topology.type' has invalid value " +
                         scenario::At(s, "topology.type").dump() + " (no stage builds it)");
+}
+
+FabricShape
+TopologyStage::ShapeOf(const nlohmann::json& s)
+{
+    return For(s).Shape(s);
 }
 
 std::vector<ScenarioSchema::Key>

@@ -9,7 +9,7 @@
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-keys-util.h"
-#include "ns3/scenario-topology.h"
+#include "ns3/topology-stage.h"
 #include "ns3/traffic-stage.h"
 
 #include <algorithm>
@@ -167,7 +167,7 @@ CdfStage::Check(const json& s, const std::string& file, uint32_t hosts) const
                 "traffic.cdf.warmup_us",
                 "warmup_us + cooldown_us must be shorter than duration_us");
     }
-    const FabricShape shape = ScenarioTopology::Shape(s);
+    const FabricShape shape = TopologyStage::ShapeOf(s);
     const bool oneRack = *std::max_element(shape.rackOf.begin(), shape.rackOf.end()) == 0;
     if (Str(s, "traffic.cdf.load_of") == "tor_uplinks" && oneRack)
     {
@@ -214,7 +214,7 @@ CdfStage::Prepare(const json& s, uint32_t /* hosts */)
 void
 CdfStage::AddTraffic(const json& s, RdmaTopology& topo, TrafficDriver& driver, int64_t& stream)
 {
-    const FabricShape shape = ScenarioTopology::Shape(s);
+    const FabricShape shape = TopologyStage::ShapeOf(s);
     NS_ABORT_MSG_IF(shape.rackOf.size() != topo.GetHosts().size(),
                     "fabric shape and topology disagree");
     CdfWorkloadGenerator g;

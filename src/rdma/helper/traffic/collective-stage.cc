@@ -10,7 +10,7 @@
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-keys-util.h"
-#include "ns3/scenario-topology.h"
+#include "ns3/topology-stage.h"
 #include "ns3/traffic-stage.h"
 
 #include <algorithm>
@@ -239,7 +239,7 @@ CollectiveStage::Check(const json& s, const std::string& file, uint32_t hosts) c
             throw ScenarioError(file + ": keys 'traffic.moe.*' are inconsistent: " + why);
         }
         std::vector<uint32_t> rankHosts;
-        const std::string bad = MoeRankHosts(s, ScenarioTopology::Shape(s), rankHosts);
+        const std::string bad = MoeRankHosts(s, TopologyStage::ShapeOf(s), rankHosts);
         if (!bad.empty())
         {
             FailKey(file,
@@ -303,7 +303,7 @@ CollectiveStage::AddTraffic(const json& s,
         gamma->SetStream(stream++);
         m_trace = std::make_unique<CollectiveTrace>(g.Generate(uniform, gamma));
         m_moeStats = std::make_unique<MoeGenerator::Stats>(g.GetStats());
-        const std::string why = MoeRankHosts(s, ScenarioTopology::Shape(s), m_rankHosts);
+        const std::string why = MoeRankHosts(s, TopologyStage::ShapeOf(s), m_rankHosts);
         NS_ABORT_MSG_IF(!why.empty(), why); // checked in Check()
     }
     NS_ABORT_MSG_IF(!m_trace, "no collective trace: Prepare() was not called");

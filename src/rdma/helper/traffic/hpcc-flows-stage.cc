@@ -7,7 +7,7 @@
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-keys-util.h"
-#include "ns3/scenario-topology.h"
+#include "ns3/topology-stage.h"
 
 #include <vector>
 
@@ -73,7 +73,7 @@ HpccFlowsStage::Prepare(const json& s, uint32_t hosts)
         return;
     }
     const std::string hpcc = Str(s, "traffic.hpcc_flow_file");
-    SetFlows(HpccFlowReader::Read(hpcc, hosts, ScenarioTopology::HostIndexOfHpccNode(s)),
+    SetFlows(HpccFlowReader::Read(hpcc, hosts, TopologyStage::For(s).HostIndexOfFileNode(s)),
              hpcc,
              Int(s, "nic.control_priority"));
 }

@@ -70,7 +70,7 @@ class RdmaNetDevice : public NetDevice
     /// RdmaPortPrefetch::GetArrivalHints), or null.
     const RdmaArrivalHints* GetArrivalHints() const
     {
-        const RdmaPortPrefetch* prefetch = m_owner != nullptr ? m_owner->GetPrefetch() : nullptr;
+        const RdmaPortPrefetch* prefetch = OwnerPrefetch();
         return prefetch != nullptr ? prefetch->GetArrivalHints(m_ownerPort) : nullptr;
     }
 
@@ -217,7 +217,7 @@ class RdmaNetDevice : public NetDevice
     /// nothing.
     void WarmArrival(const RdmaFrame& f) const
     {
-        const RdmaPortPrefetch* prefetch = m_owner != nullptr ? m_owner->GetPrefetch() : nullptr;
+        const RdmaPortPrefetch* prefetch = OwnerPrefetch();
         if (prefetch != nullptr)
         {
             prefetch->WarmArrival(m_ownerPort, f);
@@ -292,6 +292,13 @@ class RdmaNetDevice : public NetDevice
     /// its own state read before, if it says; RdmaPortPrefetch::PullHint): hints for the end
     /// of transmission's event.
     const void* NextFrameHint(const void** slot) const;
+
+    /// The owner's optional prefetch interface (RdmaPortOwner::GetPrefetch), or null.
+    const RdmaPortPrefetch* OwnerPrefetch() const
+    {
+        return m_owner != nullptr ? m_owner->GetPrefetch() : nullptr;
+    }
+
     void HandlePfc(const RdmaHeader& h);
     /// Fire the Sniffer trace with \p f as on the wire, sent by this port (\p tx) or
     /// received (rdma-net-device-sniffer.cc).

@@ -14,6 +14,62 @@
 using nlohmann::json;
 using namespace rdmatest;
 
+namespace
+{
+const double lineBytesPerNs = 100.0 / 8; // the receiver's link, wire bytes
+
+/// What the flows of the run's fct.csv show.
+struct FlowsSeen
+{
+    int groupA = 0;
+    int groupB = 0;
+    double intoReceiver = 0;  ///< payload bytes of the flows into host 0
+    double probeAtLeave = -1; ///< latency of the probe in flight at 400 us
+};
+
+/// Reads \p fct, checking each incast flow's start and end against its group's join
+/// and leave (the leavers drain within the largest queue's time, \p maxQueue bytes).
+FlowsSeen
+ReadFlows(const std::filesystem::path& fct, double maxQueue)
+{
+    FlowsSeen seen;
+    for (const auto& row : ReadCsv(fct))
+    {
+        const double start = std::stod(row.at("start_ns"));
+        const double end = std::stod(row.at("end_ns"));
+        if (row.at("dst") == "0")
+        {
+            seen.intoReceiver += std::stod(row.at("size_bytes"));
+        }
+        if (row.at("kind") == "incast")
+        {
+            const int src = std::stoi(row.at("src"));
+            if (src <= 2)
+            {
+                ++seen.groupA;
+                EXPECT_EQ(start, 0);
+                EXPECT_GE(end, 600e3);
+            }
+            else
+            {
+                ++seen.groupB;
+                // In from its join until its leave; then only what it had sent remains,
+                // behind at most the FIFO queue: done within its drain time (+ slack for
+                // the ACK's way back).
+                EXPECT_EQ(start, 200e3);
+                EXPECT_GE(end, 400e3);
+                EXPECT_LT(end, 400e3 + maxQueue / lineBytesPerNs + 20e3);
+            }
+        }
+        if (row.at("kind") == "probe" && start <= 400e3 && end > 400e3)
+        {
+            seen.probeAtLeave = end - start;
+        }
+    }
+    return seen;
+}
+} // namespace
+
 TEST(IncastDynamics, GroupsJoinAndLeaveOverBackgroundTraffic)
 {
     TempDir dir;
@@ -46,57 +102,20 @@ TEST(IncastDynamics, GroupsJoinAndLeaveOverBackgroundTraffic)
     const double maxQueue = s["max_queue_bytes"].get<double>();
     EXPECT_GT(maxQueue, 2.0e6);
 
-    const double lineBytesPerNs = 100.0 / 8; // wire
-    int groupA = 0;
-    int groupB = 0;
-    double intoReceiver = 0;
-    double probeAtLeave = -1; // latency of the probe in flight at 400 us
-    for (const auto& row : ReadCsv(dir / "dyn/fct.csv"))
-    {
-        const double start = std::stod(row.at("start_ns"));
-        const double end = std::stod(row.at("end_ns"));
-        if (row.at("dst") == "0")
-        {
-            intoReceiver += std::stod(row.at("size_bytes"));
-        }
-        if (row.at("kind") == "incast")
-        {
-            const int src = std::stoi(row.at("src"));
-            if (src <= 2)
-            {
-                ++groupA;
-                EXPECT_EQ(start, 0);
-                EXPECT_GE(end, 600e3);
-            }
-            else
-            {
-                ++groupB;
-                // In from its join until its leave; then only what it had sent remains,
-                // behind at most the FIFO queue: done within its drain time (+ slack for
-                // the ACK's way back).
-                EXPECT_EQ(start, 200e3);
-                EXPECT_GE(end, 400e3);
-                EXPECT_LT(end, 400e3 + maxQueue / lineBytesPerNs + 20e3);
-            }
-        }
-        if (row.at("kind") == "probe" && start <= 400e3 && end > 400e3)
-        {
-            probeAtLeave = end - start;
-        }
-    }
-    EXPECT_EQ(groupA, 8);
-    EXPECT_EQ(groupB, 200);
+    const FlowsSeen seen = ReadFlows(dir / "dyn/fct.csv", maxQueue);
+    EXPECT_EQ(seen.groupA, 8);
+    EXPECT_EQ(seen.groupB, 200);
     // The receiver's link is the bottleneck from the start: it carries its payload line
     // rate (100G x 1024 / 1106) for the 600 us group A is in, and never more.
     const double payloadBytesPerNs = lineBytesPerNs * 1024 / 1106;
-    EXPECT_GT(intoReceiver, 0.95 * payloadBytesPerNs * 600e3);
-    EXPECT_LE(intoReceiver, payloadBytesPerNs * s["sim_time_s"].get<double>() * 1e9);
+    EXPECT_GT(seen.intoReceiver, 0.95 * payloadBytesPerNs * 600e3);
+    EXPECT_LE(seen.intoReceiver, payloadBytesPerNs * s["sim_time_s"].get<double>() * 1e9);
     // The probe in flight when group B leaves was posted at some t in [200, 400] us (the
     // probe is closed loop and posts every 5 us otherwise); it waited at least the queue
     // it found, >= (t - 200 us) x 100 Gb/s at 100 Gb/s, and lasted past 400 us: at least
     // max(t - 200, 400 - t) >= 100 us (90 us allowing for payload vs. wire bytes).
-    ASSERT_GT(probeAtLeave, 0) << "a probe is in flight at 400 us";
-    EXPECT_GT(probeAtLeave, 90e3);
+    ASSERT_GT(seen.probeAtLeave, 0) << "a probe is in flight at 400 us";
+    EXPECT_GT(seen.probeAtLeave, 90e3);
     EXPECT_GT(s["probe_latency_p99_ns"].get<double>(), 90e3);
 }
 

@@ -69,11 +69,11 @@ JainIndex(const std::vector<double>& x)
     return sq > 0 ? sum * sum / (x.size() * sq) : 0;
 }
 
-inline LongFlowIncastResult
-RunLongFlowIncast(const LongFlowIncastOptions& o)
+/// The star of \p o (its senders, the receiver host 0, one switch), finalized.
+inline void
+BuildLongFlowIncastFabric(const LongFlowIncastOptions& o, ns3::RdmaTopology& topo)
 {
     using namespace ns3;
-    RdmaTopology topo;
     ObjectFactory cc;
     cc.SetTypeId(o.cc);
     for (const auto& [k, v] : o.ccAttributes)
@@ -97,6 +97,32 @@ RunLongFlowIncast(const LongFlowIncastOptions& o)
     star.hostDelay = o.linkDelay;
     star.Build(topo);
     topo.Finalize();
+}
+
+/// The totals of a finished run into \p r: bytes sent and delivered by every NIC, the
+/// switch's drops and pause frames, and the base RTT of a sender.
+inline void
+CountLongFlowIncast(ns3::RdmaTopology& topo, ns3::Ptr<ns3::RdmaSwitch> sw, LongFlowIncastResult& r)
+{
+    r.baseRtt = topo.GetBaseRtt(topo.GetHosts()[1], topo.GetHosts()[0]);
+    for (uint32_t h : topo.GetHosts())
+    {
+        r.bytesSent += topo.GetNic(h)->GetStats().payloadBytesSent;
+        r.bytesDelivered += topo.GetNic(h)->GetStats().payloadBytesDelivered;
+    }
+    for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+    {
+        r.drops += sw->GetPortStats(p).drops;
+        r.pauses += sw->GetPortStats(p).pauseFrames;
+    }
+}
+
+inline LongFlowIncastResult
+RunLongFlowIncast(const LongFlowIncastOptions& o)
+{
+    using namespace ns3;
+    RdmaTopology topo;
+    BuildLongFlowIncastFabric(o, topo);
 
     TrafficDriver driver(topo);
     std::vector<std::pair<uint32_t, uint32_t>> qps;
@@ -150,17 +176,7 @@ RunLongFlowIncast(const LongFlowIncastOptions& o)
     Simulator::Run();
 
     r.allCompleted = driver.IsDone();
-    r.baseRtt = topo.GetBaseRtt(topo.GetHosts()[1], topo.GetHosts()[0]);
-    for (uint32_t h : topo.GetHosts())
-    {
-        r.bytesSent += topo.GetNic(h)->GetStats().payloadBytesSent;
-        r.bytesDelivered += topo.GetNic(h)->GetStats().payloadBytesDelivered;
-    }
-    for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-    {
-        r.drops += sw->GetPortStats(p).drops;
-        r.pauses += sw->GetPortStats(p).pauseFrames;
-    }
+    CountLongFlowIncast(topo, sw, r);
     const double window = (o.measureTo - o.measureFrom).GetSeconds();
     for (size_t i = 0; i < qps.size(); ++i)
     {

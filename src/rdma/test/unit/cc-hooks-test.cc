@@ -21,6 +21,7 @@
 #include "ns3/plugin-registry.h"
 
 #include <gtest/gtest.h>
+#include <initializer_list>
 #include <string>
 
 using namespace ns3;
@@ -78,6 +79,63 @@ ExpectBaseAnswers(const std::string& name, uint8_t hooks, CongestionControl& cc,
     }
 }
 
+/// The queueing delay (us) at step \p step: it swings between none and 60 us (a queue
+/// that builds and drains).
+uint32_t
+StepQueueUs(int step)
+{
+    return (step / 50) % 2 == 0 ? (step % 50) * 60 / 50 : 0;
+}
+
+/**
+ * The ACK of step \p step, for the packet sent a queueing delay ago: every fourth is
+ * CE-marked, and it carries one INT record per switch with a matching queue.
+ * \param txBytes each switch's transmitted bytes, advanced by one packet
+ */
+CcAck
+StepAck(int step, Time now, uint32_t sndNxt, uint32_t ackPsn, uint64_t (&txBytes)[3])
+{
+    const uint32_t queueUs = StepQueueUs(step);
+    CcAck ack;
+    ack.ackedBytes = kMtu;
+    ack.rtt = MicroSeconds(8 + queueUs);
+    ack.ecnEcho = step % 4 == 0 && queueUs > 10;
+    ack.ackPsn = ackPsn;
+    ack.sndNxt = sndNxt;
+    ack.inflightBytes = uint64_t(sndNxt - ackPsn) * kMtu;
+    ack.intHops = 3;
+    for (int h = 0; h < 3; ++h)
+    {
+        txBytes[h] += kMtu + 78;
+        ack.intStack[h] = IntHop::Pack(kLine,
+                                       static_cast<uint64_t>(now.GetNanoSeconds()),
+                                       txBytes[h],
+                                       uint64_t(queueUs) * 12500);
+    }
+    return ack;
+}
+
+/// The CNPs, NACKs and timeouts of step \p step, to each of \p controllers.
+void
+StepSignals(int step, std::initializer_list<Ptr<CongestionControl>> controllers)
+{
+    for (const Ptr<CongestionControl>& c : controllers)
+    {
+        if (step % 97 == 0 && StepQueueUs(step) > 20)
+        {
+            c->OnCnp();
+        }
+        if (step % 499 == 0 && step > 0)
+        {
+            c->OnNack();
+        }
+        if (step % 1499 == 0 && step > 0)
+        {
+            c->OnTimeout();
+        }
+    }
+}
+
 } // namespace
 
 // Rule: a hook left out of ImplementedHooks answers as the base class's at every step,
@@ -125,50 +183,14 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
                 c->OnSend(kMtu);
             }
             ++sndNxt;
-            // An ACK for the packet sent a queueing delay ago: the delay swings between
-            // none and 60 us (a queue that builds and drains), every fourth is CE-marked,
-            // and it carries one INT record per switch with a matching queue.
-            const uint32_t queueUs = (step / 50) % 2 == 0 ? (step % 50) * 60 / 50 : 0;
-            CcAck ack;
-            ack.ackedBytes = kMtu;
-            ack.rtt = MicroSeconds(8 + queueUs);
-            ack.ecnEcho = step % 4 == 0 && queueUs > 10;
-            ack.ackPsn = ++sndUna;
-            ack.sndNxt = sndNxt;
-            ack.inflightBytes = uint64_t(sndNxt - sndUna) * kMtu;
-            ack.intHops = 3;
-            for (int h = 0; h < 3; ++h)
-            {
-                txBytes[h] += kMtu + 78;
-                ack.intStack[h] = IntHop::Pack(kLine,
-                                               static_cast<uint64_t>(clock.now.GetNanoSeconds()),
-                                               txBytes[h],
-                                               uint64_t(queueUs) * 12500);
-            }
+            const CcAck ack = StepAck(step, clock.now, sndNxt, ++sndUna, txBytes);
             cc->OnAck(ack);
             blind->OnAck(ack);
             if (ackMatters)
             {
                 twin->OnAck(ack);
             }
-            if (step % 97 == 0 && queueUs > 20)
-            {
-                cc->OnCnp();
-                twin->OnCnp();
-                blind->OnCnp();
-            }
-            if (step % 499 == 0 && step > 0)
-            {
-                cc->OnNack();
-                twin->OnNack();
-                blind->OnNack();
-            }
-            if (step % 1499 == 0 && step > 0)
-            {
-                cc->OnTimeout();
-                twin->OnTimeout();
-                blind->OnTimeout();
-            }
+            StepSignals(step, {cc, twin, blind});
             ExpectBaseAnswers(a.name, hooks, *cc, step);
             if (!ratesMatter)
             {
