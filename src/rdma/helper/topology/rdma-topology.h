@@ -130,6 +130,24 @@ class RdmaTopology
     /// Payload bytes per packet of the NICs.
     uint32_t GetMtu() const;
 
+    /**
+     * Split the fabric over \p ranks ranks of a distributed run (ns-3's MPI module):
+     * each node's system id. Racks go in contiguous blocks (a host stays with its ToR),
+     * every other switch joins the rank most of its links lead to (ties: the rank with
+     * the fewest switches). Links between ranks carry their frames with MPI
+     * (RdmaChannel::SetRemote, RdmaRanks::Listen). Call after Finalize, before the run;
+     * every rank builds the same fabric and splits it the same way.
+     * \return "" or why the fabric cannot be split so: more ranks than racks, or a link
+     * between ranks without delay (its delay is the ranks' lookahead)
+     */
+    std::string Partition(uint32_t ranks);
+    /// The rank of node \p node (0 before Partition).
+    uint32_t GetRank(uint32_t node) const;
+    /// Whether this process steps node \p node: its rank is RdmaRanks::Rank().
+    bool IsLocal(uint32_t node) const;
+    /// Links whose ends are on different ranks.
+    uint32_t GetNCutLinks() const;
+
   private:
     struct Link
     {
@@ -223,6 +241,8 @@ class RdmaTopology
     /// the routes change, their base-RTT shares reset when a link rate changes.
     mutable std::unordered_map<uint64_t, SegmentInfo> m_segments;
     Time m_maxBaseRtt;
+    std::vector<uint32_t> m_rankOf; ///< per local node: its rank (empty: all on rank 0)
+    uint32_t m_cutLinks = 0;        ///< links between ranks
 };
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 #include "ns3/prefetch-budget.h"
 #include "ns3/prefetch.h"
 #include "ns3/rdma-net-device.h"
+#include "ns3/rdma-ranks.h"
 #include "ns3/rdma-sim-schedule.h"
 #include "ns3/simulator.h"
 
@@ -128,8 +129,18 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
     if (!RdmaSim::IsFastCore())
     {
         // Any other simulator: one event per frame.
+        const Time arrival = TimeStep(static_cast<int64_t>(txSteps)) + m_delay;
+        if (m_remote)
+        {
+            // The peer is another rank's: the frame crosses as its wire image.
+            RdmaRanks::Send(f->GetPacket(),
+                            Simulator::Now() + arrival,
+                            dst->GetNode()->GetId(),
+                            dst->GetIfIndex());
+            return nullptr;
+        }
         Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                       TimeStep(static_cast<int64_t>(txSteps)) + m_delay,
+                                       arrival,
                                        static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
                                        dst,
                                        f);
@@ -223,6 +234,12 @@ RdmaChannel::DoDispose()
         dev = nullptr;
     }
     Channel::DoDispose();
+}
+
+void
+RdmaChannel::SetRemote(bool remote)
+{
+    m_remote = remote;
 }
 
 Ptr<RdmaNetDevice>

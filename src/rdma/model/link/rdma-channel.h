@@ -61,6 +61,15 @@ class RdmaChannel : public Channel
     /// none): for a prefetch by the device, changes nothing.
     const void* GetTxQpTables(const RdmaNetDevice* from) const;
 
+    /**
+     * Whether the two ends are stepped by different ranks of a distributed run (ns-3's
+     * MPI module): then what a local end sends crosses to the other rank
+     * (RdmaRanks::Send, at its arrival time) and what the other end sends arrives
+     * through the local device's MpiReceiver (RdmaRanks::Listen). Never under the fast
+     * core, which runs serially.
+     */
+    void SetRemote(bool remote);
+
     /// The device at the other end of \p device.
     Ptr<RdmaNetDevice> GetPeer(Ptr<const RdmaNetDevice> device) const;
 
@@ -103,6 +112,7 @@ class RdmaChannel : public Channel
     Ptr<RdmaNetDevice> m_devices[2];
     uint32_t m_nDevices;
     Ptr<Direction> m_dirs[2]; ///< m_dirs[i]: frames to m_devices[i] (made on first use)
+    bool m_remote = false;    ///< the ends are on different ranks (SetRemote)
 };
 
 } // namespace ns3

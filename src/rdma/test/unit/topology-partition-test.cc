@@ -1,0 +1,169 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * RdmaTopology::Partition, the fabric split over the ranks of a distributed run: a host
+ * stays with its ToR, racks spread evenly, a fat-tree's aggregation switches stay with
+ * their pod, links between ranks are exactly those whose ends differ, and a split that
+ * cannot work is refused with the reason.
+ */
+#include "ns3/core-module.h"
+#include "ns3/node-list.h"
+#include "ns3/rdma-module.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <set>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A link of links.csv: its two node ids.
+std::vector<std::pair<uint32_t, uint32_t>>
+LinksOf(const RdmaTopology& topo)
+{
+    std::ostringstream csv;
+    topo.WriteLinks(csv);
+    std::istringstream in(csv.str());
+    std::string line;
+    std::getline(in, line); // header
+    std::vector<std::pair<uint32_t, uint32_t>> links;
+    while (std::getline(in, line))
+    {
+        std::istringstream row(line);
+        std::string node;
+        std::string port;
+        std::string kind;
+        std::string peer;
+        std::getline(row, node, ',');
+        std::getline(row, port, ',');
+        std::getline(row, kind, ',');
+        std::getline(row, peer, ',');
+        if (std::stoul(node) < std::stoul(peer))
+        {
+            links.emplace_back(std::stoul(node), std::stoul(peer));
+        }
+    }
+    return links;
+}
+
+/// What every split must hold: each node's system id is its rank, a host has its ToR's
+/// rank, every rank holds a rack, and the cut links are those whose ends differ.
+void
+ExpectConsistent(const RdmaTopology& topo, uint32_t ranks)
+{
+    std::set<uint32_t> ranksWithHosts;
+    for (uint32_t h : topo.GetHosts())
+    {
+        EXPECT_EQ(topo.GetRank(h), topo.GetRank(topo.GetAttachedSwitch(h))) << "host " << h;
+        ranksWithHosts.insert(topo.GetRank(h));
+    }
+    EXPECT_EQ(ranksWithHosts.size(), ranks);
+    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
+    {
+        EXPECT_LT(topo.GetRank(n), ranks);
+        EXPECT_EQ(NodeList::GetNode(n)->GetSystemId(), topo.GetRank(n)) << "node " << n;
+    }
+    uint32_t cut = 0;
+    for (const auto& [a, b] : LinksOf(topo))
+    {
+        cut += topo.GetRank(a) != topo.GetRank(b) ? 1 : 0;
+    }
+    EXPECT_EQ(topo.GetNCutLinks(), cut);
+}
+
+class TopologyPartition : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+} // namespace
+
+TEST_F(TopologyPartition, LeafSpineRacksSplitEvenlyAndSpinesSpread)
+{
+    RdmaTopology topo;
+    LeafSpineHelper ls;
+    ls.leaves = 4;
+    ls.spines = 2;
+    ls.hostsPerLeaf = 3;
+    ls.Build(topo);
+    topo.Finalize();
+    ASSERT_EQ(topo.Partition(2), "");
+    ExpectConsistent(topo, 2);
+    std::map<uint32_t, int> leavesOf;
+    std::map<uint32_t, int> spinesOf;
+    for (uint32_t sw : topo.GetSwitches())
+    {
+        (topo.GetNodeKind(sw) == "leaf" ? leavesOf : spinesOf)[topo.GetRank(sw)]++;
+    }
+    EXPECT_EQ(leavesOf[0], 2);
+    EXPECT_EQ(leavesOf[1], 2);
+    EXPECT_EQ(spinesOf[0], 1);
+    EXPECT_EQ(spinesOf[1], 1);
+    // Each leaf has one spine link to the other rank's spine.
+    EXPECT_EQ(topo.GetNCutLinks(), 4U);
+}
+
+TEST_F(TopologyPartition, FatTreeAggregationSwitchesStayWithTheirPod)
+{
+    RdmaTopology topo;
+    FatTreeHelper ft;
+    ft.SetK(4); // 4 pods of 2 ToRs and 2 aggregation switches, 4 cores
+    ft.Build(topo);
+    topo.Finalize();
+    ASSERT_EQ(topo.Partition(2), "");
+    ExpectConsistent(topo, 2);
+    // An aggregation switch's ToRs (its pod) all have its rank.
+    uint32_t aggs = 0;
+    for (const auto& [a, b] : LinksOf(topo))
+    {
+        for (const auto& [agg, peer] : {std::pair{a, b}, std::pair{b, a}})
+        {
+            if (topo.GetNodeKind(agg) == "agg" && topo.GetNodeKind(peer) == "tor")
+            {
+                EXPECT_EQ(topo.GetRank(agg), topo.GetRank(peer)) << "agg " << agg;
+                ++aggs;
+            }
+        }
+    }
+    EXPECT_EQ(aggs, 16U); // 8 aggregation switches x 2 ToRs each
+}
+
+TEST_F(TopologyPartition, OneRankCutsNothing)
+{
+    RdmaTopology topo;
+    LeafSpineHelper ls;
+    ls.Build(topo);
+    topo.Finalize();
+    ASSERT_EQ(topo.Partition(1), "");
+    ExpectConsistent(topo, 1);
+    EXPECT_EQ(topo.GetNCutLinks(), 0U);
+}
+
+TEST_F(TopologyPartition, MoreRanksThanRacksIsRefused)
+{
+    RdmaTopology topo;
+    StarHelper star;
+    star.hosts = 4;
+    star.Build(topo);
+    topo.Finalize();
+    const std::string why = topo.Partition(2);
+    EXPECT_NE(why.find("2 ranks for 1 racks"), std::string::npos) << why;
+}
+
+TEST_F(TopologyPartition, ACutLinkWithoutDelayIsRefused)
+{
+    RdmaTopology topo;
+    LeafSpineHelper ls;
+    ls.fabricDelay = Time(0);
+    ls.Build(topo);
+    topo.Finalize();
+    const std::string why = topo.Partition(2);
+    EXPECT_NE(why.find("no delay"), std::string::npos) << why;
+}
