@@ -123,6 +123,9 @@ check() {
   say "ns-3 $version ($profile): passed; configure $t_conf s, build $t_build s, test.py $t_test s, example $t_example s"
 }
 
+# Sourced (./rdma setup --mpi unpacks its tree with tarball_tree): the functions only.
+[[ "${BASH_SOURCE[0]}" != "$0" ]] && return 0
+
 trees=()
 profile=""
 while (($#)); do

@@ -3,7 +3,7 @@
 Usage::
 
     python3 -m rdma_analysis sweep SPEC.json [--jobs N] [--out DIR]
-        [--dry-run | --collect | --emit] [--runner PATH]
+        [--dry-run | --collect | --emit [--ranks N]] [--runner PATH]
 
 (``./rdma sweep ...``).  The spec (JSON; paths relative to the spec file)::
 
@@ -39,7 +39,9 @@ parameter; plus ``heatmap_<metric>.png`` for a two-parameter numeric grid).
 ``--emit`` writes ``OUT/commands.txt`` (one idempotent shell command per
 point), ``OUT/slurm.sh`` (a Slurm job array over those lines) and
 ``OUT/parallel.sh`` (the GNU parallel command line); after either engine
-ran the points, ``--collect`` builds sweep.csv and the plots.
+ran the points, ``--collect`` builds sweep.csv and the plots.  With
+``--ranks N`` each point is an MPI job of N ranks (``srun -n N`` in
+slurm.sh, ``mpirun -np N`` in commands.txt; :mod:`rdma_analysis.sweep_emit`).
 
 Exit codes: 0 all points done, 1 some failed, 2 bad spec or options
 (nothing written), 130 interrupted (finished points are kept).
@@ -446,7 +448,18 @@ def main(argv=None):
                            "for running the points elsewhere")
     parser.add_argument("--no-plots", action="store_true",
                         help="write sweep.csv only")
+    parser.add_argument("--ranks", type=lambda t: rs.int_at_least(t, 1),
+                        metavar="N",
+                        help="with --emit: each point an MPI job of N ranks "
+                             "(mpirun -np N in commands.txt, srun -n N in "
+                             "slurm.sh) on the MPI build (./rdma setup "
+                             "--mpi)")
     args = parser.parse_args(argv)
+    if args.ranks and not args.emit:
+        print("rdma sweep: error: --ranks goes with --emit (an MPI job per "
+              "point for Slurm or mpirun); a local sweep runs each point "
+              "in one process", file=sys.stderr)
+        return 2
     runner = rs.runner_path(args.runner)
     needs_runner = not (args.collect or args.dry_run or args.emit)
     if needs_runner and rs.missing_runner("rdma sweep", runner):
@@ -466,7 +479,7 @@ def main(argv=None):
         print(f"{len(points)} points -> {sweep.out}")
         return 0
     if args.emit:
-        emit(sweep)
+        emit(sweep, ranks=args.ranks)
         return 0
     if args.collect:
         results = collect_results(sweep, jobs)

@@ -350,6 +350,55 @@ def test_emit_slurm_and_parallel_then_collect(tmp_path, capsys):
     assert list(table["status"]) == ["ok"] + ["missing"] * 3 + ["ok"] * 2
 
 
+@crafted.needs_runner
+def test_emit_ranks_makes_every_point_an_mpi_job(tmp_path, capsys):
+    spec = {"base": crafted.TINY, "out": "out", "seeds": [1, 2, 3],
+            "slurm": {"points_per_task": 2}}
+    path = write_spec(tmp_path, spec)
+    rc, _, err = run_main(capsys, path, "--emit", "--ranks", "4")
+    assert rc == 0, err
+    out_dir = tmp_path / "out"
+    runner = os.path.abspath(crafted.RUNNER)
+    mpirun = (out_dir / "commands.txt").read_text().splitlines()
+    srun = (out_dir / "srun-commands.txt").read_text().splitlines()
+    assert len(mpirun) == len(srun) == 3
+    for line, launcher in ((mpirun[0], "mpirun -np 4"),
+                           (srun[0], "srun -n 4")):
+        assert line.startswith("test -f ")
+        assert f" || {launcher} {runner} {crafted.TINY} --out " in line
+        assert line.endswith(" --ranks 4")
+    # The same point, the same runner arguments, only the launcher differs.
+    assert mpirun[0].replace("mpirun -np 4", "srun -n 4") == srun[0]
+    slurm = (out_dir / "slurm.sh").read_text()
+    assert "#SBATCH --ntasks=4\n" in slurm
+    assert "#SBATCH --array=1-2\n" in slurm      # ceil(3 / 2) tasks
+    assert f"COMMANDS={out_dir / 'srun-commands.txt'}\n" in slurm
+    parallel = (out_dir / "parallel.sh").read_text()
+    assert "commands.txt" in parallel and "srun" not in parallel
+
+    # Without --ranks: no MPI anywhere (the files as they always were).
+    rc, _, err = run_main(capsys, write_spec(tmp_path, dict(spec, out="plain"),
+                                             "plain.json"), "--emit")
+    assert rc == 0, err
+    plain = tmp_path / "plain"
+    assert not (plain / "srun-commands.txt").exists()
+    text = "".join((plain / f).read_text()
+                   for f in ("commands.txt", "slurm.sh", "parallel.sh"))
+    for word in ("--ranks", "mpirun", "srun", "--ntasks"):
+        assert word not in text
+
+
+@pytest.mark.parametrize("args", [["--ranks", "2"], ["--ranks", "0", "--emit"],
+                                  ["--ranks", "x", "--emit"]])
+def test_ranks_without_emit_or_not_positive_exits_2(tmp_path, capsys, args):
+    path = write_spec(tmp_path, {"base": crafted.TINY, "out": "out",
+                                 "seeds": [1]})
+    rc, out, err = run_main(capsys, path, "--runner", "/nonexistent", *args)
+    assert rc == 2 and out == ""
+    assert "--ranks" in err
+    assert not (tmp_path / "out").exists()
+
+
 def test_clean_partials_removes_only_stale_dead_staging_folders(tmp_path):
     dead = 2 ** 22 + 12345          # above the default pid_max: no process
     old = tmp_path / f"abc.partial-{dead}"
