@@ -146,8 +146,16 @@ void
 TrafficDriver::Start()
 {
     m_started = true;
+    // In a distributed run a flow is posted (and completes) on its source's rank only.
+    const auto& hosts = m_topo.GetHosts();
+    m_localFlows = 0;
     for (uint64_t id = 0; id < m_flows.size(); ++id)
     {
+        if (!m_topo.IsLocal(hosts[m_flows[id].spec.src]))
+        {
+            continue;
+        }
+        ++m_localFlows;
         if (!m_flows[id].deferred)
         {
             Simulator::Schedule(m_flows[id].spec.start, &TrafficDriver::PostFlow, this, id);
@@ -155,7 +163,10 @@ TrafficDriver::Start()
     }
     for (uint32_t i = 0; i < m_probes.size(); ++i)
     {
-        Simulator::Schedule(m_probes[i].start, &TrafficDriver::PostProbe, this, i);
+        if (m_topo.IsLocal(hosts[m_probes[i].src]))
+        {
+            Simulator::Schedule(m_probes[i].start, &TrafficDriver::PostProbe, this, i);
+        }
     }
     // Without foreground flows, probes run until the stop time.
 }
@@ -236,7 +247,7 @@ TrafficDriver::Completed(const RdmaNic::Completion& c)
     }
     // Done once the foreground has completed and no probe is still in flight, so that
     // bytes sent = bytes delivered holds at the end of every completed run.
-    if (!m_done && !m_flows.empty() && m_completed == m_flows.size())
+    if (!m_done && m_localFlows > 0 && m_completed == m_localFlows)
     {
         m_foregroundDone = true;
     }

@@ -115,6 +115,7 @@ class TrafficDriver
     std::vector<FlowState> m_flows;
     std::vector<Probe> m_probes;
     uint64_t m_completed;
+    uint64_t m_localFlows = 0; ///< foreground flows whose source this rank steps
     uint64_t m_probesCompleted;
     uint64_t m_probeSeq;
     uint64_t m_probesPosted;

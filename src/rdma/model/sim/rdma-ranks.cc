@@ -6,8 +6,10 @@
 #include "ns3/abort.h"
 
 #ifdef NS3_MPI
+#include "ns3/global-value.h"
 #include "ns3/mpi-interface.h"
 #include "ns3/mpi-receiver.h"
+#include "ns3/string.h"
 #endif
 
 namespace ns3
@@ -20,6 +22,31 @@ RdmaRanks::Available()
     return true;
 #else
     return false;
+#endif
+}
+
+void
+RdmaRanks::Enable(int* argc, char*** argv, const std::string& engine)
+{
+#ifdef NS3_MPI
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(engine));
+    MpiInterface::Enable(argc, argv);
+#else
+    (void)argc;
+    (void)argv;
+    NS_FATAL_ERROR("RdmaRanks::Enable(" << engine
+                                        << "): the module was built without ns-3's MPI module");
+#endif
+}
+
+void
+RdmaRanks::Disable()
+{
+#ifdef NS3_MPI
+    if (MpiInterface::IsEnabled())
+    {
+        MpiInterface::Disable();
+    }
 #endif
 }
 

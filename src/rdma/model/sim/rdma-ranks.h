@@ -10,6 +10,8 @@
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 
+#include <string>
+
 namespace ns3
 {
 
@@ -25,6 +27,15 @@ class RdmaRanks
   public:
     /// Whether the module was built with ns-3's MPI module.
     static bool Available();
+    /**
+     * Make this run distributed: bind ns-3's SimulatorImplementationType to \p engine
+     * (ns3::DistributedSimulatorImpl, granted-time windows, or
+     * ns3::NullMessageSimulatorImpl), then MpiInterface::Enable. Call first in main,
+     * before anything touches the simulator. Aborts in a build without MPI.
+     */
+    static void Enable(int* argc, char*** argv, const std::string& engine);
+    /// End the distributed run (MpiInterface::Disable), after Simulator::Destroy.
+    static void Disable();
     /// Whether this run is distributed (MpiInterface enabled).
     static bool Enabled();
     /// This process's rank (ns-3's system id); 0 in a serial run.
