@@ -17,10 +17,11 @@
 #   2. ./ns3 configure --enable-modules=rdma --enable-examples --enable-tests
 #      --filter-module-examples-and-tests=rdma (core and network come with rdma);
 #   3. the build of what the check runs, by CMake on every core: ns-3's test-runner
-#      (core, network and rdma with the module's test library) and the module's three
+#      (core, network and rdma with the module's test library) and the module's four
 #      examples (ns-3.37's ./ns3 build runs one job less than the cores, whatever -j
 #      says);
-#   4. ./test.py --no-build -s rdma, and the example rdma-run --list-keys;
+#   4. ./test.py --no-build -s rdma, the example rdma-run --list-keys, and
+#      rdma-ranks-check serially (its 27 flows complete);
 # each step's time is printed. The profiles: debug (asserts, logs, and from ns-3.42
 # -Wpedantic -Werror) without debug info or optimisation, since -O0 -g0 compiles in
 # about half the time of -O2 -g; release (-O3), where test-order bugs showed that debug
@@ -102,7 +103,7 @@ check() {
   t0=$SECONDS
   # ./ns3 build runs one job less than the cores (one on CI's two): CMake directly uses all.
   nice cmake --build cmake-cache -j "$(nproc)" \
-    --target test-runner rdma-run hpcc-flows-to-trace moe-alltoall \
+    --target test-runner rdma-run hpcc-flows-to-trace moe-alltoall rdma-ranks-check \
     >"$tree/rdma-build.log" 2>&1 \
     || { tail -n 40 "$tree/rdma-build.log"; return 1; }
   t_build=$((SECONDS - t0))
@@ -117,6 +118,9 @@ check() {
   t0=$SECONDS
   ./ns3 run --no-build "rdma-run --list-keys" >"$tree/rdma-keys.md" 2>/dev/null \
     || { echo "ns3-tree: ns-3 $version: the example rdma-run did not run" >&2; return 1; }
+  ./ns3 run --no-build "rdma-ranks-check --out=$tree/rdma-ranks" 2>/dev/null \
+    | grep -q "27 flows completed, 0 drops" \
+    || { echo "ns3-tree: ns-3 $version: rdma-ranks-check did not complete its 27 flows" >&2; return 1; }
   t_example=$((SECONDS - t0))
   diff -q "$tree/rdma-keys.md" "$ROOT/docs/scenario-keys.md" >/dev/null \
     || { echo "ns3-tree: ns-3 $version: rdma-run --list-keys differs from docs/scenario-keys.md" >&2; return 1; }

@@ -77,7 +77,10 @@ Options()
         "refuse a scenario estimated to need more memory (default: the available memory)")(
         "max-output-gb",
         po::value<double>(),
-        "refuse a run estimated to write more (default: the free disk space)");
+        "refuse a run estimated to write more (default: the free disk space)")(
+        "ranks",
+        po::value<int>(),
+        "split the run over N MPI ranks (./rdma run --ranks N; not yet supported here)");
     return opts;
 }
 
@@ -129,6 +132,15 @@ Parse(int argc, char* argv[], po::variables_map& vm)
             std::cerr << "rdma-run: error: --" << limit << " must be a positive number of GB\n";
             return 2;
         }
+    }
+    if (vm.count("ranks"))
+    {
+        // The model runs over ranks (RdmaTopology::Partition, rdma-ranks-check); the
+        // runner's outputs are not yet written per rank and merged, so it refuses.
+        std::cerr << "rdma-run: error: --ranks " << vm["ranks"].as<int>()
+                  << ": scenarios do not run over MPI ranks yet (their outputs are not merged "
+                     "across ranks); rdma-ranks-check runs the model distributed\n";
+        return 2;
     }
     if (!vm.count("scenario") || (!vm.count("out") && !vm.count("check")))
     {
