@@ -94,30 +94,44 @@ RdmaTopology::Partition(uint32_t ranks)
         {
             m_rankOf[v] = 0; // a switch linked to no rack (unreachable): any rank
         }
-        m_nodes.Get(v)->SetAttribute("SystemId", UintegerValue(m_rankOf[v]));
     }
-    m_cutLinks = 0;
-    for (const Link& l : m_links)
+    std::vector<uint32_t> cut; // links between ranks
+    for (uint32_t li = 0; li < m_links.size(); ++li)
     {
+        const Link& l = m_links[li];
         if (m_rankOf[Local(l.a)] == m_rankOf[Local(l.b)])
         {
             continue;
         }
         if (l.delay.IsZero())
         {
+            m_rankOf.clear(); // nothing applied
             return "the link between nodes " + std::to_string(l.a) + " and " + std::to_string(l.b) +
                    " joins two ranks but has no delay (the ranks' lookahead is the "
                    "smallest delay of such links)";
         }
-        ++m_cutLinks;
-        for (uint32_t end = 0; end < 2; ++end)
+        cut.push_back(li);
+    }
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        m_nodes.Get(v)->SetAttribute("SystemId", UintegerValue(m_rankOf[v]));
+    }
+    m_cutLinks = cut.size();
+    using ReceivePacket = void (RdmaNetDevice::*)(Ptr<Packet>);
+    for (uint32_t li : cut)
+    {
+        const Link& l = m_links[li];
+        Ptr<RdmaNetDevice> a = Device(l.a, l.portA);
+        DynamicCast<RdmaChannel>(a->GetChannel())->SetRemote(true);
+        // The end this rank steps (if any) hears what the other rank sends.
+        for (const auto& [node, dev] : {std::pair{l.a, a}, std::pair{l.b, Device(l.b, l.portB)}})
         {
-            Ptr<RdmaNetDevice> dev = Device(end == 0 ? l.a : l.b, end == 0 ? l.portA : l.portB);
-            DynamicCast<RdmaChannel>(dev->GetChannel())->SetRemote(true);
-            using ReceivePacket = void (RdmaNetDevice::*)(Ptr<Packet>);
-            RdmaRanks::Listen(dev,
-                              MakeCallback(static_cast<ReceivePacket>(&RdmaNetDevice::Receive),
-                                           PeekPointer(dev)));
+            if (IsLocal(node))
+            {
+                RdmaRanks::Listen(dev,
+                                  MakeCallback(static_cast<ReceivePacket>(&RdmaNetDevice::Receive),
+                                               PeekPointer(dev)));
+            }
         }
     }
     return "";

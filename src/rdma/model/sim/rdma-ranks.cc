@@ -50,16 +50,6 @@ RdmaRanks::Disable()
 #endif
 }
 
-bool
-RdmaRanks::Enabled()
-{
-#ifdef NS3_MPI
-    return MpiInterface::IsEnabled();
-#else
-    return false;
-#endif
-}
-
 uint32_t
 RdmaRanks::Rank()
 {

@@ -36,8 +36,6 @@ class RdmaRanks
     static void Enable(int* argc, char*** argv, const std::string& engine);
     /// End the distributed run (MpiInterface::Disable), after Simulator::Destroy.
     static void Disable();
-    /// Whether this run is distributed (MpiInterface enabled).
-    static bool Enabled();
     /// This process's rank (ns-3's system id); 0 in a serial run.
     static uint32_t Rank();
     /// The number of ranks; 1 in a serial run.
