@@ -10,10 +10,12 @@ ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)"
 CACHE="${RDMA_NS3_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ns3-rdma}"
 record="$CACHE/mpi/RUNNER"
 [[ -f "$record" ]] || { echo "mpi-ranks: SKIPPED: no MPI build (./rdma setup --mpi)"; exit 77; }
-tree="$(sed -n 's/^tree=//p' "$record")"
-check="$(find "$tree/build/contrib/rdma/examples" -maxdepth 1 -type f -perm -u+x \
-           -name 'ns3*-rdma-ranks-check*' 2>/dev/null | head -n 1)"
-[[ -n "$check" ]] || { echo "mpi-ranks: SKIPPED: the MPI build has no rdma-ranks-check (rerun ./rdma setup --mpi)"; exit 77; }
+# The build must be this checkout's (setup --mpi records the source it linked).
+[[ "$(sed -n 's/^source=//p' "$record")" == "$ROOT/src/rdma" ]] \
+  || { echo "mpi-ranks: SKIPPED: the MPI build is another checkout's (./rdma setup --mpi here)"; exit 77; }
+check="$(sed -n 's/^check=//p' "$record")"
+[[ -n "$check" && -x "$check" ]] \
+  || { echo "mpi-ranks: SKIPPED: the MPI build has no rdma-ranks-check (rerun ./rdma setup --mpi)"; exit 77; }
 command -v mpirun >/dev/null || { echo "mpi-ranks: SKIPPED: no mpirun"; exit 77; }
 mpi=(mpirun --oversubscribe)
 ((EUID == 0)) && mpi+=(--allow-run-as-root)

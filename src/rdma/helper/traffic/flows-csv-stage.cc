@@ -3,7 +3,6 @@
  */
 #include "ns3/flow-csv-reader.h"
 #include "ns3/flow-list-stage.h"
-#include "ns3/flow-spec.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-keys-util.h"

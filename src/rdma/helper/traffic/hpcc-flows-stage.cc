@@ -2,7 +2,6 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "ns3/flow-list-stage.h"
-#include "ns3/flow-spec.h"
 #include "ns3/hpcc-flow-reader.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"

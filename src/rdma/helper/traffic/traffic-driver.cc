@@ -148,7 +148,6 @@ TrafficDriver::Start()
     m_started = true;
     // In a distributed run a flow is posted (and completes) on its source's rank only.
     const auto& hosts = m_topo.GetHosts();
-    m_localFlows = 0;
     for (uint64_t id = 0; id < m_flows.size(); ++id)
     {
         if (!m_topo.IsLocal(hosts[m_flows[id].spec.src]))

@@ -239,7 +239,7 @@ std::shared_ptr<Dcqcn::Params>
 Dcqcn::Intern(const Params& p)
 {
     // (one block per preset, line rate and user values)
-    return InternParams(std::make_shared<Params>(p));
+    return InternParams(p);
 }
 
 void

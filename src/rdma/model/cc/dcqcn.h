@@ -150,7 +150,7 @@ class Dcqcn : public CongestionControl
     /// The traced Rate follows m_st.rc.
     void NoteRate();
 
-    /// Intern \p p: the block of equal parameters already in use, or \p p made one.
+    /// Intern \p p: the block of equal parameters already in use, or a copy of \p p made one.
     static std::shared_ptr<Params> Intern(const Params& p);
 
     Preset m_preset; ///< attribute Preset

@@ -29,24 +29,24 @@ CopyOnWrite(std::shared_ptr<P>& p)
 }
 
 /**
- * The block equal to \p p already in use (P::operator==), or \p p made one. A run has
- * a handful of distinct blocks (one per set of attribute values): a linear search. The
- * table keeps each block shared (use_count > 1) for good, so that a later attribute
- * change copies it first (CopyOnWrite).
+ * The block equal to \p p already in use (P::operator==), or a new one holding a copy of
+ * \p p (allocated only then). A run has a handful of distinct blocks (one per set of
+ * attribute values): a linear search. The table keeps each block shared (use_count > 1)
+ * for good, so that a later attribute change copies it first (CopyOnWrite).
  */
 template <class P>
 std::shared_ptr<P>
-InternParams(std::shared_ptr<P> p)
+InternParams(const P& p)
 {
     static std::vector<std::shared_ptr<P>> blocks;
     for (const auto& b : blocks)
     {
-        if (*b == *p)
+        if (*b == p)
         {
             return b;
         }
     }
-    blocks.push_back(std::move(p));
+    blocks.push_back(std::make_shared<P>(p));
     return blocks.back();
 }
 

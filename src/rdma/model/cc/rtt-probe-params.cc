@@ -80,9 +80,9 @@ RttProbe::MutableParams()
 }
 
 std::shared_ptr<RttProbe::Params>
-RttProbe::Intern(std::shared_ptr<Params> p)
+RttProbe::Intern(const Params& p)
 {
-    return InternParams(std::move(p));
+    return InternParams(p);
 }
 
 } // namespace ns3

@@ -458,7 +458,7 @@ void
 RttProbe::Init(const CcContext& ctx)
 {
     CongestionControl::Init(ctx);
-    m_params = Intern(m_params);
+    m_params = Intern(*m_params);
     m_targetRtt =
         P().targetMode == TARGET_ABSOLUTE ? P().targetRttAttr : ctx.baseRtt + P().targetMargin;
     m_probeInterval =

@@ -393,8 +393,8 @@ class RttProbe : public CongestionControl
         return *m_params;
     }
 
-    /// Intern \p p: the block of equal parameters already in use, or \p p made one.
-    static std::shared_ptr<Params> Intern(std::shared_ptr<Params> p);
+    /// Intern \p p: the block of equal parameters already in use, or a copy of \p p made one.
+    static std::shared_ptr<Params> Intern(const Params& p);
 
     // The 8-byte members first, then the 4-byte and 1-byte ones together: no padding
     // between them; with the attributes in the shared block a controller is 304 bytes on

@@ -54,14 +54,6 @@ class EventWheel
   public:
     using Event = Scheduler::Event;
 
-    /// Cache lines loaded from an event's object (a DirectEvent, such as a link direction,
-    /// is laid out to fit in them: its first read then finds all of it in the cache),
-    /// from its first hint and from its third (Push): the budget models lay out for
-    /// (PrefetchBudget). The second hint's are SetSecondHintLines.
-    static constexpr uint32_t kObjectLines = PrefetchBudget::kObjectLines;
-    static constexpr uint32_t kHintLines = PrefetchBudget::kFirstHintLines;
-    static constexpr uint32_t kHint3Lines = PrefetchBudget::kThirdHintLines;
-
     /// How many cache lines PrefetchNext loads from an event's second hint (default 0:
     /// none). The user of the wheel says: RdmaSimulatorImpl gives the lines its ports
     /// say their hot fields span (RdmaSim::NotePortHotBytes), or 0 where those fields
@@ -130,9 +122,10 @@ class EventWheel
     /**
      * Add \p ev, due less than Span() time steps after "now": the time stamp of the
      * event popped last, or the one given to AdvanceTo since, whichever is later (no
-     * event in the wheel is earlier). \p hint (kHintLines lines), \p hint2 (SetSecondHintLines)
-     * and \p hint3 (kHint3Lines): what it reads first (PrefetchNext); \p direct: whether it
-     * is a DirectEvent, which Pop reports.
+     * event in the wheel is earlier). \p hint, \p hint2 and \p hint3: what it reads
+     * first (PrefetchNext loads PrefetchBudget::kFirstHintLines, SetSecondHintLines and
+     * PrefetchBudget::kThirdHintLines lines of them); \p direct: whether it is a
+     * DirectEvent, which Pop reports.
      */
     void Push(const Event& ev,
               const void* hint = nullptr,
@@ -297,9 +290,9 @@ class EventWheel
         uint32_t next;     ///< next node of the free list, or kNil
         uint32_t context;  ///< its context
         EventImpl* impl;   ///< the event
-        const void* hint;  ///< what it reads first (kHintLines lines), or null
+        const void* hint;  ///< what it reads first (PrefetchBudget::kFirstHintLines lines), or null
         const void* hint2; ///< what it reads next (SetSecondHintLines), or null
-        const void* hint3; ///< what it reads after those (kHint3Lines lines), or null
+        const void* hint3; ///< what it reads after those (kThirdHintLines lines), or null
         bool direct;       ///< a DirectEvent
     };
 
@@ -554,10 +547,10 @@ class EventWheel
 
     void Prefetch(const Node& v) const
     {
-        PrefetchLines(v.impl, kObjectLines);
+        PrefetchLines(v.impl, PrefetchBudget::kObjectLines);
         if (v.hint != nullptr)
         {
-            PrefetchLines(v.hint, kHintLines);
+            PrefetchLines(v.hint, PrefetchBudget::kFirstHintLines);
         }
         if (v.hint2 != nullptr)
         {
@@ -565,7 +558,7 @@ class EventWheel
         }
         if (v.hint3 != nullptr)
         {
-            PrefetchLines(v.hint3, kHint3Lines);
+            PrefetchLines(v.hint3, PrefetchBudget::kThirdHintLines);
         }
     }
 
