@@ -6,6 +6,8 @@
  *   rdma-run SCENARIO.json --out DIR [--set KEY=VALUE ...] [--quiet] [--strict]
  *            [--keep-partial] [--max-memory-gb G] [--max-output-gb G]
  *   rdma-run SCENARIO.json --check [--set KEY=VALUE ...]   (check and estimate only)
+ *   mpirun -np N rdma-run SCENARIO.json --out DIR --ranks N   (one run over N MPI ranks;
+ *            ./rdma run SCENARIO.json --out DIR --ranks N writes this line)
  *   rdma-run --list-keys          (the scenario schema, as Markdown)
  *   rdma-run --list-keys --json   (the same keys as JSON, for tools)
  *
@@ -18,6 +20,7 @@
 
 #include <boost/program_options.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 
@@ -28,6 +31,9 @@ namespace
 {
 /// Exit code of a run that left flows unfinished, with --strict.
 constexpr int kExitUnfinished = 3;
+
+/// Most MPI ranks --ranks takes.
+constexpr int kMaxRanks = 65536;
 
 /// Longest error message printed (a 5,000-character path or a binary line is cut).
 constexpr std::size_t kMaxMessage = 600;
@@ -80,7 +86,8 @@ Options()
         "refuse a run estimated to write more (default: the free disk space)")(
         "ranks",
         po::value<int>(),
-        "split the run over N MPI ranks (./rdma run --ranks N; not yet supported here)");
+        "run over N MPI ranks, under mpirun -np N (./rdma run --ranks N starts it so); "
+        "with --check: check that the fabric splits into N");
     return opts;
 }
 
@@ -135,12 +142,20 @@ Parse(int argc, char* argv[], po::variables_map& vm)
     }
     if (vm.count("ranks"))
     {
-        // The model runs over ranks (RdmaTopology::Partition, rdma-ranks-check); the
-        // runner's outputs are not yet written per rank and merged, so it refuses.
-        std::cerr << "rdma-run: error: --ranks " << vm["ranks"].as<int>()
-                  << ": scenarios do not run over MPI ranks yet (their outputs are not merged "
-                     "across ranks); rdma-ranks-check runs the model distributed\n";
-        return 2;
+        const int ranks = vm["ranks"].as<int>();
+        if (ranks < 1 || ranks > kMaxRanks)
+        {
+            std::cerr << "rdma-run: error: --ranks " << ranks << ": must be 1 to " << kMaxRanks
+                      << "\n";
+            return 2;
+        }
+        if (!RdmaRanks::Available() && !vm.count("check"))
+        {
+            std::cerr << "rdma-run: error: --ranks " << ranks
+                      << ": this rdma-run is built without ns-3's MPI module; ./rdma setup "
+                         "--mpi builds one, and ./rdma run --ranks N runs it\n";
+            return 2;
+        }
     }
     if (!vm.count("scenario") || (!vm.count("out") && !vm.count("check")))
     {
@@ -150,12 +165,29 @@ Parse(int argc, char* argv[], po::variables_map& vm)
     return -1;
 }
 
-/// --check: the checks that need the built fabric too, and the estimate; nothing runs.
+/// The MPI rank of this process as its launcher (mpirun, srun) tells it, before MPI
+/// starts; 0 when not launched so.
 int
-CheckOnly(const nlohmann::json& scenario, const std::string& file)
+LauncherRank()
+{
+    for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+    {
+        if (const char* v = std::getenv(var))
+        {
+            return std::atoi(v);
+        }
+    }
+    return 0;
+}
+
+/// --check: the checks that need the built fabric too, and the estimate; nothing runs.
+/// \p ranks: the number of MPI ranks to split the fabric into (0: none).
+int
+CheckOnly(const nlohmann::json& scenario, const std::string& file, uint32_t ranks)
 {
     const SizeGuard::Estimate e = SizeGuard::Compute(scenario);
     ScenarioRunner checked(scenario);
+    checked.SetRanks(ranks);
     checked.SetOrigin(file);
     checked.Prepare();
     checked.CheckFabric();
@@ -175,11 +207,12 @@ RunScenario(const nlohmann::json& scenario,
 {
     RunCleanup::Install(vm.count("keep-partial") > 0);
     ScenarioRunner runner(scenario);
+    runner.SetRanks(vm.count("ranks") ? vm["ranks"].as<int>() : 0);
     runner.SetOrigin(file);
     runner.Prepare();
     const nlohmann::json sum = runner.Run(out, vm.count("quiet") > 0);
     const uint64_t unfinished = sum.value("flows_unfinished", uint64_t(0));
-    if (vm.count("strict") && unfinished > 0)
+    if (vm.count("strict") && unfinished > 0 && RdmaRanks::Rank() == 0)
     {
         std::cerr << "rdma-run: error: " << unfinished << " of " << sum.value("flows_total", 0)
                   << " flows unfinished at " << sum.value("sim_time_s", 0.0) * 1e3
@@ -209,27 +242,64 @@ main(int argc, char* argv[])
     limits.maxMemoryBytes = gb("max-memory-gb");
     limits.maxOutputBytes = gb("max-output-gb");
     limits.outDir = vm.count("check") ? "." : out;
+    const uint32_t ranks = vm.count("ranks") ? vm["ranks"].as<int>() : 0;
+    // Over ranks every process meets the same errors: rank 0 alone says so.
+    const auto say = [ranks](const std::string& line) {
+        if (ranks == 0 || (RdmaRanks::Size() > 1 ? RdmaRanks::Rank() : LauncherRank()) == 0)
+        {
+            std::cerr << line << "\n";
+        }
+    };
+    int code = 0;
     try
     {
         const std::string file = vm["scenario"].as<std::string>();
         // The size guard comes first (in Load, as soon as the keys are resolved): a
         // scenario too large is refused before any check that would count its hosts.
         const nlohmann::json scenario = ScenarioRunner::Load(file, overrides, &limits);
+        if (ranks > 0)
+        {
+            ScenarioRunner::CheckRanks(scenario, file);
+        }
+        else if (scenario::Str(scenario, "simulator.engine") != "granted_time")
+        {
+            say("rdma-run: warning: " + file +
+                ": simulator.engine is ignored: a run without --ranks has no distributed "
+                "engine");
+        }
         if (vm.count("check"))
         {
-            return CheckOnly(scenario, file);
+            return CheckOnly(scenario, file, ranks);
         }
         RunOutput::CheckTarget(out);
-        return RunScenario(scenario, file, out, vm);
+        if (ranks > 0)
+        {
+            // First thing to touch the simulator: it binds ns-3's distributed engine.
+            RdmaRanks::Enable(&argc,
+                              &argv,
+                              scenario::Str(scenario, "simulator.engine") == "null_message"
+                                  ? "ns3::NullMessageSimulatorImpl"
+                                  : "ns3::DistributedSimulatorImpl");
+            if (RdmaRanks::Size() != ranks)
+            {
+                throw ScenarioError("--ranks " + std::to_string(ranks) + ", but " +
+                                    std::to_string(RdmaRanks::Size()) +
+                                    " MPI processes were started (mpirun -np " +
+                                    std::to_string(ranks) + ")");
+            }
+        }
+        code = RunScenario(scenario, file, out, vm);
     }
     catch (const ScenarioError& e)
     {
-        std::cerr << "rdma-run: error: " << OneLine(e.what()) << "\n";
-        return 2;
+        say("rdma-run: error: " + OneLine(e.what()));
+        code = 2;
     }
     catch (const std::exception& e)
     {
-        std::cerr << "rdma-run: internal error: " << OneLine(e.what()) << "\n";
-        return 1;
+        say("rdma-run: internal error: " + OneLine(e.what()));
+        code = 1;
     }
+    RdmaRanks::Disable();
+    return code;
 }

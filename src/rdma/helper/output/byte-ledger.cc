@@ -4,6 +4,7 @@
 #include "ns3/byte-ledger.h"
 
 #include "ns3/rdma-channel.h"
+#include "ns3/rdma-ranks.h"
 #include "ns3/rdma-sim.h"
 #include "ns3/switch-verdict.h"
 
@@ -41,15 +42,18 @@ struct Totals
     FrameTally onWires;
     FrameTally inQueues;
     std::array<FrameTally, kDropReasons> dropped{};
+    FrameTally cutSent;    ///< onto links to other MPI ranks
+    FrameTally cutArrived; ///< off links from other MPI ranks
     uint64_t pfcLinkDown = 0;
     uint64_t wireMismatches = 0;
     /// Under the fast core a wire's frames must also match the channel's own count.
     bool fifoCounts = RdmaSim::IsFastCore();
 };
 
-/// Device \p dev: what it lost to its link being down, and the wire into it.
+/// Device \p dev: what it lost to its link being down, and the wire into it (a wire
+/// from another MPI rank is counted at both ends, in cutSent and cutArrived).
 void
-AddDevice(Totals& t, Ptr<RdmaNetDevice> dev)
+AddDevice(Totals& t, Ptr<RdmaNetDevice> dev, const RdmaTopology& topo)
 {
     const RdmaNetDevice::Ledger& l = dev->GetLedger();
     FrameTally& linkDown = t.dropped[static_cast<std::size_t>(DropReason::LINK_DOWN)];
@@ -63,6 +67,12 @@ AddDevice(Totals& t, Ptr<RdmaNetDevice> dev)
     }
     FrameTally arrived = l.received;
     arrived.Add(l.lostArriving);
+    if (!topo.IsLocal(ch->GetPeer(dev)->GetNode()->GetId()))
+    {
+        t.cutSent.Add(l.sent);
+        t.cutArrived.Add(arrived);
+        return;
+    }
     FrameTally wire;
     if (!Minus(ch->GetPeer(dev)->GetLedger().sent, arrived, &wire) ||
         (t.fifoCounts && wire.frames != ch->GetFramesInFlight(dev)))
@@ -79,8 +89,12 @@ AddHosts(Totals& t, const RdmaTopology& topo)
 {
     for (uint32_t h : topo.GetHosts())
     {
+        if (!topo.IsLocal(h))
+        {
+            continue; // another MPI rank's
+        }
         Ptr<RdmaNetDevice> dev = topo.GetNic(h)->GetDevice();
-        AddDevice(t, dev);
+        AddDevice(t, dev, topo);
         const RdmaNetDevice::Ledger& l = dev->GetLedger();
         t.sent.Add(l.sent);
         t.sent.Add(l.discardedQueued); // a NIC's frames that never left count as sent, lost
@@ -96,6 +110,10 @@ AddSwitches(Totals& t, const RdmaTopology& topo)
     json unaccounted = json::array();
     for (uint32_t s : topo.GetSwitches())
     {
+        if (!topo.IsLocal(s))
+        {
+            continue;
+        }
         Ptr<RdmaSwitch> sw = topo.GetSwitch(s);
         FrameTally in;
         FrameTally out;
@@ -103,7 +121,7 @@ AddSwitches(Totals& t, const RdmaTopology& topo)
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             Ptr<RdmaNetDevice> dev = sw->GetPort(p);
-            AddDevice(t, dev);
+            AddDevice(t, dev, topo);
             const RdmaNetDevice::Ledger& l = dev->GetLedger();
             in.Add(l.received);
             out.Add(l.dequeued);
@@ -164,6 +182,11 @@ ByteLedger::Report() const
     r["pfc_frames_lost_link_down"] = t.pfcLinkDown;
     r["wire_order_mismatches"] = t.wireMismatches;
     r["unaccounted_switches"] = unaccounted;
+    if (RdmaRanks::Size() > 1)
+    {
+        // This rank's ends of the links between ranks; the merge turns them into wires.
+        r["cut_wires"] = {{"sent", Amount(t.cutSent)}, {"arrived", Amount(t.cutArrived)}};
+    }
     r["balanced"] = unaccounted.empty() && t.wireMismatches == 0 &&
                     accounted.frames == t.sent.frames && accounted.bytes == t.sent.bytes &&
                     accounted.dataPayload == t.sent.dataPayload;

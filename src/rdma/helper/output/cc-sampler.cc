@@ -3,6 +3,8 @@
  */
 #include "ns3/cc-sampler.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -14,6 +16,11 @@ CcSampler::CcSampler(const RdmaTopology& topo,
       m_topo(topo),
       m_qps(std::move(qps))
 {
+    // Over MPI ranks, a QP is sampled by the rank that steps its sender.
+    m_qps.erase(std::remove_if(m_qps.begin(),
+                               m_qps.end(),
+                               [&topo](const auto& qp) { return !topo.IsLocal(qp.first); }),
+                m_qps.end());
 }
 
 void

@@ -149,21 +149,21 @@ SummarizeSwitchPorts(json& sum, const RdmaSwitch::PortStats& ports, uint64_t lin
     sum["pfc_resume_frames"] = ports.resumeFrames;
 }
 
-/// Probe latencies and small-flow completion times recorded by \p recorder into \p sum.
+} // namespace
+
 void
-SummarizeLatencies(json& sum, const RunRecorder& recorder)
+OutputStage::SummarizeLatencies(json& sum,
+                                const std::vector<int64_t>& probes,
+                                const std::vector<int64_t>& small)
 {
-    const std::vector<int64_t>& probes = recorder.GetProbeFcts();
     sum["probe_latency_mean_ns"] = Mean(probes);
     sum["probe_latency_p50_ns"] = Percentile(probes, 0.5);
     sum["probe_latency_p99_ns"] = Percentile(probes, 0.99);
     // Messages of a few packets (not probes), apart from the transfers around them.
-    const std::vector<int64_t>& small = recorder.GetSmallFlowFcts();
     sum["small_flows_completed"] = small.size();
     sum["small_flow_fct_mean_ns"] = Mean(small);
     sum["small_flow_fct_p99_ns"] = Percentile(small, 0.99);
 }
-} // namespace
 
 OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& driver, RunOutput& out)
     : m_scenario(s),
@@ -301,7 +301,7 @@ OutputStage::Summarize(Time end, const Timing& timing) const
     }
     sum["base_rtt_us"] = m_topo.GetMaxBaseRtt().GetSeconds() * 1e6;
     sum["probes_completed"] = m_driver.GetProbesCompleted();
-    SummarizeLatencies(sum, m_recorder);
+    SummarizeLatencies(sum, m_recorder.GetProbeFcts(), m_recorder.GetSmallFlowFcts());
     SummarizeHostRx(sum);
     m_stall.Summarize(sum, end);
     m_pfcSafety.Summarize(sum);
@@ -333,6 +333,34 @@ OutputStage::SummarizeHostRx(nlohmann::json& sum) const
             {"mean_delay_us", packets ? total.GetSeconds() * 1e6 / double(packets) : 0.0},
             {"max_delay_us", longest.GetSeconds() * 1e6}};
     }
+}
+
+void
+OutputStage::KeepRankState()
+{
+    m_queues->KeepLargestPerSample();
+    m_uplinks.KeepWindows();
+}
+
+json
+OutputStage::RankState() const
+{
+    int64_t hostRxDelayNs = 0;
+    for (uint32_t h : m_topo.GetHosts())
+    {
+        if (Ptr<HostRxModel> host = m_topo.GetNic(h)->GetHostRx())
+        {
+            hostRxDelayNs += host->GetTotalDelay().GetNanoSeconds();
+        }
+    }
+    return json{{"queue_largest", m_queues->GetLargestPerSample()},
+                {"queue_sample_ns", Us(Num(m_scenario, "output.queue_sample_us")).GetNanoSeconds()},
+                {"uplink_tx_bytes", m_topo.GetUplinkTxBytes()},
+                {"uplink_windows", m_uplinks.GetWindows()},
+                {"uplink_window_ns", UplinkWindow(m_scenario).GetNanoSeconds()},
+                {"probe_fct_ns", m_recorder.GetProbeFcts()},
+                {"small_fct_ns", m_recorder.GetSmallFlowFcts()},
+                {"host_rx_delay_ns", hostRxDelayNs}};
 }
 
 std::string

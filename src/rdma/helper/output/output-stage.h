@@ -70,6 +70,19 @@ class OutputStage
     nlohmann::json Summarize(Time end, const Timing& timing) const;
     /// summary.json's host_rx (packets, mean and max hold time) when a host is modelled.
     void SummarizeHostRx(nlohmann::json& sum) const;
+    /// In a run over MPI ranks: keep what RankState gives (call before Start).
+    void KeepRankState();
+    /**
+     * In a run over MPI ranks, what the merge of the ranks' summaries needs beyond them
+     * (RankMerge): each queue sample's largest queue, the leaves' uplink bytes, the
+     * probe and small-flow completion times, the hosts' total receive hold time.
+     */
+    nlohmann::json RankState() const;
+    /// summary.json's probe_latency_* and small_flow_* from the completion times (ns) of
+    /// the probes \p probes and of the small flows \p small.
+    static void SummarizeLatencies(nlohmann::json& sum,
+                                   const std::vector<int64_t>& probes,
+                                   const std::vector<int64_t>& small);
 
     /**
      * Write unfinished.csv (the flows that did not complete) into \p out.
@@ -85,7 +98,7 @@ class OutputStage
     const TrafficDriver& m_driver;
     RunRecorder m_recorder;
     std::vector<std::unique_ptr<PeriodicSampler>> m_samplers;
-    const QueueSampler* m_queues;
+    QueueSampler* m_queues;
     UplinkMeter m_uplinks;
     ByteLedger m_ledger;
     StallReport m_stall;

@@ -37,6 +37,18 @@ QueueSampler::GetMeanLargestQueue() const
 }
 
 void
+QueueSampler::KeepLargestPerSample()
+{
+    m_keepLargest = true;
+}
+
+const std::vector<uint64_t>&
+QueueSampler::GetLargestPerSample() const
+{
+    return m_largestPerSample;
+}
+
+void
 QueueSampler::Sample(std::ostream& out, int64_t now)
 {
     std::size_t portIndex = 0;
@@ -65,6 +77,10 @@ QueueSampler::Sample(std::ostream& out, int64_t now)
                 largest = std::max(largest, bytes);
             }
         }
+    }
+    if (m_keepLargest)
+    {
+        m_largestPerSample.push_back(largest);
     }
     m_largestSum += double(largest);
     ++m_samples;

@@ -26,6 +26,11 @@ class QueueSampler : public PeriodicSampler
     /// Mean over samples of the largest egress queue at that sample (bytes): the
     /// typical bottleneck queue.
     double GetMeanLargestQueue() const;
+    /// Keep each sample's largest queue (GetLargestPerSample): a run over MPI ranks
+    /// takes the mean of the ranks' largest, sample by sample.
+    void KeepLargestPerSample();
+    /// Each sample's largest egress queue (bytes), in order, if kept.
+    const std::vector<uint64_t>& GetLargestPerSample() const;
 
   protected:
     void WriteHeader(std::ostream& out) override;
@@ -46,6 +51,8 @@ class QueueSampler : public PeriodicSampler
     std::vector<uint64_t> m_lastPort; ///< per (switch, port): its classes' sum
     double m_largestSum = 0;
     uint64_t m_samples = 0;
+    bool m_keepLargest = false;
+    std::vector<uint64_t> m_largestPerSample;
 };
 
 } // namespace ns3

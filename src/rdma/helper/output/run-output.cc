@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <sstream>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -133,18 +134,48 @@ RunOutput::WriteFile(const std::string& name, const std::string& content)
 }
 
 void
+RunOutput::Close(const std::string& name, std::ofstream& s) const
+{
+    errno = 0;
+    const bool failedBefore = s.fail();
+    s.close();
+    if (s.fail() || failedBefore)
+    {
+        throw ScenarioError("--out: writing '" + m_staging + "/" + name +
+                            "' failed: " + WriteError(m_staging, errno));
+    }
+}
+
+bool
+RunOutput::Take(const std::string& name, std::string* content)
+{
+    auto it = m_streams.find(name);
+    if (it != m_streams.end())
+    {
+        Close(name, *it->second);
+        m_streams.erase(it);
+    }
+    const std::string path = m_staging + "/" + name;
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        return false;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    *content = text.str();
+    in.close();
+    std::error_code ec;
+    fs::remove(path, ec);
+    return true;
+}
+
+void
 RunOutput::Commit()
 {
     for (auto& [name, s] : m_streams)
     {
-        errno = 0;
-        const bool failedBefore = s->fail();
-        s->close();
-        if (s->fail() || failedBefore)
-        {
-            throw ScenarioError("--out: writing '" + m_staging + "/" + name +
-                                "' failed: " + WriteError(m_staging, errno));
-        }
+        Close(name, *s);
     }
     m_streams.clear();
     std::error_code ec;

@@ -34,6 +34,12 @@ class RunOutput
     std::string Path(const std::string& name);
     /// Write a whole small file.
     void WriteFile(const std::string& name, const std::string& content);
+    /**
+     * Take file \p name out of the staging folder: close its stream if one is open,
+     * read it into \p content and remove it (a run over MPI ranks merges the ranks'
+     * files, then writes the merged one). \return false if no such file was written
+     */
+    bool Take(const std::string& name, std::string* content);
     /// Close every stream and move the staging folder to DIR.
     void Commit();
     const std::string& GetDir() const;
@@ -42,6 +48,9 @@ class RunOutput
     static void CheckTarget(const std::string& dir);
 
   private:
+    /// Close stream \p s of file \p name; throws ScenarioError if writing it failed.
+    void Close(const std::string& name, std::ofstream& s) const;
+
     std::string m_dir;
     std::string m_staging;
     std::map<std::string, std::unique_ptr<std::ofstream>> m_streams;

@@ -71,7 +71,8 @@ StallReport::WriteUnfinished(std::ostream& os) const
     os << "flow_id,kind,src,dst,qp,prio,size_bytes,start_ns,acked_bytes\n";
     for (uint64_t id = 0; id < m_completed.size(); ++id)
     {
-        if (m_completed[id])
+        // Over MPI ranks, a flow is listed by the rank that posted it.
+        if (m_completed[id] || !m_driver.IsLocalFlow(id))
         {
             continue;
         }
@@ -87,7 +88,13 @@ StallReport::WriteUnfinished(std::ostream& os) const
 Time
 StallReport::StallThreshold() const
 {
-    return std::max(m_topo.GetMaxBaseRtt() * 100, MicroSeconds(100));
+    return StallThreshold(m_topo.GetMaxBaseRtt());
+}
+
+Time
+StallReport::StallThreshold(Time maxBaseRtt)
+{
+    return std::max(maxBaseRtt * 100, MicroSeconds(100));
 }
 
 bool
@@ -114,12 +121,20 @@ StallReport::StallMessage(Time end) const
     {
         return "";
     }
+    return StallMessage(m_lastDelivery,
+                        end,
+                        m_driver.GetFlowsTotal() - m_driver.GetFlowsCompleted(),
+                        m_driver.GetFlowsTotal());
+}
+
+std::string
+StallReport::StallMessage(Time lastDelivery, Time end, uint64_t unfinished, uint64_t total)
+{
     std::ostringstream os;
     os << std::fixed << std::setprecision(3) << "no progress since "
-       << m_lastDelivery.GetSeconds() * 1e3 << " ms (simulated): nothing new delivered until "
-       << end.GetSeconds() * 1e3 << " ms, "
-       << m_driver.GetFlowsTotal() - m_driver.GetFlowsCompleted() << " of "
-       << m_driver.GetFlowsTotal() << " flows unfinished (see unfinished.csv)";
+       << lastDelivery.GetSeconds() * 1e3 << " ms (simulated): nothing new delivered until "
+       << end.GetSeconds() * 1e3 << " ms, " << unfinished << " of " << total
+       << " flows unfinished (see unfinished.csv)";
     return os.str();
 }
 

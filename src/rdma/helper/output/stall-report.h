@@ -39,10 +39,18 @@ class StallReport
     void Summarize(nlohmann::json& summary, Time end) const;
     /// "no progress since T ..." when the run stalled, else empty.
     std::string StallMessage(Time end) const;
+    /// The stall line of a run that delivered nothing new from \p lastDelivery to
+    /// \p end, with \p unfinished of \p total flows unfinished.
+    static std::string StallMessage(Time lastDelivery,
+                                    Time end,
+                                    uint64_t unfinished,
+                                    uint64_t total);
 
     /// Shortest silence before the end that counts as a stall: 100 base RTTs, at least
     /// 100 us.
     Time StallThreshold() const;
+    /// The same threshold for a fabric whose longest base RTT is \p maxBaseRtt.
+    static Time StallThreshold(Time maxBaseRtt);
 
   private:
     void OnCompleted(const TrafficDriver::Record& r);

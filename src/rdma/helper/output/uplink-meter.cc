@@ -50,24 +50,46 @@ UplinkMeter::Stop()
     m_event.Cancel();
 }
 
+namespace
+{
+/// Add the imbalance of each leaf's window \p window that carried bytes to \p sum, and
+/// count them in \p count.
+void
+AddWindow(const std::vector<std::vector<uint64_t>>& window, double& sum, uint64_t& count)
+{
+    for (const std::vector<uint64_t>& delta : window)
+    {
+        uint64_t total = 0;
+        for (uint64_t b : delta)
+        {
+            total += b;
+        }
+        if (total > 0)
+        {
+            sum += UplinkMeter::Imbalance(delta);
+            ++count;
+        }
+    }
+}
+} // namespace
+
 void
 UplinkMeter::Tick()
 {
     const auto now = m_topo.GetUplinkTxBytes();
+    std::vector<std::vector<uint64_t>> window(now.size());
     for (size_t leaf = 0; leaf < now.size(); ++leaf)
     {
-        std::vector<uint64_t> delta(now[leaf].size());
-        uint64_t total = 0;
-        for (size_t i = 0; i < delta.size(); ++i)
+        window[leaf].resize(now[leaf].size());
+        for (size_t i = 0; i < window[leaf].size(); ++i)
         {
-            delta[i] = now[leaf][i] - m_last[leaf][i];
-            total += delta[i];
+            window[leaf][i] = now[leaf][i] - m_last[leaf][i];
         }
-        if (total > 0)
-        {
-            m_windowSum += Imbalance(delta);
-            ++m_windowCount;
-        }
+    }
+    AddWindow(window, m_windowSum, m_windowCount);
+    if (m_keepWindows)
+    {
+        m_windows.push_back(std::move(window));
     }
     m_last = now;
     m_event = Simulator::Schedule(m_window, &UplinkMeter::Tick, this);
@@ -76,8 +98,20 @@ UplinkMeter::Tick()
 double
 UplinkMeter::GetRunImbalanceMax() const
 {
+    return ImbalanceMax(m_topo.GetUplinkTxBytes());
+}
+
+double
+UplinkMeter::GetRunImbalanceMean() const
+{
+    return ImbalanceMean(m_topo.GetUplinkTxBytes());
+}
+
+double
+UplinkMeter::ImbalanceMax(const std::vector<std::vector<uint64_t>>& perLeaf)
+{
     double worst = 0;
-    for (const auto& leaf : m_topo.GetUplinkTxBytes())
+    for (const auto& leaf : perLeaf)
     {
         worst = std::max(worst, Imbalance(leaf));
     }
@@ -85,15 +119,38 @@ UplinkMeter::GetRunImbalanceMax() const
 }
 
 double
-UplinkMeter::GetRunImbalanceMean() const
+UplinkMeter::ImbalanceMean(const std::vector<std::vector<uint64_t>>& leaves)
 {
-    const auto leaves = m_topo.GetUplinkTxBytes();
     double sum = 0;
     for (const auto& leaf : leaves)
     {
         sum += Imbalance(leaf);
     }
     return leaves.empty() ? 0 : sum / leaves.size();
+}
+
+void
+UplinkMeter::KeepWindows()
+{
+    m_keepWindows = true;
+}
+
+const UplinkMeter::Windows&
+UplinkMeter::GetWindows() const
+{
+    return m_windows;
+}
+
+double
+UplinkMeter::WindowImbalanceMean(const Windows& windows)
+{
+    double sum = 0;
+    uint64_t count = 0;
+    for (const auto& window : windows)
+    {
+        AddWindow(window, sum, count);
+    }
+    return count ? sum / count : 0;
 }
 
 double

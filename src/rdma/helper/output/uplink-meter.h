@@ -33,6 +33,19 @@ class UplinkMeter
 
     /// (max - min) / mean of \p bytes; 0 when empty or all zero.
     static double Imbalance(const std::vector<uint64_t>& bytes);
+    /// The worst and the mean imbalance over leaves of \p perLeaf (each leaf's uplink
+    /// bytes), as GetRunImbalanceMax and GetRunImbalanceMean give them for the fabric.
+    static double ImbalanceMax(const std::vector<std::vector<uint64_t>>& perLeaf);
+    static double ImbalanceMean(const std::vector<std::vector<uint64_t>>& perLeaf);
+
+    /// Each window's bytes per leaf and uplink, in order (window k ends at (k+1) windows).
+    using Windows = std::vector<std::vector<std::vector<uint64_t>>>;
+    /// Keep every window's bytes (GetWindows): a run over MPI ranks adds the ranks'
+    /// windows up before it takes their imbalance.
+    void KeepWindows();
+    const Windows& GetWindows() const;
+    /// GetWindowImbalanceMean of \p windows.
+    static double WindowImbalanceMean(const Windows& windows);
 
   private:
     void Tick();
@@ -43,6 +56,8 @@ class UplinkMeter
     std::vector<std::vector<uint64_t>> m_last;
     double m_windowSum;
     uint64_t m_windowCount;
+    bool m_keepWindows = false;
+    Windows m_windows;
 };
 
 } // namespace ns3

@@ -10,6 +10,8 @@
 #include "ns3/output-stage.h"
 #include "ns3/pcap-stage.h"
 #include "ns3/plugin-registry.h"
+#include "ns3/rank-end-check.h"
+#include "ns3/rdma-ranks.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/run-output.h"
 #include "ns3/run-progress.h"
@@ -29,6 +31,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -44,10 +47,11 @@ namespace
  * ns3::RdmaSimulatorImpl (its own timing wheel and heap, reserved uids for the links),
  * which takes no ns-3 scheduler; the others are ns-3's DefaultSimulatorImpl with that
  * ns-3 scheduler. A simulator of another kind left from before (it could not take the
- * choice) is destroyed first.
+ * choice) is destroyed first. \p distributed: the simulator is ns-3's distributed
+ * engine (bound by RdmaRanks::Enable), which takes the ns-3 scheduler, heap for rdma.
  */
 void
-UseScheduler(const std::string& name)
+UseScheduler(const std::string& name, bool distributed)
 {
     static const std::map<std::string, std::string> schedulers = {
         {"map", "ns3::MapScheduler"},
@@ -56,6 +60,13 @@ UseScheduler(const std::string& name)
         {"priority_queue", "ns3::PriorityQueueScheduler"},
         {"list", "ns3::ListScheduler"},
     };
+    if (distributed)
+    {
+        ObjectFactory scheduler;
+        scheduler.SetTypeId(schedulers.at(name == "rdma" ? "heap" : name));
+        Simulator::SetScheduler(scheduler);
+        return;
+    }
     const std::string impl =
         name == "rdma" ? "ns3::RdmaSimulatorImpl" : "ns3::DefaultSimulatorImpl";
     StringValue before;
@@ -171,13 +182,25 @@ Simulate(Time stop)
     return timing;
 }
 
+/// Checks of simulator.end_check_us after the one that finds every rank done, at which
+/// the ranks stop (RankEndCheck's grace).
+constexpr int kEndChecksOfGrace = 10;
+
+/// Where a rank other than 0 stages its part of the outputs: a folder of its own.
+std::string
+RankScratch()
+{
+    return (fs::temp_directory_path() / ("rdma-run-rank" + std::to_string(RdmaRanks::Rank()) + "-" +
+                                         std::to_string(::getpid())))
+        .string();
+}
+
 /// The run's warnings, and unless \p quiet one line on what was simulated.
 void
 ReportRun(const json& s,
           const std::vector<std::string>& warnings,
           bool quiet,
-          const TrafficDriver& driver,
-          Time end,
+          const json& sum,
           const OutputStage::Timing& timing)
 {
     for (const std::string& warning : warnings)
@@ -189,9 +212,9 @@ ReportRun(const json& s,
     }
     if (!quiet)
     {
-        std::cerr << "[rdma] " << Str(s, "name") << ": " << driver.GetFlowsCompleted() << "/"
-                  << driver.GetFlowsTotal() << " flows in " << end.GetSeconds() * 1e3
-                  << " ms simulated, " << timing.wallSeconds << " s wall, " << timing.events
+        std::cerr << "[rdma] " << Str(s, "name") << ": " << sum["flows_completed"] << "/"
+                  << sum["flows_total"] << " flows in " << sum["sim_time_s"].get<double>() * 1e3
+                  << " ms simulated, " << timing.wallSeconds << " s wall, " << sum["events"]
                   << " events\n";
     }
 }
@@ -309,7 +332,8 @@ ScenarioRunner::Check(const json& s, const std::string& file)
 ScenarioRunner::ScenarioRunner(json scenario)
     : m_scenario(std::move(scenario)),
       m_traffic(TrafficStage::CreateAll()),
-      m_prepared(false)
+      m_prepared(false),
+      m_ranks(0)
 {
 }
 
@@ -339,8 +363,8 @@ ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& st
     const uint32_t seed = static_cast<uint32_t>(Int(s, "seed"));
     RngSeedManager::SetSeed(std::max<uint32_t>(seed, 1));
     RngSeedManager::SetRun(seed + 1);
-    UseScheduler(Str(s, "simulator.scheduler"));
-    if (Str(s, "simulator.scheduler") == "rdma")
+    UseScheduler(Str(s, "simulator.scheduler"), m_ranks > 0);
+    if (Str(s, "simulator.scheduler") == "rdma" && m_ranks == 0)
     {
         // The core's enum attributes, by their names (the scenario's values, capitalised).
         const auto aid = [&](const char* key) {
@@ -354,6 +378,15 @@ ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& st
     fabric.Configure(s, topo);
     TopologyStage::For(s).Build(s, topo);
     topo.Finalize();
+    if (m_ranks > 0)
+    {
+        const std::string why = topo.Partition(m_ranks);
+        if (!why.empty())
+        {
+            throw ScenarioError((m_origin.empty() ? Str(s, "name") : m_origin) + ": --ranks " +
+                                std::to_string(m_ranks) + ": " + why);
+        }
+    }
     fabric.Finish(s, topo, stream);
     PcapStage::Check(s, topo, m_origin.empty() ? Str(s, "name") : m_origin);
 }
@@ -381,13 +414,19 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     int64_t stream = 0;
     BuildFabric(topo, fabric, stream); // input checks: nothing is written before them
 
-    RunOutput out(outDir);
+    // Over ranks, rank 0 writes the folder; the others stage their parts privately.
+    const bool root = RdmaRanks::Rank() == 0;
+    RunOutput out(root ? outDir : RankScratch());
     // ns-3 records every Time object alive before the first Simulator::Run (in case the
     // time resolution changes) in a std::set: with many flows, setting the run up would
     // cost a set insert and erase per Time. Running the still-empty simulator ends that.
     // (It must be empty: an event scheduled before it would run now, and the traffic
-    // would start only after it.)
-    Simulator::Run();
+    // would start only after it.) Not over ranks: the null-message engine never ends a
+    // run of its own periodic events.
+    if (m_ranks == 0)
+    {
+        Simulator::Run();
+    }
     fabric.Start(topo);
     out.WriteFile("config.json", s.dump(2) + "\n");
 
@@ -397,30 +436,53 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
 
     // The outputs, then the run.
     OutputStage output(s, topo, driver, out);
+    if (m_ranks > 0)
+    {
+        output.KeepRankState();
+    }
     output.Start();
     const Time stop = Us(Num(s, "stop_time_ms") * 1000);
-    RunProgress progress(stop, driver, Bool(s, "output.progress") && !quiet);
+    RunProgress progress(stop, driver, Bool(s, "output.progress") && !quiet && root);
     progress.Start();
-    driver.SetDoneCallback(Callback<void>([]() { Simulator::Stop(); }));
+    // A serial run stops at its last completion; ranks stop together once all are done.
+    const Time check = Us(Num(s, "simulator.end_check_us"));
+    RankEndCheck ranksDone(driver, check, check * kEndChecksOfGrace);
+    driver.SetDoneCallback(m_ranks > 0 ? MakeCallback(&RankEndCheck::LocalDone, &ranksDone)
+                                       : Callback<void>([]() { Simulator::Stop(); }));
     driver.Start();
+    if (m_ranks > 0)
+    {
+        ranksDone.Start();
+    }
 
     const OutputStage::Timing timing = Simulate(stop);
-    const Time end = Simulator::Now();
+    ranksDone.Finish();
+    const Time end = ranksDone.GetEnd(Simulator::Now());
     output.Stop();
     progress.Stop();
 
     json sum = output.Summarize(end, timing);
     const std::string stall = output.WriteUnfinished(out, end);
-    const std::string deadlock = output.DeadlockMessage();
+    std::vector<std::string> warnings = {output.DeadlockMessage(), stall};
     for (const auto& stage : m_traffic)
     {
         stage->Summarize(sum, end);
         stage->WriteFiles(out);
     }
-    out.WriteFile("summary.json", sum.dump(2) + "\n");
+    if (m_ranks > 0)
+    {
+        sum = MergeRanks(out, sum, output, topo, driver, end, warnings);
+    }
+    if (root)
+    {
+        out.WriteFile("summary.json", sum.dump(2) + "\n");
+    }
     Simulator::Destroy();
-    out.Commit();
-    ReportRun(s, {deadlock, stall}, quiet, driver, end, timing);
+    if (root)
+    {
+        out.Commit();
+        ReportRun(s, warnings, quiet, sum, timing);
+    }
     return sum;
 }
 

@@ -16,6 +16,7 @@ namespace ns3
 {
 
 class FabricStage;
+class OutputStage;
 class RdmaTopology;
 
 /**
@@ -66,6 +67,21 @@ class ScenarioRunner
     /// scenario's name).
     void SetOrigin(const std::string& file);
 
+    /**
+     * Run over \p ranks MPI ranks (rdma-run --ranks; RdmaRanks::Enable already called,
+     * as first thing in main): the fabric is split (RdmaTopology::Partition), ns-3's
+     * distributed engine (simulator.engine) steps it, the run ends once every rank's
+     * flows are done (RankEndCheck), and rank 0 merges the ranks' outputs (RankMerge)
+     * into the folder. 0, the default: a serial run on simulator.scheduler.
+     */
+    void SetRanks(uint32_t ranks);
+
+    /**
+     * Throws ScenarioError if \p scenario asks for what a run over ranks does not do
+     * yet: collectives, probes, packet captures.
+     */
+    static void CheckRanks(const nlohmann::json& scenario, const std::string& file);
+
     /// Simulate and write \p outDir; returns the summary. \p quiet silences progress.
     nlohmann::json Run(const std::string& outDir, bool quiet);
 
@@ -81,10 +97,24 @@ class ScenarioRunner
     /// settings and the checks against the built fabric. Throws ScenarioError.
     void BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& stream) const;
 
+    /**
+     * In a run over ranks, after each rank summarized its own part into \p sum: the
+     * merged files into \p out and the merged summary (on rank 0), and the warnings
+     * into \p warnings.
+     */
+    nlohmann::json MergeRanks(RunOutput& out,
+                              const nlohmann::json& sum,
+                              const OutputStage& output,
+                              const RdmaTopology& topo,
+                              const TrafficDriver& driver,
+                              Time end,
+                              std::vector<std::string>& warnings) const;
+
     nlohmann::json m_scenario;
     std::vector<std::unique_ptr<TrafficStage>> m_traffic;
     bool m_prepared;
     std::string m_origin;
+    uint32_t m_ranks;
 };
 
 } // namespace ns3

@@ -321,4 +321,16 @@ TrafficDriver::IsDone() const
     return m_done;
 }
 
+uint64_t
+TrafficDriver::GetLocalFlows() const
+{
+    return m_localFlows;
+}
+
+bool
+TrafficDriver::IsLocalFlow(uint64_t flowId) const
+{
+    return m_topo.IsLocal(m_topo.GetHosts()[m_flows.at(flowId).spec.src]);
+}
+
 } // namespace ns3

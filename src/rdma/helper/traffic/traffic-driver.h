@@ -81,6 +81,10 @@ class TrafficDriver
     /// Payload bytes the foreground flows will carry (unbounded flows: 0).
     uint64_t GetForegroundBytes() const;
     bool IsDone() const;
+    /// Foreground flows this rank posts (all of them in a serial run); set by Start.
+    uint64_t GetLocalFlows() const;
+    /// Whether foreground flow \p flowId is posted on this rank (its source is local).
+    bool IsLocalFlow(uint64_t flowId) const;
     /// (host node id, QP number) carrying foreground flow \p flowId.
     std::pair<uint32_t, uint32_t> GetFlowQp(uint64_t flowId) const;
     /// The specification of foreground flow \p flowId (read-only).

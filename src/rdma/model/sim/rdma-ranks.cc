@@ -5,15 +5,54 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
+#include <map>
+
 #ifdef NS3_MPI
 #include "ns3/global-value.h"
 #include "ns3/mpi-interface.h"
 #include "ns3/mpi-receiver.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
+
+#include <mpi.h>
 #endif
 
 namespace ns3
 {
+
+namespace
+{
+/// A reduction started by StartMax and not yet finished.
+struct Reduction
+{
+    std::vector<int64_t> in;
+    std::vector<int64_t> out;
+#ifdef NS3_MPI
+    MPI_Request request = MPI_REQUEST_NULL;
+#endif
+};
+
+/// The reductions in flight, by handle.
+std::map<uint32_t, Reduction>&
+Reductions()
+{
+    static std::map<uint32_t, Reduction> pending;
+    return pending;
+}
+
+/// The next reduction's handle.
+uint32_t g_nextReduction = 0;
+
+#ifdef NS3_MPI
+/// The module's own communicator (a duplicate of ns-3's), so that its collectives never
+/// interleave with the engine's.
+MPI_Comm g_comm = MPI_COMM_NULL;
+
+/// Largest piece of a gathered text sent at once (MPI counts are int).
+constexpr std::size_t kPiece = std::size_t(1) << 30;
+#endif
+} // namespace
 
 bool
 RdmaRanks::Available()
@@ -29,8 +68,11 @@ void
 RdmaRanks::Enable(int* argc, char*** argv, const std::string& engine)
 {
 #ifdef NS3_MPI
+    // A simulator made before (reading a scenario can make one) would not be the engine.
+    Simulator::Destroy();
     GlobalValue::Bind("SimulatorImplementationType", StringValue(engine));
     MpiInterface::Enable(argc, argv);
+    MPI_Comm_dup(MPI_COMM_WORLD, &g_comm);
 #else
     (void)argc;
     (void)argv;
@@ -45,6 +87,11 @@ RdmaRanks::Disable()
 #ifdef NS3_MPI
     if (MpiInterface::IsEnabled())
     {
+        NS_ABORT_MSG_IF(!Reductions().empty(), "RdmaRanks::Disable: reductions still in flight");
+        if (g_comm != MPI_COMM_NULL)
+        {
+            MPI_Comm_free(&g_comm);
+        }
         MpiInterface::Disable();
     }
 #endif
@@ -82,6 +129,104 @@ RdmaRanks::Send(Ptr<Packet> p, Time rxTime, uint32_t node, uint32_t ifIndex)
     (void)ifIndex;
     NS_FATAL_ERROR("RdmaRanks::Send: the module was built without ns-3's MPI module");
 #endif
+}
+
+uint32_t
+RdmaRanks::StartMax(const std::vector<int64_t>& values)
+{
+    const uint32_t handle = g_nextReduction++;
+    Reduction& r = Reductions()[handle];
+    r.in = values;
+    r.out = values; // one rank: its own values are the maximum
+#ifdef NS3_MPI
+    if (g_comm != MPI_COMM_NULL)
+    {
+        MPI_Iallreduce(r.in.data(),
+                       r.out.data(),
+                       static_cast<int>(r.in.size()),
+                       MPI_INT64_T,
+                       MPI_MAX,
+                       g_comm,
+                       &r.request);
+    }
+#endif
+    return handle;
+}
+
+bool
+RdmaRanks::FinishMax(uint32_t handle, bool wait, std::vector<int64_t>* result)
+{
+    auto it = Reductions().find(handle);
+    NS_ABORT_MSG_IF(it == Reductions().end(), "RdmaRanks::FinishMax: no reduction " << handle);
+#ifdef NS3_MPI
+    if (it->second.request != MPI_REQUEST_NULL)
+    {
+        int done = 0;
+        if (wait)
+        {
+            MPI_Wait(&it->second.request, MPI_STATUS_IGNORE);
+            done = 1;
+        }
+        else
+        {
+            MPI_Test(&it->second.request, &done, MPI_STATUS_IGNORE);
+        }
+        if (!done)
+        {
+            return false;
+        }
+    }
+#else
+    (void)wait;
+#endif
+    *result = std::move(it->second.out);
+    Reductions().erase(it);
+    return true;
+}
+
+std::vector<std::string>
+RdmaRanks::Gather(const std::string& text)
+{
+#ifdef NS3_MPI
+    if (g_comm != MPI_COMM_NULL)
+    {
+        int rank = 0;
+        int size = 1;
+        MPI_Comm_rank(g_comm, &rank);
+        MPI_Comm_size(g_comm, &size);
+        uint64_t length = text.size();
+        std::vector<uint64_t> lengths(rank == 0 ? size : 0);
+        MPI_Gather(&length, 1, MPI_UINT64_T, lengths.data(), 1, MPI_UINT64_T, 0, g_comm);
+        if (rank != 0)
+        {
+            for (std::size_t at = 0; at < text.size(); at += kPiece)
+            {
+                const std::size_t n = std::min(kPiece, text.size() - at);
+                MPI_Send(text.data() + at, static_cast<int>(n), MPI_CHAR, 0, 0, g_comm);
+            }
+            return {};
+        }
+        std::vector<std::string> texts(size);
+        texts[0] = text;
+        for (int k = 1; k < size; ++k)
+        {
+            texts[k].resize(lengths[k]);
+            for (std::size_t at = 0; at < texts[k].size(); at += kPiece)
+            {
+                const std::size_t n = std::min(kPiece, texts[k].size() - at);
+                MPI_Recv(texts[k].data() + at,
+                         static_cast<int>(n),
+                         MPI_CHAR,
+                         k,
+                         0,
+                         g_comm,
+                         MPI_STATUS_IGNORE);
+            }
+        }
+        return texts;
+    }
+#endif
+    return {text};
 }
 
 void

@@ -11,6 +11,7 @@
 #include "ns3/ptr.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -30,8 +31,9 @@ class RdmaRanks
     /**
      * Make this run distributed: bind ns-3's SimulatorImplementationType to \p engine
      * (ns3::DistributedSimulatorImpl, granted-time windows, or
-     * ns3::NullMessageSimulatorImpl), then MpiInterface::Enable. Call first in main,
-     * before anything touches the simulator. Aborts in a build without MPI.
+     * ns3::NullMessageSimulatorImpl), then MpiInterface::Enable. Call before anything
+     * is scheduled: a simulator made before is destroyed first. Aborts in a build
+     * without MPI.
      */
     static void Enable(int* argc, char*** argv, const std::string& engine);
     /// End the distributed run (MpiInterface::Disable), after Simulator::Destroy.
@@ -46,6 +48,22 @@ class RdmaRanks
      * Aborts in a build without MPI (nothing is partitioned there).
      */
     static void Send(Ptr<Packet> p, Time rxTime, uint32_t node, uint32_t ifIndex);
+    /**
+     * Start the element-wise maximum of \p values over every rank, without blocking.
+     * Collective: every rank starts its reductions in the same order, with as many
+     * values. \return the reduction's handle, for FinishMax
+     */
+    static uint32_t StartMax(const std::vector<int64_t>& values);
+    /**
+     * Whether reduction \p handle has completed; \p wait blocks until it has. Once it
+     * has, its result is in \p result and the handle is released.
+     */
+    static bool FinishMax(uint32_t handle, bool wait, std::vector<int64_t>* result);
+    /**
+     * Every rank's \p text, in rank order, at rank 0 (elsewhere: empty). Collective.
+     * Texts of any length cross (in pieces of at most 1 GiB).
+     */
+    static std::vector<std::string> Gather(const std::string& text);
     /// Have device \p device receive what another rank sends it, through \p receive
     /// (an MpiReceiver aggregated to it). Does nothing in a build without MPI.
     static void Listen(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> receive);

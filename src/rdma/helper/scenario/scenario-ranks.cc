@@ -1,0 +1,94 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The parts of ScenarioRunner that only a run over MPI ranks uses: what it refuses, and
+ * the merge of the ranks' outputs at its end.
+ */
+#include "ns3/output-stage.h"
+#include "ns3/rank-merge.h"
+#include "ns3/rdma-ranks.h"
+#include "ns3/scenario-access.h"
+#include "ns3/scenario-error.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/stall-report.h"
+
+namespace ns3
+{
+
+using json = nlohmann::json;
+using namespace scenario;
+
+void
+ScenarioRunner::SetRanks(uint32_t ranks)
+{
+    m_ranks = ranks;
+}
+
+void
+ScenarioRunner::CheckRanks(const json& s, const std::string& file)
+{
+    // Each needs more than its rank's part of the fabric: a collective releases flows
+    // from completions on other ranks, probes repeat until every flow is done and their
+    // records are numbered in one sequence, a capture's files are per port of any node.
+    const std::vector<std::pair<std::string, bool>> notYet = {
+        {"traffic.moe.enabled", Bool(s, "traffic.moe.enabled")},
+        {"traffic.trace.csv", !Str(s, "traffic.trace.csv").empty()},
+        {"traffic.probe.enabled", Bool(s, "traffic.probe.enabled")},
+        {"output.pcap.enabled", Bool(s, "output.pcap.enabled")},
+    };
+    for (const auto& [key, used] : notYet)
+    {
+        if (used)
+        {
+            throw ScenarioError(file + ": key '" + key +
+                                "' is set, and runs over MPI ranks (--ranks) do not take it "
+                                "yet; run it without --ranks");
+        }
+    }
+}
+
+json
+ScenarioRunner::MergeRanks(RunOutput& out,
+                           const json& sum,
+                           const OutputStage& output,
+                           const RdmaTopology& topo,
+                           const TrafficDriver& driver,
+                           Time end,
+                           std::vector<std::string>& warnings) const
+{
+    uint32_t nodes = 0;
+    for (const auto* group : {&topo.GetHosts(), &topo.GetSwitches()})
+    {
+        for (uint32_t node : *group)
+        {
+            nodes += topo.IsLocal(node) ? 1 : 0;
+        }
+    }
+    const json rank = {{"rank", RdmaRanks::Rank()},
+                       {"nodes", nodes},
+                       {"flows", driver.GetLocalFlows()},
+                       {"wall_s", sum["wall_s"]},
+                       {"cpu_s", sum["cpu_s"]},
+                       {"events", sum["events"]},
+                       {"peak_rss_mb", sum["peak_rss_mb"]}};
+    json merged = RankMerge::Merge(out, sum, output.RankState(), rank, end);
+    merged["ranks"]["engine"] = Str(m_scenario, "simulator.engine");
+    merged["ranks"]["links_between_ranks"] = topo.GetNCutLinks();
+    warnings.clear();
+    if (!merged["stalled_since_ns"].is_null())
+    {
+        warnings.push_back(
+            StallReport::StallMessage(NanoSeconds(merged["stalled_since_ns"].get<int64_t>()),
+                                      end,
+                                      merged["flows_unfinished"].get<uint64_t>(),
+                                      merged["flows_total"].get<uint64_t>()));
+    }
+    if (merged.value("pfc_deadlocks_found", uint64_t(0)) > 0)
+    {
+        warnings.push_back("PFC deadlock: " + merged["pfc_deadlocks_found"].dump() +
+                           " found (summary.json pfc_deadlocks)");
+    }
+    return merged;
+}
+
+} // namespace ns3

@@ -1,0 +1,155 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * RankMerge, the outputs of a run over MPI ranks made one: CSV rows ordered by their
+ * keys across ranks, none past the run's end; counters added, extremes the largest,
+ * figures over all ranks computed again from the ranks' data; the byte ledger balanced
+ * once each rank's ends of the links between ranks are joined into wires.
+ */
+#include "ns3/rdma-module.h"
+
+#include <gtest/gtest.h>
+#include <stdexcept>
+
+using namespace ns3;
+using json = nlohmann::json;
+
+namespace
+{
+
+/// A frame count with bytes and payload in proportion (1,000 bytes, 900 payload each).
+json
+Frames(uint64_t n)
+{
+    return json{{"frames", n}, {"bytes", n * 1000}, {"data_payload_bytes", n * 900}};
+}
+
+/**
+ * One rank's part of a run: \p completed of 10 flows, \p drops drops, \p sent frames
+ * from its hosts of which \p received reached its hosts, \p cutSent onto and
+ * \p cutArrived off links to the other rank, \p small the small flows' FCTs and
+ * \p largest each queue sample's largest queue.
+ */
+json
+Rank(uint64_t completed,
+     uint64_t drops,
+     uint64_t sent,
+     uint64_t received,
+     uint64_t cutSent,
+     uint64_t cutArrived,
+     std::vector<int64_t> small,
+     std::vector<uint64_t> largest)
+{
+    json conservation = {
+        {"unit", "frames"},
+        {"sent", Frames(sent)},
+        {"received", Frames(received)},
+        {"dropped", Frames(0)},
+        {"in_flight", {{"switch_queues", Frames(0)}, {"wires", Frames(0)}}},
+        {"wire_order_mismatches", 0},
+        {"unaccounted_switches", json::array()},
+        {"cut_wires", {{"sent", Frames(cutSent)}, {"arrived", Frames(cutArrived)}}},
+        {"balanced", false}};
+    json summary = {{"scenario", "two-ranks"},
+                    {"flows_total", 10},
+                    {"flows_completed", completed},
+                    {"drops", drops},
+                    {"max_queue_bytes", drops * 1000},
+                    {"bytes_delivered", received * 900},
+                    {"events", 100},
+                    {"wall_s", 2.0},
+                    {"last_delivery_ns", 1000},
+                    {"base_rtt_us", 10.0},
+                    {"conservation", conservation}};
+    json state = {{"queue_largest", largest},
+                  {"queue_sample_ns", 100},
+                  {"uplink_tx_bytes", json::array()},
+                  {"probe_fct_ns", json::array()},
+                  {"small_fct_ns", small},
+                  {"host_rx_delay_ns", 0}};
+    return json{{"summary", summary}, {"state", state}, {"rank", {{"flows", completed}}}};
+}
+
+const RankMerge::CsvRule&
+Rule(const std::string& file)
+{
+    for (const RankMerge::CsvRule& rule : RankMerge::CsvRules())
+    {
+        if (rule.file == file)
+        {
+            return rule;
+        }
+    }
+    throw std::runtime_error("no rule for " + file);
+}
+
+} // namespace
+
+TEST(RankMerge, FctRowsInCompletionOrderTiesInRankOrderWithOneHeader)
+{
+    const std::string header = "flow_id,kind,src,dst,qp,prio,size_bytes,start_ns,end_ns,"
+                               "fct_ns,ideal_fct_ns,slowdown\n";
+    const std::string rank0 = header + "3,flow,0,1,1,3,100,0,500,500,400,1.25\n"
+                                       "0,flow,0,2,2,3,100,0,900,900,400,2.25\n";
+    const std::string rank1 = header + "2,flow,4,1,1,3,100,0,500,500,400,1.25\n"
+                                       "1,flow,5,1,1,3,100,0,700,700,400,1.75\n";
+    const std::string merged = RankMerge::MergeCsv({rank0, rank1}, Rule("fct.csv"), 1000);
+    // By end time; 3 and 2 end together: rank 0's first.
+    EXPECT_EQ(merged,
+              header + "3,flow,0,1,1,3,100,0,500,500,400,1.25\n"
+                       "2,flow,4,1,1,3,100,0,500,500,400,1.25\n"
+                       "1,flow,5,1,1,3,100,0,700,700,400,1.75\n"
+                       "0,flow,0,2,2,3,100,0,900,900,400,2.25\n");
+}
+
+TEST(RankMerge, SamplesPastTheEndAreLeftOutAndDifferentHeadersRefused)
+{
+    const std::string header = "time_ns,node,port,prio,bytes\n";
+    const std::string rank0 = header + "0,9,1,3,1000\n200,9,1,3,0\n";
+    const std::string rank1 = header + "0,8,2,3,500\n100,8,2,3,0\n";
+    EXPECT_EQ(RankMerge::MergeCsv({rank0, rank1}, Rule("queue.csv"), 150),
+              header + "0,8,2,3,500\n0,9,1,3,1000\n100,8,2,3,0\n");
+    EXPECT_THROW(RankMerge::MergeCsv({rank0, "time_ns,node\n"}, Rule("queue.csv"), 150),
+                 std::runtime_error);
+}
+
+TEST(RankMerge, CountersAddExtremesTakeTheLargestAndFiguresAreComputedAgain)
+{
+    const json a = Rank(6, 3, 50, 40, 20, 10, {100, 300}, {5, 0, 7});
+    const json b = Rank(4, 4, 30, 30, 10, 10, {200}, {1, 9, 2});
+    const json sum = RankMerge::MergeSummaries({a, b}, NanoSeconds(150));
+    EXPECT_EQ(sum["drops"], 7);
+    EXPECT_EQ(sum["flows_completed"], 10);
+    EXPECT_EQ(sum["flows_unfinished"], 0);
+    EXPECT_TRUE(sum["all_flows_completed"].get<bool>());
+    EXPECT_EQ(sum["max_queue_bytes"], 4000);
+    EXPECT_EQ(sum["events"], 200);
+    EXPECT_DOUBLE_EQ(sum["wall_s"].get<double>(), 2.0); // the ranks ran side by side
+    EXPECT_NEAR(sum["sim_time_s"].get<double>(), 150e-9, 1e-18);
+    // 70 frames of 900 payload bytes in 150 ns.
+    EXPECT_NEAR(sum["goodput_gbps"].get<double>(), 70 * 900 * 8 / 150e-9 / 1e9, 1e-6);
+    // Small flows of both ranks together: 100, 200, 300.
+    EXPECT_EQ(sum["small_flows_completed"], 3);
+    EXPECT_DOUBLE_EQ(sum["small_flow_fct_mean_ns"].get<double>(), 200);
+    EXPECT_DOUBLE_EQ(sum["small_flow_fct_p99_ns"].get<double>(), 300);
+    // Samples at 0 and 100 ns (200 is past the end): largest 5 and 9.
+    EXPECT_DOUBLE_EQ(sum["mean_queue_bytes"].get<double>(), 7);
+    EXPECT_EQ(sum["ranks"]["count"], 2);
+    EXPECT_EQ(sum["ranks"]["per_rank"].size(), 2u);
+}
+
+TEST(RankMerge, LedgerBalancesOnceLinksBetweenRanksAreWiresAgain)
+{
+    // 80 frames sent by hosts, 70 received; 30 went onto links between ranks and 20
+    // came off them: 10 are still on those wires.
+    const json a = Rank(6, 0, 50, 40, 20, 10, {}, {});
+    const json b = Rank(4, 0, 30, 30, 10, 10, {}, {});
+    const json c = RankMerge::MergeSummaries({a, b}, NanoSeconds(100))["conservation"];
+    EXPECT_EQ(c["in_flight"]["wires"], Frames(10));
+    EXPECT_FALSE(c.contains("cut_wires"));
+    EXPECT_TRUE(c["balanced"].get<bool>());
+    // One frame more received than accounted for: not balanced.
+    const json lost = Rank(4, 0, 30, 31, 10, 10, {}, {});
+    EXPECT_FALSE(RankMerge::MergeSummaries({a, lost}, NanoSeconds(100))["conservation"]["balanced"]
+                     .get<bool>());
+}

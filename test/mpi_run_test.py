@@ -1,0 +1,164 @@
+"""A scenario run over MPI ranks (`./rdma run SCENARIO --out DIR --ranks N`) against the
+same scenario run serially, by the MPI build of `./rdma setup --mpi`, under both of
+ns-3's engines (granted-time windows, null messages), lossless, lossy and with a link
+failing. The merged folder holds the serial run's files; on one rank they are byte for
+byte the serial run's; on 2 and 4 ranks the same flows complete (lossless: each within
+1% of its serial completion time, every summary figure within 2%). Every run balances
+its byte ledger (bytes sent = delivered + dropped + in flight); with PFC it drops
+nothing, lossy it retransmits, and what a failing link loses is sent again. Skipped
+(exit code 77) without the MPI build."""
+import csv
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = Path(os.environ.get("RDMA_NS3_CACHE") or
+             Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ns3-rdma")
+RECORD = CACHE / "mpi" / "RUNNER"
+SCENARIO = str(ROOT / "scenarios" / "leaf-spine-incast.json")
+# The probe is a rank-0 sequence not merged yet; the incast is 96 flows into one host.
+BASE = ["--set", "traffic.probe.enabled=false", "--quiet"]
+LOSSY = ["--set", "switch.pfc.enabled=false", "--set", "switch.buffer_mb=0.3"]
+# A link from leaf 0 (node 32) to spine 0 (node 36) down from 200 us to 900 us.
+LINK_DOWN = ["--set", 'topology.link_events=[{"at_us": 200, "a": 32, "b": 36, "action": "down"},'
+             ' {"at_us": 900, "a": 32, "b": 36, "action": "up"}]']
+EXTRA = {"pfc": [], "lossy": LOSSY, "link_down": LINK_DOWN}
+# Figures of the run's cost, or of its last microseconds (ranks stop a few checks after
+# the last completion, a serial run at it): compared loosely or not at all.
+COST = {"wall_s", "cpu_s", "events", "events_per_s", "peak_rss_mb", "ranks"}
+
+
+def record():
+    """The MPI build's record; without a usable one the whole file is skipped (exit code
+    77, which ctest reports as skipped)."""
+    why = ""
+    keys = {}
+    if not RECORD.is_file():
+        why = "no MPI build (./rdma setup --mpi)"
+    else:
+        keys = dict(l.split("=", 1) for l in RECORD.read_text().splitlines() if "=" in l)
+        if keys.get("source") != str(ROOT / "src" / "rdma"):
+            why = "the MPI build is another checkout's (./rdma setup --mpi here)"
+        elif not shutil.which("mpirun"):
+            why = "no mpirun"
+    if why:
+        pytest.exit(f"mpi-run: SKIPPED: {why}", returncode=77)
+    return keys
+
+
+@pytest.fixture(scope="session", autouse=True)
+def mpi_build():
+    return record()
+
+
+def run(out, *args, ranks=0):
+    runner = record()["runner"]
+    cmd = [runner, SCENARIO, "--out", str(out), *BASE, *args]
+    if ranks:
+        mpi = ["mpirun", "--oversubscribe", "-np", str(ranks)]
+        if os.geteuid() == 0:
+            mpi.append("--allow-run-as-root")
+        cmd = [*mpi, *cmd, "--ranks", str(ranks)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return json.loads((out / "summary.json").read_text())
+
+
+def fcts(folder):
+    rows = list(csv.DictReader(open(folder / "fct.csv")))
+    out = {r["flow_id"]: int(r["fct_ns"]) for r in rows}
+    assert len(out) == len(rows), "a flow completed twice"
+    return out
+
+
+def numbers(tree, prefix=""):
+    """Every number of a summary, by its dotted key."""
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            if k not in COST:
+                yield from numbers(v, f"{prefix}{k}.")
+    elif isinstance(tree, (int, float)) and not isinstance(tree, bool):
+        yield prefix[:-1], tree
+
+
+@pytest.fixture(scope="module", params=sorted(EXTRA))
+def serial(request, tmp_path_factory):
+    out = tmp_path_factory.mktemp("serial") / request.param
+    extra = EXTRA[request.param]
+    return request.param, extra, out, run(out, *extra)
+
+
+def check_physics(kind, s):
+    """What holds of any run of the scenario, serial or not."""
+    assert s["all_flows_completed"], "every flow completes"
+    assert s["conservation"]["balanced"], s["conservation"]
+    assert s["bytes_delivered"] == s["bytes_sent"]
+    if kind == "lossy":
+        assert s["drops"] > 0 and s["retransmitted_packets"] > 0, "lossy: drops are recovered"
+    else:
+        assert s["drops"] == 0, "PFC loses nothing"
+    if kind == "link_down":
+        assert s["link_down_drops"] > 0 and s["retransmitted_packets"] > 0, \
+            "what a failed link loses is sent again"
+
+
+def run_ranks(serial, engine, ranks, tmp_path):
+    kind, extra, ref_dir, ref = serial
+    out = tmp_path / "out"
+    got = run(out, *extra, "--set", f"simulator.engine={engine}", ranks=ranks)
+    # The folder: the serial run's files, and nothing left of the ranks' staging.
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in ref_dir.iterdir())
+    assert not list(tmp_path.glob("out.partial-*"))
+    assert got["ranks"]["count"] == ranks
+    assert sum(r["flows"] for r in got["ranks"]["per_rank"]) == ref["flows_total"]
+    check_physics(kind, ref)
+    check_physics(kind, got)
+    assert set(fcts(ref_dir)) == set(fcts(out)), "the same flows complete"
+    return out, got
+
+
+def off_by_more(want, have, tolerance):
+    return {k: (want[k], have[k]) for k in want
+            if abs(have[k] - want[k]) > tolerance * max(abs(want[k]), 1)}
+
+
+@pytest.mark.parametrize("engine", ["granted_time", "null_message"])
+def test_one_rank_is_the_serial_run(serial, engine, tmp_path):
+    """On one rank nothing crosses: every file and figure is the serial run's."""
+    out, got = run_ranks(serial, engine, 1, tmp_path)
+    ref_dir, ref = serial[2], serial[3]
+    for f in ref_dir.glob("*.csv"):
+        assert (out / f.name).read_bytes() == f.read_bytes(), f.name
+    want, have = dict(numbers(ref)), dict(numbers(got))
+    assert set(want) == set(have)
+    assert not off_by_more(want, have, 0)
+
+
+@pytest.mark.parametrize("engine", ["granted_time", "null_message"])
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_ranks_split_the_serial_run(serial, engine, ranks, tmp_path):
+    """Over ranks, simultaneous events on different ranks may run in another order than
+    serially. Lossless, that moves completions by little: each flow within 1%, the bytes
+    and packets exactly, the counts of PFC frames, CNPs and marks within 2%. Lossy or
+    with a link failing, one such tie can change which frame a full buffer (or the
+    failing link) drops, and a drop costs a timeout: the same flows complete, and nothing
+    is lost for good."""
+    kind = serial[0]
+    out, got = run_ranks(serial, engine, ranks, tmp_path)
+    if kind != "pfc":
+        return
+    a, b = fcts(serial[2]), fcts(out)
+    worst = max(abs(b[f] - a[f]) / a[f] for f in a)
+    assert worst <= 1e-2, f"an FCT {worst:.3%} off the serial run's"
+    want, have = dict(numbers(serial[3])), dict(numbers(got))
+    assert set(want) <= set(have), set(want) - set(have)
+    # What the workload fixes is exact; counts of events a tie can add or save (PFC
+    # frames, CNPs, marks, queue figures) within 2%.
+    for key in ("bytes_sent", "bytes_delivered", "data_packets", "flows_completed"):
+        assert have[key] == want[key], key
+    assert not off_by_more(want, have, 2e-2)
