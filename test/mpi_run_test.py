@@ -127,7 +127,7 @@ def off_by_more(want, have, tolerance):
             if abs(have[k] - want[k]) > tolerance * max(abs(want[k]), 1)}
 
 
-@pytest.mark.parametrize("engine", ["granted_time", "null_message"])
+@pytest.mark.parametrize("engine", ["rdma", "granted_time", "null_message"])
 def test_one_rank_is_the_serial_run(serial, engine, tmp_path):
     """On one rank nothing crosses: every file and figure is the serial run's."""
     out, got = run_ranks(serial, engine, 1, tmp_path)
@@ -139,7 +139,7 @@ def test_one_rank_is_the_serial_run(serial, engine, tmp_path):
     assert not off_by_more(want, have, 0)
 
 
-@pytest.mark.parametrize("engine", ["granted_time", "null_message"])
+@pytest.mark.parametrize("engine", ["rdma", "granted_time", "null_message"])
 @pytest.mark.parametrize("ranks", [2, 4])
 def test_ranks_split_the_serial_run(serial, engine, ranks, tmp_path):
     """Over ranks, simultaneous events on different ranks may run in another order than

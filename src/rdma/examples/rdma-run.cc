@@ -261,7 +261,7 @@ main(int argc, char* argv[])
         {
             ScenarioRunner::CheckRanks(scenario, file);
         }
-        else if (scenario::Str(scenario, "simulator.engine") != "granted_time")
+        else if (scenario::Str(scenario, "simulator.engine") != "rdma")
         {
             say("rdma-run: warning: " + file +
                 ": simulator.engine is ignored: a run without --ranks has no distributed "
@@ -275,11 +275,12 @@ main(int argc, char* argv[])
         if (ranks > 0)
         {
             // First thing to touch the simulator: it binds ns-3's distributed engine.
+            const std::string engine = scenario::Str(scenario, "simulator.engine");
             RdmaRanks::Enable(&argc,
                               &argv,
-                              scenario::Str(scenario, "simulator.engine") == "null_message"
-                                  ? "ns3::NullMessageSimulatorImpl"
-                                  : "ns3::DistributedSimulatorImpl");
+                              engine == "rdma"           ? "ns3::RdmaSimulatorImpl"
+                              : engine == "null_message" ? "ns3::NullMessageSimulatorImpl"
+                                                         : "ns3::DistributedSimulatorImpl");
             if (RdmaRanks::Size() != ranks)
             {
                 throw ScenarioError("--ranks " + std::to_string(ranks) + ", but " +

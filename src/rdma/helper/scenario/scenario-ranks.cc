@@ -36,6 +36,14 @@ ScenarioRunner::CheckRanks(const json& s, const std::string& file)
         {"traffic.probe.enabled", Bool(s, "traffic.probe.enabled")},
         {"output.pcap.enabled", Bool(s, "output.pcap.enabled")},
     };
+    if (Str(s, "simulator.engine") == "rdma" && Str(s, "simulator.scheduler") != "rdma")
+    {
+        throw ScenarioError(file + ": key 'simulator.scheduler' has value '" +
+                            Str(s, "simulator.scheduler") +
+                            "', but simulator.engine rdma is the rdma event core (set "
+                            "simulator.engine granted_time to run over ranks on an ns-3 "
+                            "scheduler)");
+    }
     for (const auto& [key, used] : notYet)
     {
         if (used)
@@ -70,7 +78,9 @@ ScenarioRunner::MergeRanks(RunOutput& out,
                        {"wall_s", sum["wall_s"]},
                        {"cpu_s", sum["cpu_s"]},
                        {"events", sum["events"]},
-                       {"peak_rss_mb", sum["peak_rss_mb"]}};
+                       {"peak_rss_mb", sum["peak_rss_mb"]},
+                       {"windows", RdmaRanks::GetWindows()},
+                       {"window_wait_s", RdmaRanks::GetWindowWaitSeconds()}};
     json merged = RankMerge::Merge(out, sum, output.RankState(), rank, end);
     merged["ranks"]["engine"] = Str(m_scenario, "simulator.engine");
     merged["ranks"]["links_between_ranks"] = topo.GetNCutLinks();

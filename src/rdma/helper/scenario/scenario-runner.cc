@@ -363,8 +363,10 @@ ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& st
     const uint32_t seed = static_cast<uint32_t>(Int(s, "seed"));
     RngSeedManager::SetSeed(std::max<uint32_t>(seed, 1));
     RngSeedManager::SetRun(seed + 1);
-    UseScheduler(Str(s, "simulator.scheduler"), m_ranks > 0);
-    if (Str(s, "simulator.scheduler") == "rdma" && m_ranks == 0)
+    // Over ranks on ns-3's engines, the engine is bound already and takes a scheduler.
+    const bool ns3Engine = m_ranks > 0 && Str(s, "simulator.engine") != "rdma";
+    UseScheduler(Str(s, "simulator.scheduler"), ns3Engine);
+    if (Str(s, "simulator.scheduler") == "rdma" && !ns3Engine)
     {
         // The core's enum attributes, by their names (the scenario's values, capitalised).
         const auto aid = [&](const char* key) {

@@ -96,6 +96,7 @@ RdmaTopology::Partition(uint32_t ranks)
         }
     }
     std::vector<uint32_t> cut; // links between ranks
+    Time lookahead = Time::Max();
     for (uint32_t li = 0; li < m_links.size(); ++li)
     {
         const Link& l = m_links[li];
@@ -111,7 +112,9 @@ RdmaTopology::Partition(uint32_t ranks)
                    "smallest delay of such links)";
         }
         cut.push_back(li);
+        lookahead = std::min(lookahead, l.delay);
     }
+    RdmaRanks::SetLookahead(lookahead);
     for (uint32_t v = 0; v < n; ++v)
     {
         m_nodes.Get(v)->SetAttribute("SystemId", UintegerValue(m_rankOf[v]));
@@ -131,6 +134,10 @@ RdmaTopology::Partition(uint32_t ranks)
                 RdmaRanks::Listen(dev,
                                   MakeCallback(static_cast<ReceivePacket>(&RdmaNetDevice::Receive),
                                                PeekPointer(dev)));
+                RdmaRanks::ListenRecords(
+                    node,
+                    dev->GetIfIndex(),
+                    MakeCallback(&RdmaNetDevice::ReceiveRemote, PeekPointer(dev)));
             }
         }
     }

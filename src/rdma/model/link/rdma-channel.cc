@@ -128,17 +128,13 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
     using ReceiveFrame = void (RdmaNetDevice::*)(const Ptr<RdmaFrame>&);
     if (!RdmaSim::IsFastCore())
     {
-        // Any other simulator: one event per frame.
-        const Time arrival = TimeStep(static_cast<int64_t>(txSteps)) + m_delay;
         if (m_remote)
         {
-            // The peer is another rank's: the frame crosses as its wire image.
-            RdmaRanks::Send(f->GetPacket(),
-                            Simulator::Now() + arrival,
-                            dst->GetNode()->GetId(),
-                            dst->GetIfIndex());
+            SendRemote(f, dst, txSteps);
             return nullptr;
         }
+        // Any other simulator: one event per frame.
+        const Time arrival = TimeStep(static_cast<int64_t>(txSteps)) + m_delay;
         Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
                                        arrival,
                                        static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
@@ -148,6 +144,12 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
     }
     if (!m_dirs[to])
     {
+        // (A link between ranks never has one: asked here, off the path of every other.)
+        if (m_remote)
+        {
+            SendRemote(f, dst, txSteps);
+            return nullptr;
+        }
         m_dirs[to] = Create<Direction>(this, dst);
     }
     Direction& d = *m_dirs[to];
@@ -234,6 +236,27 @@ RdmaChannel::DoDispose()
         dev = nullptr;
     }
     Channel::DoDispose();
+}
+
+void
+RdmaChannel::SendRemote(const Ptr<RdmaFrame>& f, RdmaNetDevice* dst, uint64_t txSteps)
+{
+    // The peer is another rank's: the frame crosses as its wire image (under the module's
+    // own core, its header alone: the payload is virtual).
+    const Time arrival = Simulator::Now() + TimeStep(static_cast<int64_t>(txSteps)) + m_delay;
+    if (RdmaRanks::OwnEngine())
+    {
+        thread_local std::vector<uint8_t> wire;
+        wire.clear();
+        f->AppendHeaderBytes(wire);
+        RdmaRanks::SendRecord(dst->GetNode()->GetId(),
+                              dst->GetIfIndex(),
+                              arrival,
+                              wire.data(),
+                              static_cast<uint32_t>(wire.size()));
+        return;
+    }
+    RdmaRanks::Send(f->GetPacket(), arrival, dst->GetNode()->GetId(), dst->GetIfIndex());
 }
 
 void

@@ -86,6 +86,12 @@ class RdmaChannel : public Channel
     void DoDispose() override;
 
   private:
+    /// Transmit's case of a link between ranks: frame \p f to \p dst, on another rank,
+    /// after \p txSteps of serialization and the delay.
+    __attribute__((noinline)) void SendRemote(const Ptr<RdmaFrame>& f,
+                                              RdmaNetDevice* dst,
+                                              uint64_t txSteps);
+
     /// A frame on the wire, and the uid its arrival event runs under.
     struct InFlight
     {

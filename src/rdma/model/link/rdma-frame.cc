@@ -103,6 +103,30 @@ RdmaFrame::Make(const RdmaHeader& h)
     return f;
 }
 
+void
+RdmaFrame::AppendHeaderBytes(std::vector<uint8_t>& out) const
+{
+    const uint32_t n = header.GetSerializedSize();
+    Buffer wire;
+    wire.AddAtStart(n);
+    header.Serialize(wire.Begin());
+    const std::size_t at = out.size();
+    out.resize(at + n);
+    wire.CopyData(out.data() + at, n);
+}
+
+Ptr<RdmaFrame>
+RdmaFrame::FromHeaderBytes(const uint8_t* bytes, uint32_t size)
+{
+    Buffer wire;
+    wire.AddAtStart(size);
+    wire.Begin().Write(bytes, size);
+    Ptr<RdmaFrame> f = MakeBlank();
+    f->header.Deserialize(wire.Begin());
+    f->Sized();
+    return f;
+}
+
 Ptr<Packet>
 RdmaFrame::GetPacket()
 {

@@ -9,6 +9,8 @@
 #include "ns3/rdma-header.h"
 #include "ns3/simple-ref-count.h"
 
+#include <vector>
+
 namespace ns3
 {
 
@@ -60,6 +62,11 @@ class alignas(64) RdmaFrame final
 
     /// A new frame for header \p h (its Packet built on demand).
     static Ptr<RdmaFrame> Make(const RdmaHeader& h);
+    /// The header's wire bytes (what a frame crossing to another MPI rank carries: its
+    /// payload is virtual), appended to \p out.
+    void AppendHeaderBytes(std::vector<uint8_t>& out) const;
+    /// The frame whose header's wire bytes are the \p size bytes \p bytes.
+    static Ptr<RdmaFrame> FromHeaderBytes(const uint8_t* bytes, uint32_t size);
 
     /// A frame with a default header and no size yet: see MakeBlank.
     RdmaFrame();

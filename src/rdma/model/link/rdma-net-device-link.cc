@@ -4,10 +4,23 @@
  * RdmaNetDevice: link failure and repair: a down link loses what its port holds (counted and
  * traced); the port's queues and transmission are in rdma-net-device.cc.
  */
+#include "ns3/node.h"
 #include "ns3/rdma-net-device.h"
+#include "ns3/simulator.h"
 
 namespace ns3
 {
+
+void
+RdmaNetDevice::ReceiveRemote(Time delay, const uint8_t* bytes, uint32_t size)
+{
+    using ReceiveFrame = void (RdmaNetDevice::*)(const Ptr<RdmaFrame>&);
+    Simulator::ScheduleWithContext(GetNode()->GetId(),
+                                   delay,
+                                   static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
+                                   this,
+                                   RdmaFrame::FromHeaderBytes(bytes, size));
+}
 
 void
 RdmaNetDevice::SetLinkUp(bool up)

@@ -51,8 +51,23 @@ MPI_Comm g_comm = MPI_COMM_NULL;
 
 /// Largest piece of a gathered text sent at once (MPI counts are int).
 constexpr std::size_t kPiece = std::size_t(1) << 30;
+
+/// The engine is the module's own core (RdmaRanks::OwnEngine).
+bool g_ownEngine = false;
 #endif
+
+/// The ranks' lookahead (RdmaRanks::SetLookahead).
+Time g_lookahead = Time::Max();
 } // namespace
+
+#ifdef NS3_MPI
+/// The module's communicator, for the own engine's transport (rdma-rank-link.cc).
+MPI_Comm
+RdmaRanksCommunicator()
+{
+    return g_comm;
+}
+#endif
 
 bool
 RdmaRanks::Available()
@@ -73,6 +88,12 @@ RdmaRanks::Enable(int* argc, char*** argv, const std::string& engine)
     GlobalValue::Bind("SimulatorImplementationType", StringValue(engine));
     MpiInterface::Enable(argc, argv);
     MPI_Comm_dup(MPI_COMM_WORLD, &g_comm);
+    g_ownEngine = engine == "ns3::RdmaSimulatorImpl";
+    if (g_ownEngine)
+    {
+        // ns-3's MPI interface started MPI (and took its own engine, which is not used).
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(engine));
+    }
 #else
     (void)argc;
     (void)argv;
@@ -88,6 +109,11 @@ RdmaRanks::Disable()
     if (MpiInterface::IsEnabled())
     {
         NS_ABORT_MSG_IF(!Reductions().empty(), "RdmaRanks::Disable: reductions still in flight");
+        if (g_ownEngine)
+        {
+            EndRecords();
+            g_ownEngine = false;
+        }
         if (g_comm != MPI_COMM_NULL)
         {
             MPI_Comm_free(&g_comm);
@@ -128,6 +154,28 @@ RdmaRanks::Send(Ptr<Packet> p, Time rxTime, uint32_t node, uint32_t ifIndex)
     (void)node;
     (void)ifIndex;
     NS_FATAL_ERROR("RdmaRanks::Send: the module was built without ns-3's MPI module");
+#endif
+}
+
+void
+RdmaRanks::SetLookahead(Time lookahead)
+{
+    g_lookahead = lookahead;
+}
+
+Time
+RdmaRanks::GetLookahead()
+{
+    return g_lookahead;
+}
+
+bool
+RdmaRanks::OwnEngine()
+{
+#ifdef NS3_MPI
+    return g_ownEngine;
+#else
+    return false;
 #endif
 }
 

@@ -64,6 +64,54 @@ class RdmaRanks
      * Texts of any length cross (in pieces of at most 1 GiB).
      */
     static std::vector<std::string> Gather(const std::string& text);
+    /**
+     * The smallest delay of a link between ranks (RdmaTopology::Partition sets it): a
+     * frame sent now arrives on another rank no sooner, so every rank may run that far
+     * past the earliest next event of all ranks. Time::Max() when no link is cut.
+     */
+    static void SetLookahead(Time lookahead);
+    static Time GetLookahead();
+
+    /**
+     * \name The module's own event core over ranks (ns3::RdmaSimulatorImpl as the engine,
+     * simulator.engine rdma): frames cross on the module's communicator, and the core
+     * runs granted-time windows with these.
+     * @{
+     */
+    /// Whether the engine is the module's own core (Enable with ns3::RdmaSimulatorImpl).
+    static bool OwnEngine();
+    /// What a device on another rank is handed: (the delay from now to its arrival, its
+    /// bytes, their number).
+    using RecordHandler = Callback<void, Time, const uint8_t*, uint32_t>;
+    /**
+     * Send \p size bytes \p bytes (a frame's header) to device \p ifIndex of node \p node
+     * on another rank, to arrive at \p rxTime (at least the lookahead ahead of now). The
+     * records of a window travel together, one MPI message per rank, at its end (Grant).
+     */
+    static void SendRecord(uint32_t node,
+                           uint32_t ifIndex,
+                           Time rxTime,
+                           const uint8_t* bytes,
+                           uint32_t size);
+    /// Hand the records sent to device \p ifIndex of node \p node to \p handler.
+    static void ListenRecords(uint32_t node, uint32_t ifIndex, RecordHandler handler);
+    /**
+     * The next window, agreed by all ranks (collective): this window's records go out,
+     * and those sent to this rank come in and are handed over (their arrivals
+     * scheduled). Each rank gives the time stamp of its earliest event \p nextTs
+     * (UINT64_MAX: none); the earliest of all, and of the records sent, plus the
+     * lookahead becomes \p granted: every rank may run its events up to it.
+     * \return false once no rank has an event (the run is over everywhere)
+     */
+    static bool Grant(uint64_t nextTs, uint64_t* granted);
+    /// At the end of a run (Disable): records never sent are dropped, sends completed.
+    static void EndRecords();
+    /// Windows agreed so far (Grant calls), and the wall time spent in them: the time
+    /// this rank waited for the others and for frames in transit.
+    static uint64_t GetWindows();
+    static double GetWindowWaitSeconds();
+    /** @} */
+
     /// Have device \p device receive what another rank sends it, through \p receive
     /// (an MpiReceiver aggregated to it). Does nothing in a build without MPI.
     static void Listen(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> receive);

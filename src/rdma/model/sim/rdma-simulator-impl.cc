@@ -7,6 +7,7 @@
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/ns3-compat.h"
+#include "ns3/rdma-ranks.h"
 #include "ns3/simulator.h"
 
 #include <unistd.h>
@@ -146,7 +147,7 @@ RdmaSimulatorImpl::SetScheduler(ObjectFactory /* schedulerFactory */)
 uint32_t
 RdmaSimulatorImpl::GetSystemId() const
 {
-    return 0;
+    return RdmaRanks::Rank();
 }
 
 bool
@@ -240,7 +241,12 @@ RdmaSimulatorImpl::Run()
     m_clock.loadingPorts = LoadsPortState();
     m_events.SetSecondHintLines(m_clock.loadingPorts ? s_portHintLines : 0);
     // (Two loops, so that the one that does not warm pays nothing per event for it.)
-    if (WarmsNext())
+    const bool warm = WarmsNext();
+    if (RdmaRanks::OwnEngine())
+    {
+        warm ? RunWindows<true>() : RunWindows<false>();
+    }
+    else if (warm)
     {
         RunEvents<true>();
     }

@@ -231,9 +231,18 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     CacheAid m_warmNext;     ///< the WarmNext attribute
     /// Whether the fabric's state is likely cold (AID_AUTO's test).
     static bool AtScale();
+    /// One event of the loop: the earliest, run (rdma-simulator-step.h).
+    template <bool kWarm>
+    void Step();
     /// Run's loop, warming the next event (DirectEvent::Warm) or not.
     template <bool kWarm>
     void RunEvents();
+    /// Run over MPI ranks (RdmaRanks::OwnEngine): windows of time all ranks agree on
+    /// (RdmaRanks::Grant), each run as RunEvents up to its end (rdma-simulator-windows.cc,
+    /// a unit of its own, so that the serial loop is compiled as it was alone).
+    template <bool kWarm>
+    void RunWindows();
+    uint64_t m_granted = 0;          ///< over ranks: the end of the current window
     static int64_t s_portHotBytes;   ///< NotePortHotBytes: of the ports that exist
     static uint32_t s_portHintLines; ///< NotePortHotBytes: the most lines one port noted
 };

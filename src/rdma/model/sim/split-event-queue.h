@@ -7,6 +7,9 @@
 #include "ns3/event-heap.h"
 #include "ns3/event-wheel.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace ns3
 {
 
@@ -83,6 +86,18 @@ class SplitEventQueue
             }
         }
         return m_near.Pop(direct);
+    }
+
+    /// The time stamp of the earliest event (the queue must not be empty).
+    uint64_t NextTs()
+    {
+        uint64_t ts = std::numeric_limits<uint64_t>::max();
+        if (!m_near.Empty())
+        {
+            uint32_t uid;
+            m_near.PeekKey(&ts, &uid);
+        }
+        return m_far.Empty() ? ts : std::min(ts, m_far.Top().key.m_ts);
     }
 
     /// Remove the event of time stamp \p ts and uid \p uid; false if it is not here.
