@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/ns3-compat.h"
 #include "ns3/rdma-ranks.h"
+#include "ns3/rdma-simulator-step.h"
 #include "ns3/simulator.h"
 
 #include <unistd.h>
@@ -206,31 +207,7 @@ RdmaSimulatorImpl::RunEvents()
 {
     while (!m_events.Empty() && !m_stop)
     {
-        bool direct = false;
-        // (The next event's object is likely cold: it is fetched meanwhile.)
-        const Scheduler::Event next = m_events.Pop(&direct);
-        ++m_eventCount;
-        m_clock.currentTs = next.key.m_ts;
-        m_clock.currentContext = next.key.m_context;
-        m_clock.currentUid = next.key.m_uid;
-        if constexpr (kWarm)
-        {
-            if (EventImpl* after = m_events.NextDirect())
-            {
-                // Its hints were loaded one event ago: it starts loading what they
-                // point to.
-                static_cast<DirectEvent*>(after)->Warm();
-            }
-        }
-        if (direct)
-        {
-            static_cast<DirectEvent*>(next.impl)->Fire();
-        }
-        else
-        {
-            next.impl->Invoke();
-        }
-        next.impl->Unref();
+        Step<kWarm>();
     }
 }
 
