@@ -149,7 +149,9 @@ Parse(int argc, char* argv[], po::variables_map& vm)
                       << "\n";
             return 2;
         }
-        if (!RdmaRanks::Available() && !vm.count("check"))
+        // One rank needs no MPI on the rdma engine: the run over ranks, on one (its
+        // partition, end and merge), as a build without MPI can check it.
+        if (!RdmaRanks::Available() && !vm.count("check") && ranks > 1)
         {
             std::cerr << "rdma-run: error: --ranks " << ranks
                       << ": this rdma-run is built without ns-3's MPI module; ./rdma setup "
@@ -272,9 +274,17 @@ main(int argc, char* argv[])
             return CheckOnly(scenario, file, ranks);
         }
         RunOutput::CheckTarget(out);
-        if (ranks > 0)
+        if (ranks > 0 && !RdmaRanks::Available() &&
+            scenario::Str(scenario, "simulator.engine") != "rdma")
         {
-            // First thing to touch the simulator: it binds ns-3's distributed engine.
+            throw ScenarioError(file + ": key 'simulator.engine' has value '" +
+                                scenario::Str(scenario, "simulator.engine") +
+                                "', an ns-3 engine of the MPI build; this rdma-run is built "
+                                "without MPI (./rdma setup --mpi builds one)");
+        }
+        if (ranks > 0 && RdmaRanks::Available())
+        {
+            // First thing to touch the simulator: it binds the distributed engine.
             const std::string engine = scenario::Str(scenario, "simulator.engine");
             RdmaRanks::Enable(&argc,
                               &argv,

@@ -1,0 +1,82 @@
+"""rdma-run --ranks without MPI: one rank runs the whole path of a run over ranks (the
+split, the end every rank agrees on, rank 0's merge of the outputs) and must write the
+serial run's files byte for byte and the same summary figures; what cannot run over
+ranks, or not without MPI, is refused with one line naming the key or the build (exit 2,
+nothing written); --check --ranks N checks the split."""
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RUN = os.environ.get("RDMA_RUN") or str(ROOT / "build" / "bin" / "rdma-run")
+SCENARIO = str(ROOT / "scenarios" / "leaf-spine-incast.json")
+NO_PROBE = ["--set", "traffic.probe.enabled=false"]
+COST = {"wall_s", "cpu_s", "events", "events_per_s", "peak_rss_mb", "ranks"}
+
+
+def run(*args):
+    return subprocess.run([RUN, *args], capture_output=True, text=True, timeout=300)
+
+
+def mpi_build():
+    """Whether this rdma-run is built with MPI (it then starts more ranks under mpirun)."""
+    return "without ns-3's MPI" not in run(SCENARIO, "--out", "/dev/null/x", "--ranks", "2").stderr
+
+
+def numbers(tree, prefix=""):
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            if k not in COST:
+                yield from numbers(v, f"{prefix}{k}.")
+    elif isinstance(tree, (int, float)) and not isinstance(tree, bool):
+        yield prefix[:-1], tree
+
+
+@pytest.mark.parametrize("extra", [[], ["--set", "switch.pfc.enabled=false",
+                                        "--set", "switch.buffer_mb=0.3"]],
+                         ids=["pfc", "lossy"])
+def test_one_rank_writes_the_serial_runs_files(tmp_path, extra):
+    serial, ranked = tmp_path / "serial", tmp_path / "ranked"
+    assert run(SCENARIO, "--out", str(serial), "--quiet", *NO_PROBE, *extra).returncode == 0
+    p = run(SCENARIO, "--out", str(ranked), "--quiet", "--ranks", "1", *NO_PROBE, *extra)
+    assert p.returncode == 0, p.stderr
+    assert sorted(f.name for f in ranked.iterdir()) == sorted(f.name for f in serial.iterdir())
+    for f in serial.glob("*.csv"):
+        assert (ranked / f.name).read_bytes() == f.read_bytes(), f.name
+    a = json.loads((serial / "summary.json").read_text())
+    b = json.loads((ranked / "summary.json").read_text())
+    assert dict(numbers(a)) == dict(numbers(b))
+    assert b["ranks"]["count"] == 1 and b["ranks"]["links_between_ranks"] == 0
+    assert b["ranks"]["per_rank"][0]["flows"] == a["flows_total"]
+    assert b["conservation"]["balanced"] and b["bytes_delivered"] == b["bytes_sent"]
+    assert not list(tmp_path.glob("*.partial-*"))
+
+
+def refused(tmp_path, *args):
+    out = tmp_path / "out"
+    p = run(SCENARIO, "--out", str(out), *args)
+    assert p.returncode == 2, p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1, p.stderr
+    assert not out.exists() and not list(tmp_path.glob("out.partial-*"))
+    return lines[0]
+
+
+def test_what_does_not_run_over_ranks_is_named(tmp_path):
+    line = refused(tmp_path, "--ranks", "1")  # the scenario's probe is on
+    assert "traffic.probe.enabled" in line and "--ranks" in line
+
+
+def test_more_ranks_than_racks_or_no_mpi_is_one_line(tmp_path):
+    line = refused(tmp_path, "--ranks", "5", "--check", *NO_PROBE)
+    assert "5 ranks for 4 racks" in line
+    assert run(SCENARIO, "--check", "--ranks", "4", *NO_PROBE).returncode == 0
+    if mpi_build():
+        pytest.skip("this rdma-run is an MPI build")
+    assert "./rdma setup --mpi" in refused(tmp_path, "--ranks", "2", *NO_PROBE)
+    line = refused(tmp_path, "--ranks", "1", *NO_PROBE, "--set",
+                   "simulator.engine=granted_time")
+    assert "simulator.engine" in line and "granted_time" in line
