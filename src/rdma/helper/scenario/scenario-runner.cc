@@ -423,9 +423,9 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
     // time resolution changes) in a std::set: with many flows, setting the run up would
     // cost a set insert and erase per Time. Running the still-empty simulator ends that.
     // (It must be empty: an event scheduled before it would run now, and the traffic
-    // would start only after it.) Not over ranks: the null-message engine never ends a
-    // run of its own periodic events.
-    if (m_ranks == 0)
+    // would start only after it.) Over ranks, on the rdma engine only: ns-3's engines
+    // cannot run an empty simulator (null messages would never end it).
+    if (m_ranks == 0 || Str(s, "simulator.engine") == "rdma")
     {
         Simulator::Run();
     }
