@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from summary_numbers import numbers
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("RDMA_NS3_CACHE") or
@@ -28,9 +29,6 @@ LOSSY = ["--set", "switch.pfc.enabled=false", "--set", "switch.buffer_mb=0.3"]
 LINK_DOWN = ["--set", 'topology.link_events=[{"at_us": 200, "a": 32, "b": 36, "action": "down"},'
              ' {"at_us": 900, "a": 32, "b": 36, "action": "up"}]']
 EXTRA = {"pfc": [], "lossy": LOSSY, "link_down": LINK_DOWN}
-# Figures of the run's cost, or of its last microseconds (ranks stop a few checks after
-# the last completion, a serial run at it): compared loosely or not at all.
-COST = {"wall_s", "cpu_s", "events", "events_per_s", "peak_rss_mb", "ranks"}
 
 
 def record():
@@ -74,16 +72,6 @@ def fcts(folder):
     out = {r["flow_id"]: int(r["fct_ns"]) for r in rows}
     assert len(out) == len(rows), "a flow completed twice"
     return out
-
-
-def numbers(tree, prefix=""):
-    """Every number of a summary, by its dotted key."""
-    if isinstance(tree, dict):
-        for k, v in tree.items():
-            if k not in COST:
-                yield from numbers(v, f"{prefix}{k}.")
-    elif isinstance(tree, (int, float)) and not isinstance(tree, bool):
-        yield prefix[:-1], tree
 
 
 @pytest.fixture(scope="module", params=sorted(EXTRA))

@@ -9,12 +9,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from summary_numbers import numbers
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN = os.environ.get("RDMA_RUN") or str(ROOT / "build" / "bin" / "rdma-run")
 SCENARIO = str(ROOT / "scenarios" / "leaf-spine-incast.json")
 NO_PROBE = ["--set", "traffic.probe.enabled=false"]
-COST = {"wall_s", "cpu_s", "events", "events_per_s", "peak_rss_mb", "ranks"}
 
 
 def run(*args):
@@ -24,15 +24,6 @@ def run(*args):
 def mpi_build():
     """Whether this rdma-run is built with MPI (it then starts more ranks under mpirun)."""
     return "without ns-3's MPI" not in run(SCENARIO, "--out", "/dev/null/x", "--ranks", "2").stderr
-
-
-def numbers(tree, prefix=""):
-    if isinstance(tree, dict):
-        for k, v in tree.items():
-            if k not in COST:
-                yield from numbers(v, f"{prefix}{k}.")
-    elif isinstance(tree, (int, float)) and not isinstance(tree, bool):
-        yield prefix[:-1], tree
 
 
 @pytest.mark.parametrize("extra", [[], ["--set", "switch.pfc.enabled=false",
