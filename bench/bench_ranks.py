@@ -34,9 +34,12 @@ from bench import OUT_DIR, atomic_write, git_revision, runner_env, select_scenar
 
 CACHE = Path(os.environ.get("RDMA_NS3_CACHE") or
              Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ns3-rdma")
-# Scenarios that run over ranks (no collectives, probes or captures) and split: fabrics
-# of many racks.
-DEFAULT = ["permutation-1024-fat-tree", "fattree-320-dcqcn"]
+# Scenarios that split: fabrics of many racks (no probes or captures). The three:
+# the 256- and 1,024-GPU MoE layers and the 1,024-host permutation.
+DEFAULT = ["moe-256-deepseek", "moe-1024-deepseek", "permutation-1024-fat-tree"]
+# Collectives over ranks wait on deliveries; the serial run then does too, so that both
+# run the same model.
+COLLECTIVE = ["--set", "traffic.collective_wait=delivered"]
 COLUMNS = ["scenario", "ranks", "serial_wall_s", "ranks_wall_s", "ratio", "serial_events",
            "rank_events", "rank_cpu_s", "rank_windows", "rank_window_wait_s",
            "serial_rss_mb", "rank_rss_mb", "links_between_ranks", "flows", "status"]
@@ -84,10 +87,13 @@ def bench_one(runner, scenario, ranks, repeat):
         mpirun.append("--allow-run-as-root")
     serial_out = OUT_DIR / "ranks" / f"{scenario.stem}-serial"
     ranks_out = OUT_DIR / "ranks" / f"{scenario.stem}-ranks{ranks}"
+    traffic = json.loads(scenario.read_text()).get("traffic", {})
+    keys = COLLECTIVE if traffic.get("moe", {}).get("enabled") or "trace" in traffic else []
     best_serial = best_ranks = None
     for _ in range(repeat):
-        s = run([runner, str(scenario), "--out", str(serial_out), "--quiet"], serial_out)
-        r = run([*mpirun, runner, str(scenario), "--out", str(ranks_out), "--quiet",
+        s = run([runner, str(scenario), "--out", str(serial_out), "--quiet", *keys],
+                serial_out)
+        r = run([*mpirun, runner, str(scenario), "--out", str(ranks_out), "--quiet", *keys,
                  "--ranks", str(ranks)], ranks_out)
         best_serial = s if best_serial is None or s[0] < best_serial[0] else best_serial
         best_ranks = r if best_ranks is None or r[0] < best_ranks[0] else best_ranks

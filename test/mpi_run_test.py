@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from summary_numbers import numbers
+from summary_numbers import MOE, numbers
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("RDMA_NS3_CACHE") or
@@ -28,7 +28,7 @@ LOSSY = ["--set", "switch.pfc.enabled=false", "--set", "switch.buffer_mb=0.3"]
 # A link from leaf 0 (node 32) to spine 0 (node 36) down from 200 us to 900 us.
 LINK_DOWN = ["--set", 'topology.link_events=[{"at_us": 200, "a": 32, "b": 36, "action": "down"},'
              ' {"at_us": 900, "a": 32, "b": 36, "action": "up"}]']
-EXTRA = {"pfc": [], "lossy": LOSSY, "link_down": LINK_DOWN}
+EXTRA = {"pfc": [], "lossy": LOSSY, "link_down": LINK_DOWN, "moe": MOE}
 
 
 def record():
@@ -90,6 +90,8 @@ def check_physics(kind, s):
         assert s["drops"] > 0 and s["retransmitted_packets"] > 0, "lossy: drops are recovered"
     else:
         assert s["drops"] == 0, "PFC loses nothing"
+    if kind == "moe":
+        assert s["collective_completed"], "every group completes"
     if kind == "link_down":
         assert s["link_down_drops"] > 0 and s["retransmitted_packets"] > 0, \
             "what a failed link loses is sent again"

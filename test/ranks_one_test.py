@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from summary_numbers import numbers
+from summary_numbers import MOE, numbers
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN = os.environ.get("RDMA_RUN") or str(ROOT / "build" / "bin" / "rdma-run")
@@ -27,8 +27,8 @@ def mpi_build():
 
 
 @pytest.mark.parametrize("extra", [[], ["--set", "switch.pfc.enabled=false",
-                                        "--set", "switch.buffer_mb=0.3"]],
-                         ids=["pfc", "lossy"])
+                                        "--set", "switch.buffer_mb=0.3"], MOE],
+                         ids=["pfc", "lossy", "moe"])
 def test_one_rank_writes_the_serial_runs_files(tmp_path, extra):
     serial, ranked = tmp_path / "serial", tmp_path / "ranked"
     assert run(SCENARIO, "--out", str(serial), "--quiet", *NO_PROBE, *extra).returncode == 0
@@ -59,6 +59,11 @@ def refused(tmp_path, *args):
 def test_what_does_not_run_over_ranks_is_named(tmp_path):
     line = refused(tmp_path, "--ranks", "1")  # the scenario's probe is on
     assert "traffic.probe.enabled" in line and "--ranks" in line
+
+
+def test_collectives_over_ranks_must_wait_on_deliveries(tmp_path):
+    line = refused(tmp_path, "--ranks", "1", *NO_PROBE, *MOE[:-2])
+    assert "traffic.collective_wait" in line and "'acknowledged'" in line and "delivered" in line
 
 
 def test_more_ranks_than_racks_or_no_mpi_is_one_line(tmp_path):

@@ -223,13 +223,12 @@ OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& drive
             });
             ids.assign(all.begin(), all.begin() + ccQps);
         }
-        std::vector<std::pair<uint32_t, uint32_t>> qps;
         for (uint64_t id : ids)
         {
-            qps.push_back(driver.GetFlowQp(id));
+            m_ccQps.push_back(driver.GetFlowQp(id));
         }
         m_samplers.push_back(std::make_unique<CcSampler>(topo,
-                                                         qps,
+                                                         m_ccQps,
                                                          out.Stream("cc.csv"),
                                                          Us(Num(s, "output.cc_sample_us"))));
     }
@@ -353,7 +352,8 @@ OutputStage::RankState() const
             hostRxDelayNs += host->GetTotalDelay().GetNanoSeconds();
         }
     }
-    return json{{"queue_largest", m_queues->GetLargestPerSample()},
+    return json{{"cc_qps", m_ccQps},
+                {"queue_largest", m_queues->GetLargestPerSample()},
                 {"queue_sample_ns", Us(Num(m_scenario, "output.queue_sample_us")).GetNanoSeconds()},
                 {"uplink_tx_bytes", m_topo.GetUplinkTxBytes()},
                 {"uplink_windows", m_uplinks.GetWindows()},

@@ -75,7 +75,8 @@ class OutputStage
     /**
      * In a run over MPI ranks, what the merge of the ranks' summaries needs beyond them
      * (RankMerge): each queue sample's largest queue, the leaves' uplink bytes, the
-     * probe and small-flow completion times, the hosts' total receive hold time.
+     * probe and small-flow completion times, the hosts' total receive hold time, the
+     * order of cc.csv's QPs.
      */
     nlohmann::json RankState() const;
     /// summary.json's probe_latency_* and small_flow_* from the completion times (ns) of
@@ -98,6 +99,7 @@ class OutputStage
     const TrafficDriver& m_driver;
     RunRecorder m_recorder;
     std::vector<std::unique_ptr<PeriodicSampler>> m_samplers;
+    std::vector<std::pair<uint32_t, uint32_t>> m_ccQps; ///< cc.csv's QPs (node, QP), in order
     QueueSampler* m_queues;
     UplinkMeter m_uplinks;
     ByteLedger m_ledger;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <stdexcept>
 #include <string_view>
 
@@ -280,15 +281,23 @@ RankMerge::CsvRules()
         // Samples by time, then in the order a serial run walks the nodes.
         {"queue.csv", {0, 1, 2, 3}, 0}, // time_ns, node, port, prio
         {"ports.csv", {0, 1, 2}, 0},    // time_ns, node, port
-        {"cc.csv", {0, 1, 2}, 0},       // time_ns, node, qp
+        {"cc.csv", {0, kSampledQpOrder}, 0}, // time_ns, (node, qp)
         {"unfinished.csv", {0}, -1},    // flow_id
     };
     return rules;
 }
 
 std::string
-RankMerge::MergeCsv(const std::vector<std::string>& texts, const CsvRule& rule, int64_t endNs)
+RankMerge::MergeCsv(const std::vector<std::string>& texts,
+                    const CsvRule& rule,
+                    int64_t endNs,
+                    const QpOrder& qpOrder)
 {
+    std::map<std::pair<int64_t, int64_t>, int64_t> position;
+    for (std::size_t i = 0; i < qpOrder.size(); ++i)
+    {
+        position.emplace(qpOrder[i], i);
+    }
     struct Row
     {
         std::vector<int64_t> keys;
@@ -324,7 +333,17 @@ RankMerge::MergeCsv(const std::vector<std::string>& texts, const CsvRule& rule, 
             Row row{{}, line};
             for (int k : rule.keys)
             {
-                row.keys.push_back(Column(line, k));
+                if (k != kSampledQpOrder)
+                {
+                    row.keys.push_back(Column(line, k));
+                    continue;
+                }
+                const auto at = position.find({Column(line, 1), Column(line, 2)});
+                if (at == position.end())
+                {
+                    throw std::runtime_error(rule.file + ": a QP no rank samples");
+                }
+                row.keys.push_back(at->second);
             }
             rows.push_back(std::move(row));
         }
@@ -391,7 +410,11 @@ RankMerge::Merge(RunOutput& out, const json& summary, const json& state, const j
         const std::vector<std::string> texts = RdmaRanks::Gather(text);
         if (root && written)
         {
-            out.WriteFile(rule.file, MergeCsv(texts, rule, end.GetNanoSeconds()));
+            out.WriteFile(rule.file,
+                          MergeCsv(texts,
+                                   rule,
+                                   end.GetNanoSeconds(),
+                                   state.value("cc_qps", QpOrder())));
         }
     }
     const json mine = {{"summary", summary}, {"state", state}, {"rank", rank}};

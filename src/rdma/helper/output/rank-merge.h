@@ -30,6 +30,10 @@ namespace ns3
 class RankMerge
 {
   public:
+    /// A key of CsvRule::keys that is no column: the position of the row's QP (columns 1
+    /// and 2, node and QP number) in the order a serial run samples them.
+    static constexpr int kSampledQpOrder = -1;
+
     /// How one CSV file merges.
     struct CsvRule
     {
@@ -38,6 +42,9 @@ class RankMerge
         int timeColumn;        ///< column of the time in ns (-1: none); rows past the end dropped
     };
 
+    /// QPs, (node, QP number), in the order a serial run samples them.
+    using QpOrder = std::vector<std::pair<int64_t, int64_t>>;
+
     /// The CSV files a run over ranks merges, with their rules.
     static const std::vector<CsvRule>& CsvRules();
 
@@ -45,11 +52,13 @@ class RankMerge
      * Merge the texts \p texts (one per rank, each a header line and rows) of one CSV
      * file by \p rule: the header once, then every rank's rows, ordered by the rule's
      * key columns (stable: ties keep rank order), without rows whose time is past
-     * \p endNs. Throws std::runtime_error if the headers differ.
+     * \p endNs. \p qpOrder serves the key kSampledQpOrder. Throws std::runtime_error if
+     * the headers differ.
      */
     static std::string MergeCsv(const std::vector<std::string>& texts,
                                 const CsvRule& rule,
-                                int64_t endNs);
+                                int64_t endNs,
+                                const QpOrder& qpOrder = {});
 
     /**
      * One summary.json from the ranks' \p ranks, each {"summary": ..., "state":
@@ -59,8 +68,8 @@ class RankMerge
 
     /**
      * Collective, at the end of a run over ranks: take this rank's files of CsvRules()
-     * out of \p out, and its \p summary with \p state and \p rank (this rank's own
-     * figures); on rank 0 write the merged files into \p out and return the merged
+     * out of \p out, and its \p summary with \p state (OutputStage::RankState(), whose
+     * cc_qps is the QP order of cc.csv) and \p rank (this rank's own figures); on rank 0 write the merged files into \p out and return the merged
      * summary. Elsewhere \p out is left empty and the return value is \p summary.
      */
     static nlohmann::json Merge(RunOutput& out,

@@ -27,12 +27,10 @@ ScenarioRunner::SetRanks(uint32_t ranks)
 void
 ScenarioRunner::CheckRanks(const json& s, const std::string& file)
 {
-    // Each needs more than its rank's part of the fabric: a collective releases flows
-    // from completions on other ranks, probes repeat until every flow is done and their
-    // records are numbered in one sequence, a capture's files are per port of any node.
+    // Each needs more than its rank's part of the fabric: probes repeat until every flow
+    // is done and their records are numbered in one sequence, a capture's files are per
+    // port of any node.
     const std::vector<std::pair<std::string, bool>> notYet = {
-        {"traffic.moe.enabled", Bool(s, "traffic.moe.enabled")},
-        {"traffic.trace.csv", !Str(s, "traffic.trace.csv").empty()},
         {"traffic.probe.enabled", Bool(s, "traffic.probe.enabled")},
         {"output.pcap.enabled", Bool(s, "output.pcap.enabled")},
     };
@@ -43,6 +41,17 @@ ScenarioRunner::CheckRanks(const json& s, const std::string& file)
                             "', but simulator.engine rdma is the rdma event core (set "
                             "simulator.engine granted_time to run over ranks on an ns-3 "
                             "scheduler)");
+    }
+    // A collective waiting on acknowledgements would release a flow on one rank at the
+    // instant an acknowledgement arrives on another: closer than any lookahead.
+    const bool collective = Bool(s, "traffic.moe.enabled") || !Str(s, "traffic.trace.csv").empty();
+    if (collective && Str(s, "traffic.collective_wait") != "delivered")
+    {
+        throw ScenarioError(file + ": key 'traffic.collective_wait' has value '" +
+                            Str(s, "traffic.collective_wait") +
+                            "', and collectives over MPI ranks (--ranks) need 'delivered' (a "
+                            "host then waits only on what arrives at itself); set it, or run "
+                            "without --ranks");
     }
     for (const auto& [key, used] : notYet)
     {

@@ -119,6 +119,11 @@ RdmaTopology::Partition(uint32_t ranks)
     {
         m_nodes.Get(v)->SetAttribute("SystemId", UintegerValue(m_rankOf[v]));
     }
+    // A rank keeps the QPs of its own hosts only (the others are numbered, not kept).
+    for (uint32_t host : m_hosts)
+    {
+        GetNic(host)->SetRemote(!IsLocal(host));
+    }
     m_cutLinks = cut.size();
     using ReceivePacket = void (RdmaNetDevice::*)(Ptr<Packet>);
     for (uint32_t li : cut)

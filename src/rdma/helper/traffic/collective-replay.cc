@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/rdma-ranks.h"
 #include "ns3/simulator.h"
 
 #include <map>
@@ -18,19 +19,23 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
                                    const CollectiveTrace& trace,
                                    const std::vector<uint32_t>& rankHosts,
                                    uint8_t defaultPriority,
-                                   bool shareQps)
+                                   bool shareQps,
+                                   Wait wait)
     : m_driver(driver),
       m_trace(trace),
+      m_wait(wait),
       m_firstFlowId(driver.GetFlowsTotal()),
       m_groups(trace.groups.size())
 {
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint64_t>
-        qpOwner; // (src, dst, prio) -> flow id
+        qpOwner;                          // (src, dst, prio) -> flow id
+    std::map<uint64_t, uint32_t> qpLast; // QP owner's flow id -> last flow on it so far
     for (const TraceFlow& t : m_trace.flows)
     {
         NS_ABORT_MSG_IF(t.src >= rankHosts.size() || t.dst >= rankHosts.size(),
                         "CollectiveReplay: rank without a host");
         FlowState s;
+        s.nextOnQp = kNone;
         s.srcHost = rankHosts[t.src];
         s.dstHost = rankHosts[t.dst];
         NS_ABORT_MSG_IF(s.srcHost == s.dstHost,
@@ -57,6 +62,13 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
         const uint64_t id = m_driver.AddDeferredFlow(f, share);
         NS_ABORT_MSG_IF(id != m_firstFlowId + m_flows.size(),
                         "CollectiveReplay: flows must be added together");
+        if (share >= 0 && wait == Wait::DELIVERED)
+        {
+            const auto [last, first] = qpLast.emplace(share, share - m_firstFlowId);
+            m_flows[last->second].nextOnQp = m_flows.size();
+            last->second = m_flows.size();
+            s.behind = true;
+        }
         m_flows.push_back(s);
         ++m_remaining[Key(s.srcHost, t.group)];
         ++m_remaining[Key(s.dstHost, t.group)];
@@ -78,6 +90,10 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
         }
     }
     m_driver.AddCompletionListener(MakeCallback(&CollectiveReplay::Completed, this));
+    if (wait == Wait::DELIVERED)
+    {
+        m_driver.AddDeliveryListener(MakeCallback(&CollectiveReplay::Delivered, this));
+    }
 }
 
 uint64_t
@@ -107,7 +123,36 @@ CollectiveReplay::Release(uint32_t i)
     {
         at = Max(at, m_flows[i].ready + NanoSeconds(t.gapNs));
     }
-    m_driver.ReleaseFlow(m_firstFlowId + i, Max(Time(0), at - Simulator::Now()));
+    Post(i, at);
+}
+
+void
+CollectiveReplay::Post(uint32_t i, Time at)
+{
+    if (m_flows[i].behind)
+    {
+        m_flows[i].held = true;
+        m_flows[i].heldAt = at;
+        return;
+    }
+    // Posting it may free the flows behind it on its QP, each no sooner than the one ahead.
+    while (true)
+    {
+        m_driver.ReleaseFlow(m_firstFlowId + i, Max(Time(0), at - Simulator::Now()));
+        const uint32_t next = m_flows[i].nextOnQp;
+        if (next == kNone)
+        {
+            return;
+        }
+        m_flows[next].behind = false;
+        if (!m_flows[next].held)
+        {
+            return;
+        }
+        m_flows[next].held = false;
+        at = Max(at, m_flows[next].heldAt);
+        i = next;
+    }
 }
 
 void
@@ -124,13 +169,30 @@ CollectiveReplay::Completed(const TrafficDriver::Record& r)
     stats.start = Min(stats.start, r.start);
     stats.end = Max(stats.end, r.end);
     ++stats.completed;
-    for (uint32_t host : {m_flows[i].srcHost, m_flows[i].dstHost})
+    DoneOnHost(i, m_flows[i].srcHost);
+    if (m_wait == Wait::ACKNOWLEDGED)
     {
-        const uint64_t key = Key(host, g);
-        if (--m_remaining[key] == 0)
-        {
-            GroupDoneOnHost(key);
-        }
+        DoneOnHost(i, m_flows[i].dstHost);
+    }
+}
+
+void
+CollectiveReplay::Delivered(uint64_t flowId)
+{
+    if (flowId >= m_firstFlowId && flowId < m_firstFlowId + m_flows.size())
+    {
+        const uint32_t i = flowId - m_firstFlowId;
+        DoneOnHost(i, m_flows[i].dstHost);
+    }
+}
+
+void
+CollectiveReplay::DoneOnHost(uint32_t i, uint32_t host)
+{
+    const uint64_t key = Key(host, m_trace.flows[i].group);
+    if (--m_remaining[key] == 0)
+    {
+        GroupDoneOnHost(key);
     }
 }
 
@@ -157,6 +219,33 @@ const std::vector<CollectiveReplay::GroupStats>&
 CollectiveReplay::GetGroupStats() const
 {
     return m_groups;
+}
+
+void
+CollectiveReplay::CombineRanks()
+{
+    if (RdmaRanks::Size() <= 1)
+    {
+        return;
+    }
+    std::vector<int64_t> start;
+    std::vector<int64_t> end;
+    std::vector<int64_t> completed;
+    for (const GroupStats& s : m_groups)
+    {
+        start.push_back(s.start.GetTimeStep());
+        end.push_back(s.end.GetTimeStep());
+        completed.push_back(s.completed);
+    }
+    RdmaRanks::AllReduce(start, RdmaRanks::Reduce::MIN);
+    RdmaRanks::AllReduce(end, RdmaRanks::Reduce::MAX);
+    RdmaRanks::AllReduce(completed, RdmaRanks::Reduce::SUM);
+    for (std::size_t g = 0; g < m_groups.size(); ++g)
+    {
+        m_groups[g].start = Time(start[g]);
+        m_groups[g].end = Time(end[g]);
+        m_groups[g].completed = completed[g];
+    }
 }
 
 void

@@ -20,9 +20,12 @@ namespace ns3
  * Plays a CollectiveTrace on a TrafficDriver: each flow is posted when every group it
  * waits for has completed on its sending host, gap_ns later, and not before
  * release_ns (a flow without waits starts at release_ns). A group has completed on a
- * host when the host's flows of the group -- sent or received -- have completed (at the
- * requester: last byte acknowledged); a group without flows on a host is complete there
- * from the start. Records, per group, when its first flow was posted and its last one
+ * host when the host's flows of the group -- sent or received -- are done there; a group
+ * without flows on a host is complete there from the start. A flow the host sends is
+ * done when its last byte is acknowledged. A flow it receives is done, as its sender sees
+ * it, when that acknowledgement arrives (Wait::ACKNOWLEDGED), or, as the receiver sees
+ * it, when its last byte is delivered (Wait::DELIVERED: then every host waits only on
+ * what happens at itself, which is what lets the replay run over MPI ranks). Records, per group, when its first flow was posted and its last one
  * completed: collectives.csv and the collective_* keys of summary.json.
  *
  * Bookkeeping is per flow and per (host, group), never per packet.
@@ -30,17 +33,28 @@ namespace ns3
 class CollectiveReplay
 {
   public:
+    /// When a host counts a flow it receives as done.
+    enum class Wait
+    {
+        ACKNOWLEDGED, ///< its last byte acknowledged at the sender
+        DELIVERED,    ///< its last byte delivered at the receiver (RdmaNic delivery)
+    };
+
     /**
      * \param rankHosts host index of each rank of the trace
      * \param defaultPriority class of flows whose trace prio is empty
      * \param shareQps all flows from one host to another in one class share one QP (in
-     *        order, as small messages on one connection); else one QP per flow
+     *        order, as small messages on one connection); else one QP per flow. With
+     *        Wait::DELIVERED, the flows of a QP are posted in trace order (a flow released
+     *        before the one ahead of it waits for it), as its receiver counts them so.
+     * \param wait when a received flow is done
      */
     CollectiveReplay(TrafficDriver& driver,
                      const CollectiveTrace& trace,
                      const std::vector<uint32_t>& rankHosts,
                      uint8_t defaultPriority,
-                     bool shareQps);
+                     bool shareQps,
+                     Wait wait = Wait::ACKNOWLEDGED);
 
     /// Schedule the flows that wait for nothing; call before Simulator::Run.
     void Start();
@@ -55,6 +69,11 @@ class CollectiveReplay
     };
 
     const std::vector<GroupStats>& GetGroupStats() const;
+    /**
+     * Over MPI ranks: make every rank's group statistics those of the whole run (each
+     * rank saw its own senders' completions). Collective; nothing in a serial run.
+     */
+    void CombineRanks();
     /// collectives.csv: phase,layer,start_ns,end_ns,duration_ns,flows,bytes.
     void WriteCsv(std::ostream& out) const;
     /// The collective_* keys of summary.json.
@@ -67,15 +86,27 @@ class CollectiveReplay
         uint32_t dstHost;
         uint32_t pending = 0; ///< (host, group) waits not yet complete
         Time ready;           ///< latest completion among the waited groups
+        uint32_t nextOnQp;    ///< Wait::DELIVERED: the next flow on its QP, or kNone
+        bool behind = false;  ///< Wait::DELIVERED: the flow ahead on its QP is not posted yet
+        bool held = false;    ///< released, waiting for the flow ahead (at heldAt)
+        Time heldAt;
     };
+
+    static constexpr uint32_t kNone = ~uint32_t(0);
 
     static uint64_t Key(uint32_t host, uint32_t group);
     void Completed(const TrafficDriver::Record& r);
+    void Delivered(uint64_t flowId);
+    /// Flow \p index is done on \p host (as a sender or a receiver).
+    void DoneOnHost(uint32_t index, uint32_t host);
     void GroupDoneOnHost(uint64_t key);
     void Release(uint32_t index);
+    /// Post flow \p index at \p at, unless the flow ahead on its QP is not posted yet.
+    void Post(uint32_t index, Time at);
 
     TrafficDriver& m_driver;
     CollectiveTrace m_trace;
+    Wait m_wait;
     uint64_t m_firstFlowId;
     std::vector<FlowState> m_flows;
     std::unordered_map<uint64_t, uint32_t> m_remaining;            ///< (host, group) -> flows left

@@ -27,7 +27,7 @@ namespace ns3
  * generator's (traffic.moe.*: expert-parallel dispatch and combine, ranks placed on hosts
  * linearly, by rail or by traffic.moe.rank_hosts) or a trace file's (traffic.trace.*,
  * relative to the scenario file, read in Prepare). Owns the keys traffic.moe.*,
- * traffic.trace.* and traffic.collective_qps; writes the collective_* keys of
+ * traffic.trace.*, traffic.collective_qps and traffic.collective_wait; writes the collective_* keys of
  * summary.json (and moe_* for the generator) and the files collectives.csv and, for the
  * generator, moe-trace.csv.
  */
@@ -312,7 +312,10 @@ CollectiveStage::AddTraffic(const json& s,
                                                   *m_trace,
                                                   m_rankHosts,
                                                   priority,
-                                                  Str(s, "traffic.collective_qps") == "per_pair");
+                                                  Str(s, "traffic.collective_qps") == "per_pair",
+                                                  Str(s, "traffic.collective_wait") == "delivered"
+                                                      ? CollectiveReplay::Wait::DELIVERED
+                                                      : CollectiveReplay::Wait::ACKNOWLEDGED);
     m_replay->Start();
 }
 
@@ -321,6 +324,8 @@ CollectiveStage::Summarize(json& sum, Time /* end */) const
 {
     if (m_replay)
     {
+        // Over ranks every rank comes here, in stage order: the collective combine is safe.
+        m_replay->CombineRanks();
         m_replay->Summarize(sum);
     }
     if (m_moeStats)
@@ -379,6 +384,7 @@ CollectiveStage::Keys() const
         {"traffic.trace.csv", T::STRING, "", 0, 0, {}, "path", "Collective trace to replay: flow_id,release_ns,src,dst,bytes,phase,layer,wait_groups,gap_ns,prio (src, dst: ranks; wait_groups: phase:layer;...); a flow starts when its groups completed on its sending host, + gap_ns. Relative to the scenario file; empty = none."},
         {"traffic.trace.rank_hosts", T::INT_ARRAY, json::array(), 0, 1e6, {}, "host", "Host of each rank of the trace; empty = rank r on host r."},
         {"traffic.trace.priority", T::INT, nullptr, 0, 7, {}, "", "Class of trace flows with an empty prio (default nic.data_priority)."},
+        {"traffic.collective_wait", T::CHOICE, "acknowledged", 0, 0, {"acknowledged", "delivered"}, "", "When a host counts a collective flow it receives as done (its groups complete with it): acknowledged, when the sender has its last byte acknowledged; delivered, when the last byte has arrived at the receiver, every byte before it too (as a GPU polling its buffer sees it). Runs over MPI ranks need delivered."},
         {"traffic.collective_qps", T::CHOICE, nullptr, 0, 0, {"per_flow", "per_pair"}, "", "QPs of collective flows (MoE, trace): one per flow, or one per host pair and class (messages in order). Default: per_pair for MoE per_token granularity, else per_flow."},
     };
     // clang-format on

@@ -18,6 +18,8 @@ namespace
 {
 /// Message ids of probe messages: this bit plus the probe index.
 constexpr uint64_t kProbeBit = 1ULL << 62;
+/// No flow (delivery order).
+constexpr uint64_t kNoFlow = ~uint64_t(0);
 /// UDP source ports of QPs (per-QP ECMP entropy) cycle through the dynamic range.
 constexpr uint32_t kSportBase = 49152;
 constexpr uint32_t kSportRange = 16384;
@@ -59,10 +61,11 @@ TrafficDriver::TrafficDriver(RdmaTopology& topo)
     for (uint32_t h : topo.GetHosts())
     {
         topo.GetNic(h)->SetCompletionCallback(MakeCallback(&TrafficDriver::Completed, this));
+        topo.GetNic(h)->SetDeliveryCallback(MakeCallback(&TrafficDriver::Delivered, this));
     }
 }
 
-uint32_t
+std::pair<uint32_t, uint32_t>
 TrafficDriver::Connect(uint32_t src, uint32_t dst, uint8_t priority)
 {
     const auto& hosts = m_topo.GetHosts();
@@ -76,15 +79,17 @@ TrafficDriver::Connect(uint32_t src, uint32_t dst, uint8_t priority)
                        m_topo.GetBaseRtt(hosts[src], hosts[dst]),
                        m_topo.GetPathLength(hosts[src], hosts[dst]));
     const uint16_t sport = kSportBase + (m_nextSport[src]++ % kSportRange);
-    return RdmaNic::Connect(s, d, priority, sport);
+    uint32_t recvQpn = 0;
+    const uint32_t qpn = RdmaNic::Connect(s, d, priority, sport, &recvQpn);
+    return {qpn, recvQpn};
 }
 
 uint64_t
 TrafficDriver::AddFlow(const FlowSpec& flow)
 {
     NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddFlow after Start");
-    const uint32_t qpn = Connect(flow.src, flow.dst, flow.priority);
-    m_flows.push_back(FlowState{flow, qpn});
+    const auto [qpn, recvQpn] = Connect(flow.src, flow.dst, flow.priority);
+    m_flows.push_back(FlowState{flow, qpn, recvQpn});
     if (flow.bytes != RdmaMessage::kUnbounded)
     {
         m_foregroundBytes += flow.bytes;
@@ -98,20 +103,20 @@ TrafficDriver::AddDeferredFlow(const FlowSpec& flow, int64_t shareQpOf)
     NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddDeferredFlow after Start");
     NS_ABORT_MSG_IF(flow.bytes == RdmaMessage::kUnbounded,
                     "TrafficDriver: a deferred flow needs a size");
-    uint32_t qpn;
+    std::pair<uint32_t, uint32_t> qpns;
     if (shareQpOf >= 0)
     {
         const FlowState& other = m_flows.at(shareQpOf);
         NS_ABORT_MSG_IF(other.spec.src != flow.src || other.spec.dst != flow.dst ||
                             other.spec.priority != flow.priority,
                         "TrafficDriver: a shared QP joins the same hosts in the same class");
-        qpn = other.qpn;
+        qpns = {other.qpn, other.recvQpn};
     }
     else
     {
-        qpn = Connect(flow.src, flow.dst, flow.priority);
+        qpns = Connect(flow.src, flow.dst, flow.priority);
     }
-    m_flows.push_back(FlowState{flow, qpn, true});
+    m_flows.push_back(FlowState{flow, qpns.first, qpns.second, true});
     m_foregroundBytes += flow.bytes;
     return m_flows.size() - 1;
 }
@@ -121,6 +126,10 @@ TrafficDriver::ReleaseFlow(uint64_t flowId, Time delay)
 {
     NS_ABORT_MSG_IF(!m_flows.at(flowId).deferred,
                     "TrafficDriver: flow " << flowId << " is not deferred");
+    if (!m_topo.IsLocal(m_topo.GetHosts()[m_flows[flowId].spec.src]))
+    {
+        return; // its source's rank posts it
+    }
     Simulator::Schedule(delay, &TrafficDriver::PostFlow, this, flowId);
 }
 
@@ -134,7 +143,7 @@ TrafficDriver::AddProbe(uint32_t src,
                         bool rateLimited)
 {
     NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddProbe after Start");
-    const uint32_t qpn = Connect(src, dst, priority);
+    const uint32_t qpn = Connect(src, dst, priority).first;
     if (!rateLimited)
     {
         m_topo.GetNic(m_topo.GetHosts()[src])->ExemptFromCongestionControl(qpn);
@@ -168,6 +177,71 @@ TrafficDriver::Start()
         }
     }
     // Without foreground flows, probes run until the stop time.
+    if (!m_deliveryListeners.empty())
+    {
+        IndexDeliveries();
+    }
+}
+
+void
+TrafficDriver::AddDeliveryListener(DeliveryCallback cb)
+{
+    NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddDeliveryListener after Start");
+    m_deliveryListeners.push_back(cb);
+}
+
+void
+TrafficDriver::IndexDeliveries()
+{
+    const auto& hosts = m_topo.GetHosts();
+    m_nextDelivery.assign(hosts.size(), {});
+    m_nextOnQp.assign(m_flows.size(), kNoFlow);
+    std::vector<std::vector<uint64_t>> last(hosts.size()); // per host and QP: last flow so far
+    for (uint64_t id = 0; id < m_flows.size(); ++id)
+    {
+        const FlowState& f = m_flows[id];
+        if (!m_topo.IsLocal(hosts[f.spec.dst]))
+        {
+            continue;
+        }
+        const uint32_t rqpn = f.recvQpn;
+        std::vector<uint64_t>& next = m_nextDelivery[f.spec.dst];
+        std::vector<uint64_t>& tail = last[f.spec.dst];
+        if (rqpn >= next.size())
+        {
+            next.resize(rqpn + 1, kNoFlow);
+            tail.resize(rqpn + 1, kNoFlow);
+        }
+        if (next[rqpn] == kNoFlow)
+        {
+            next[rqpn] = id;
+        }
+        else
+        {
+            m_nextOnQp[tail[rqpn]] = id;
+        }
+        tail[rqpn] = id;
+    }
+}
+
+void
+TrafficDriver::Delivered(uint32_t node, uint32_t recvQpn)
+{
+    if (m_deliveryListeners.empty())
+    {
+        return;
+    }
+    std::vector<uint64_t>& next = m_nextDelivery[m_topo.GetHostIndex(node)];
+    if (recvQpn >= next.size() || next[recvQpn] == kNoFlow)
+    {
+        return; // a probe's QP
+    }
+    const uint64_t id = next[recvQpn];
+    next[recvQpn] = m_nextOnQp[id];
+    for (const DeliveryCallback& listener : m_deliveryListeners)
+    {
+        listener(id);
+    }
 }
 
 void

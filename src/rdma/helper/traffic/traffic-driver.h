@@ -72,6 +72,14 @@ class TrafficDriver
     void SetRecordCallback(RecordCallback cb);
     /// One more receiver of every completed message (called after the record callback).
     void AddCompletionListener(RecordCallback cb);
+    using DeliveryCallback = Callback<void, uint64_t>;
+    /**
+     * One more receiver of every delivery: \p cb gets the id of a foreground flow whose
+     * message has arrived whole at its receiver (RdmaNic::SetDeliveryCallback), on the
+     * receiver's rank. Flows sharing a QP must be posted in flow id order. Call before
+     * Start.
+     */
+    void AddDeliveryListener(DeliveryCallback cb);
     /// Called once when every foreground flow has completed.
     void SetDoneCallback(Callback<void> cb);
 
@@ -106,14 +114,19 @@ class TrafficDriver
     struct FlowState
     {
         FlowSpec spec;
-        uint32_t qpn;
+        uint32_t qpn;          ///< requester QP number (on the source)
+        uint32_t recvQpn;      ///< responder QP number (on the destination)
         bool deferred = false; ///< posted by ReleaseFlow, not at spec.start
     };
 
-    uint32_t Connect(uint32_t src, uint32_t dst, uint8_t priority);
+    /// A new QP from \p src to \p dst; returns (requester, responder) QP numbers.
+    std::pair<uint32_t, uint32_t> Connect(uint32_t src, uint32_t dst, uint8_t priority);
     void PostFlow(uint64_t flowId);
     void PostProbe(uint32_t probe);
     void Completed(const RdmaNic::Completion& c);
+    void Delivered(uint32_t node, uint32_t recvQpn);
+    /// The per-QP delivery order of the flows whose receivers are local (listeners only).
+    void IndexDeliveries();
 
     RdmaTopology& m_topo;
     std::vector<FlowState> m_flows;
@@ -130,6 +143,10 @@ class TrafficDriver
     std::vector<uint32_t> m_nextSport; ///< per host
     RecordCallback m_recordCallback;
     std::vector<RecordCallback> m_listeners;
+    std::vector<DeliveryCallback> m_deliveryListeners;
+    /// Per host: receive QP number -> the next flow it delivers (kNoFlow: none).
+    std::vector<std::vector<uint64_t>> m_nextDelivery;
+    std::vector<uint64_t> m_nextOnQp; ///< per flow: the next flow on its QP (kNoFlow: none)
     Callback<void> m_doneCallback;
 };
 

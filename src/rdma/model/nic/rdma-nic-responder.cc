@@ -24,7 +24,13 @@ RdmaNic::ReceiveData(const RdmaHeader& h)
         rq.lastCnp = now;
         SendCnp(rq);
     }
+    const uint32_t inOrderBefore = rq.expectedPsn;
     const RecvReply r = m_recovery->OnData(rq, h, m_ackInterval, now);
+    if ((h.flags & RdmaHeader::FLAG_LAST) ||
+        (!m_lastsAhead.empty() && rq.expectedPsn != inOrderBefore))
+    {
+        NoteDeliveries(h, rq, inOrderBefore, r.deliveredBytes > 0);
+    }
     // With a host model, every data packet takes its turn in the host, answered or not.
     const Time done = m_hostRx ? m_hostRx->Admit(r.deliveredBytes, now) : now;
     if (r.deliveredBytes > 0)
@@ -55,6 +61,48 @@ RdmaNic::ReceiveData(const RdmaHeader& h)
         else
         {
             SendAck(rq, h, r.type, r.psn, flags);
+        }
+    }
+}
+
+void
+RdmaNic::NoteDeliveries(const RdmaHeader& h, const RecvQueuePair& rq, uint32_t before, bool placed)
+{
+    uint32_t delivered = 0; // messages (their order is the QP's: only the count matters)
+    if ((h.flags & RdmaHeader::FLAG_LAST) && h.psn >= before)
+    {
+        if (h.psn < rq.expectedPsn)
+        {
+            ++delivered;
+        }
+        else if (placed)
+        {
+            m_lastsAhead.emplace_back(h.dstQpn, h.psn);
+        }
+    }
+    if (rq.expectedPsn != before)
+    {
+        // The in-order point moved: last packets placed ahead of it may now be behind it.
+        auto ahead = m_lastsAhead.begin();
+        for (auto it = m_lastsAhead.begin(); it != m_lastsAhead.end(); ++it)
+        {
+            if (it->first == h.dstQpn && it->second < rq.expectedPsn)
+            {
+                ++delivered;
+            }
+            else
+            {
+                *ahead++ = *it;
+            }
+        }
+        m_lastsAhead.erase(ahead, m_lastsAhead.end());
+    }
+    for (uint32_t k = 0; k < delivered; ++k)
+    {
+        m_deliveryTrace(m_nodeId, h.dstQpn);
+        if (!m_deliveryCallback.IsNull())
+        {
+            m_deliveryCallback(m_nodeId, h.dstQpn);
         }
     }
 }

@@ -118,7 +118,12 @@ RdmaNic::GetTypeId()
             .AddTraceSource("MessageComplete",
                             "A message has been fully acknowledged.",
                             MakeTraceSourceAccessor(&RdmaNic::m_completionTrace),
-                            "ns3::RdmaNic::CompletionTracedCallback");
+                            "ns3::RdmaNic::CompletionTracedCallback")
+            .AddTraceSource("MessageDelivered",
+                            "A message has arrived whole at this responder: its last packet "
+                            "and every packet before it on the QP (node, receive QP number).",
+                            MakeTraceSourceAccessor(&RdmaNic::m_deliveryTrace),
+                            "ns3::RdmaNic::DeliveryTracedCallback");
     return tid;
 }
 
@@ -281,7 +286,18 @@ RdmaNic::SetCongestionControl(const ObjectFactory& factory)
 void
 RdmaNic::SetCcContextFor(uint32_t peerNode, Time baseRtt, uint32_t hops)
 {
-    m_paths[peerNode] = PathInfo{baseRtt, hops};
+    if (!m_remote)
+    {
+        m_paths[peerNode] = PathInfo{baseRtt, hops};
+    }
+}
+
+void
+RdmaNic::SetRemote(bool remote)
+{
+    NS_ABORT_MSG_IF(!m_sendQps.empty() || !m_recvQps.empty(),
+                    "RdmaNic: SetRemote before creating QPs");
+    m_remote = remote;
 }
 
 void
@@ -291,11 +307,22 @@ RdmaNic::SetFabricBaseRtt(Time rtt)
 }
 
 uint32_t
-RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t priority, uint16_t sport)
+RdmaNic::Connect(Ptr<RdmaNic> src,
+                 Ptr<RdmaNic> dst,
+                 uint8_t priority,
+                 uint16_t sport,
+                 uint32_t* recvQpn)
 {
     const uint32_t rqpn = dst->AddRecvQp(src->GetNodeId(), sport, priority);
     const uint32_t sqpn = src->AddSendQp(dst->GetNodeId(), rqpn, sport, priority);
-    dst->m_recvQps[rqpn].peerQpn = sqpn;
+    if (!dst->m_remote)
+    {
+        dst->m_recvQps[rqpn].peerQpn = sqpn;
+    }
+    if (recvQpn)
+    {
+        *recvQpn = rqpn;
+    }
     return sqpn;
 }
 
@@ -303,6 +330,10 @@ uint32_t
 RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t priority)
 {
     NS_ABORT_MSG_IF(!m_device, "RdmaNic: SetDevice before creating QPs");
+    if (m_remote)
+    {
+        return m_remoteSendQps++;
+    }
     SendQueuePair qp;
     qp.qpn = m_sendQps.size();
     qp.peerNode = peerNode;
@@ -394,6 +425,10 @@ RdmaNic::GetCongestionControl(uint32_t qpn) const
 uint32_t
 RdmaNic::AddRecvQp(uint32_t peerNode, uint16_t sport, uint8_t priority)
 {
+    if (m_remote)
+    {
+        return m_remoteRecvQps++;
+    }
     RecvQueuePair rq;
     rq.peerNode = peerNode;
     rq.sport = sport;
@@ -477,6 +512,12 @@ void
 RdmaNic::SetCompletionCallback(CompletionCallback cb)
 {
     m_completionCallback = cb;
+}
+
+void
+RdmaNic::SetDeliveryCallback(DeliveryCallback cb)
+{
+    m_deliveryCallback = cb;
 }
 
 const RdmaNic::Stats&

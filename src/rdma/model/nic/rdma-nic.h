@@ -69,6 +69,9 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
 
     using CompletionCallback = Callback<void, const Completion&>;
     using CompletionTracedCallback = void (*)(const Completion&);
+    /// A message delivered at the responder: (this NIC's node, the receive QP number).
+    using DeliveryCallback = Callback<void, uint32_t, uint32_t>;
+    using DeliveryTracedCallback = void (*)(uint32_t node, uint32_t qpn);
 
     /// NIC-wide counters.
     struct Stats
@@ -145,10 +148,21 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
     void ExemptFromCongestionControl(uint32_t qpn);
 
     /**
+     * Over MPI ranks: another rank steps this NIC's node. QPs created here are then
+     * numbered as if they were kept (their peers address them by number) but not kept,
+     * so that a rank holds only its own NICs' QPs.
+     */
+    void SetRemote(bool remote);
+
+    /**
      * Create an RC connection from \p src to \p dst in class \p priority, with UDP
      * source port \p sport (ECMP entropy). Returns the requester QP number on \p src.
      */
-    static uint32_t Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t priority, uint16_t sport);
+    static uint32_t Connect(Ptr<RdmaNic> src,
+                            Ptr<RdmaNic> dst,
+                            uint8_t priority,
+                            uint16_t sport,
+                            uint32_t* recvQpn = nullptr);
 
     /// Post a message of \p bytes (RdmaMessage::kUnbounded: until TruncateMessage).
     void PostSend(uint32_t qpn, uint64_t bytes, uint64_t flowId);
@@ -156,6 +170,12 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
     void TruncateMessage(uint32_t qpn);
 
     void SetCompletionCallback(CompletionCallback cb);
+    /**
+     * Call \p cb whenever a message has been delivered here, at the responder: its last
+     * packet (RdmaHeader::FLAG_LAST) has been accepted and so has every packet before it
+     * on the QP. Messages of a QP are delivered once each, in the order they were posted.
+     */
+    void SetDeliveryCallback(DeliveryCallback cb);
     const Stats& GetStats() const;
     const SendQueuePair& GetSendQp(uint32_t qpn) const;
     /// Payload bytes of QP \p qpn acknowledged so far.
@@ -254,6 +274,9 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
     /// Point m_arrivalHints at the QP tables where they are now.
     void NoteQpTables();
     void ReceiveData(const RdmaHeader& h);
+    /// After ReceiveData accepted \p h (\p placed: for the first time) on \p rq, whose
+    /// in-order point was \p before: report the messages that are now delivered.
+    void NoteDeliveries(const RdmaHeader& h, const RecvQueuePair& rq, uint32_t before, bool placed);
     void ReceiveAck(const RdmaHeader& h);
     void ReceiveNack(const RdmaHeader& h);
     void ReceiveProbe(const RdmaHeader& h);
@@ -328,6 +351,14 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
 
     CompletionCallback m_completionCallback;
     TracedCallback<const Completion&> m_completionTrace;
+    bool m_remote = false;      ///< SetRemote
+    uint32_t m_remoteSendQps = 0; ///< QPs numbered, not kept, while remote
+    uint32_t m_remoteRecvQps = 0;
+    DeliveryCallback m_deliveryCallback;
+    TracedCallback<uint32_t, uint32_t> m_deliveryTrace;
+    /// (receive QP, PSN) of last packets placed beyond their QP's in-order point
+    /// (selective repeat, direct placement): delivered once that point passes them.
+    std::vector<std::pair<uint32_t, uint32_t>> m_lastsAhead;
 };
 
 static_assert(offsetof(SendQueuePair, lastProgress) + sizeof(Time) <= RdmaNic::kQpLines * 64,

@@ -201,6 +201,26 @@ RdmaRanks::StartMax(const std::vector<int64_t>& values)
     return handle;
 }
 
+void
+RdmaRanks::AllReduce(std::vector<int64_t>& values, Reduce op)
+{
+#ifdef NS3_MPI
+    if (g_comm != MPI_COMM_NULL)
+    {
+        const MPI_Op mpiOp = op == Reduce::MIN ? MPI_MIN : op == Reduce::MAX ? MPI_MAX : MPI_SUM;
+        MPI_Allreduce(MPI_IN_PLACE,
+                      values.data(),
+                      static_cast<int>(values.size()),
+                      MPI_INT64_T,
+                      mpiOp,
+                      g_comm);
+    }
+#else
+    (void)values;
+    (void)op;
+#endif
+}
+
 bool
 RdmaRanks::FinishMax(uint32_t handle, bool wait, std::vector<int64_t>* result)
 {

@@ -59,6 +59,18 @@ class RdmaRanks
      * has, its result is in \p result and the handle is released.
      */
     static bool FinishMax(uint32_t handle, bool wait, std::vector<int64_t>* result);
+    /// What AllReduce makes of the ranks' values.
+    enum class Reduce
+    {
+        MIN,
+        MAX,
+        SUM,
+    };
+    /**
+     * Replace \p values, element by element, by their minimum, maximum or sum over every
+     * rank (blocking). Collective, as StartMax. Nothing changes in a serial run.
+     */
+    static void AllReduce(std::vector<int64_t>& values, Reduce op);
     /**
      * Every rank's \p text, in rank order, at rank 0 (elsewhere: empty). Collective.
      * Texts of any length cross (in pieces of at most 1 GiB).

@@ -113,6 +113,23 @@ TEST(RankMerge, SamplesPastTheEndAreLeftOutAndDifferentHeadersRefused)
                  std::runtime_error);
 }
 
+TEST(RankMerge, SampledQpsKeepTheSerialRunsOrderAtEachTime)
+{
+    // A serial run samples the largest flows first, not in node order: (9, 4), (2, 7),
+    // (5, 1). Ranks 0 and 1 each sampled theirs.
+    const std::string header = "time_ns,node,qp,rate_bps,window_bytes,acked_bytes\n";
+    const std::string rank0 = header + "0,2,7,100,0,0\n10,2,7,90,0,5\n";
+    const std::string rank1 = header + "0,9,4,100,0,0\n0,5,1,100,0,0\n10,9,4,80,0,6\n"
+                                       "10,5,1,70,0,7\n";
+    const RankMerge::QpOrder order = {{9, 4}, {2, 7}, {5, 1}};
+    EXPECT_EQ(RankMerge::MergeCsv({rank0, rank1}, Rule("cc.csv"), 100, order),
+              header + "0,9,4,100,0,0\n0,2,7,100,0,0\n0,5,1,100,0,0\n"
+                       "10,9,4,80,0,6\n10,2,7,90,0,5\n10,5,1,70,0,7\n");
+    // A row of a QP outside the order cannot be placed.
+    EXPECT_THROW(RankMerge::MergeCsv({rank0, rank1}, Rule("cc.csv"), 100, {{9, 4}, {2, 7}}),
+                 std::runtime_error);
+}
+
 TEST(RankMerge, CountersAddExtremesTakeTheLargestAndFiguresAreComputedAgain)
 {
     const json a = Rank(6, 3, 50, 40, 20, 10, {100, 300}, {5, 0, 7});
