@@ -12,9 +12,12 @@ K times in a row, serial and ranks alternately, and each side keeps its least wa
 ratio, per rank the CPU time, events, windows, time spent waiting in them and peak
 memory, against the serial run's events and memory. Both must complete the same flows
 (unless the scenario ends at its stop time with flows unfinished: then a flow finishing
-just before it may differ, and the status says so).
-Writes bench/out/ranks.csv and bench/out/ranks.md. Exit status: 0 if every pair ran and
-completed the same flows, 1 if not, 2 on bad usage or without the MPI build.
+just before it may differ, and the status says so). Collectives wait on deliveries
+(traffic.collective_wait delivered) on both sides, since only that runs over ranks.
+Writes bench/out/ranks.csv and bench/out/ranks.md; with 2 ranks and moe-1024-deepseek
+among the runs, also the projection of bench/ranks_model.py. Exit status: 0 if every
+pair ran and completed the same flows, 1 if not, 2 on bad usage or without the MPI
+build.
 """
 
 import argparse
@@ -164,6 +167,10 @@ def main(argv=None):
     atomic_write(OUT_DIR / "ranks.csv", render(rows, "csv"))
     atomic_write(OUT_DIR / "ranks.md", render(rows, "md"))
     print(f"Wrote {OUT_DIR.relative_to(ROOT)}/ranks.csv and ranks.md")
+    if args.ranks == 2 and any(r["scenario"] == "moe-1024-deepseek" and r["status"] == "ok"
+                               for r in rows):
+        import ranks_model  # the projection to more ranks, fitted to these runs
+        ranks_model.main([])
     return 1 if failed else 0
 
 

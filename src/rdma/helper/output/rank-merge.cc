@@ -3,14 +3,17 @@
  */
 #include "ns3/rank-merge.h"
 
+#include "ns3/abort.h"
 #include "ns3/output-stage.h"
 #include "ns3/rdma-ranks.h"
 #include "ns3/stall-report.h"
 #include "ns3/uplink-meter.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 
@@ -287,25 +290,80 @@ RankMerge::CsvRules()
     return rules;
 }
 
-std::string
-RankMerge::MergeCsv(const std::vector<std::string>& texts,
-                    const CsvRule& rule,
-                    int64_t endNs,
-                    const QpOrder& qpOrder)
+namespace
 {
+/// A row's keys by a rule (at most four; unused ones 0).
+using RowKey = std::array<int64_t, 4>;
+
+/// One rank's rows of a CSV text, read one at a time.
+class RowReader
+{
+  public:
+    RowReader(std::string_view text, std::size_t headerSize)
+        : m_rest(text.substr(headerSize))
+    {
+    }
+
+    /// The next row within the end, and its key; false when there is none.
+    bool Next(const RankMerge::CsvRule& rule,
+              int64_t endNs,
+              const std::map<std::pair<int64_t, int64_t>, int64_t>& position)
+    {
+        while (!m_rest.empty())
+        {
+            const std::size_t eol = m_rest.find('\n');
+            line = m_rest.substr(0, eol == std::string_view::npos ? m_rest.size() : eol + 1);
+            m_rest.remove_prefix(line.size());
+            if (rule.timeColumn >= 0 && Column(line, rule.timeColumn) > endNs)
+            {
+                continue;
+            }
+            key = {};
+            for (std::size_t i = 0; i < rule.keys.size(); ++i)
+            {
+                const int k = rule.keys[i];
+                if (k != RankMerge::kSampledQpOrder)
+                {
+                    key[i] = Column(line, k);
+                    continue;
+                }
+                const auto at = position.find({Column(line, 1), Column(line, 2)});
+                if (at == position.end())
+                {
+                    throw std::runtime_error(rule.file + ": a QP no rank samples");
+                }
+                key[i] = at->second;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    std::string_view line;
+    RowKey key{};
+
+  private:
+    std::string_view m_rest;
+};
+} // namespace
+
+void
+RankMerge::MergeCsvTo(std::ostream& out,
+                      const std::vector<std::string>& texts,
+                      const CsvRule& rule,
+                      int64_t endNs,
+                      const QpOrder& qpOrder)
+{
+    NS_ABORT_MSG_IF(rule.keys.size() > std::tuple_size<RowKey>::value,
+                    "RankMerge: more keys than a row key holds");
     std::map<std::pair<int64_t, int64_t>, int64_t> position;
     for (std::size_t i = 0; i < qpOrder.size(); ++i)
     {
         position.emplace(qpOrder[i], i);
     }
-    struct Row
-    {
-        std::vector<int64_t> keys;
-        std::string_view line;
-    };
-
-    std::string header;
-    std::vector<Row> rows;
+    std::string_view header;
+    std::vector<RowReader> readers;
+    bool sorted = true; // every rank's rows already in key order (as each rank writes them)
     for (const std::string& text : texts)
     {
         const std::string_view all(text);
@@ -314,49 +372,77 @@ RankMerge::MergeCsv(const std::vector<std::string>& texts,
             all.substr(0, eol == std::string_view::npos ? all.size() : eol + 1);
         if (&text == &texts.front())
         {
-            header = std::string(head);
+            header = head;
         }
         else if (head != header)
         {
             throw std::runtime_error(rule.file + ": the ranks wrote different headers");
         }
-        for (std::size_t at = head.size(); at < all.size();)
+        RowReader check(all, head.size());
+        RowKey last{};
+        for (bool first = true; sorted && check.Next(rule, endNs, position); first = false)
         {
-            std::size_t end = all.find('\n', at);
-            end = end == std::string_view::npos ? all.size() : end + 1;
-            const std::string_view line = all.substr(at, end - at);
-            at = end;
-            if (rule.timeColumn >= 0 && Column(line, rule.timeColumn) > endNs)
-            {
-                continue;
-            }
-            Row row{{}, line};
-            for (int k : rule.keys)
-            {
-                if (k != kSampledQpOrder)
-                {
-                    row.keys.push_back(Column(line, k));
-                    continue;
-                }
-                const auto at = position.find({Column(line, 1), Column(line, 2)});
-                if (at == position.end())
-                {
-                    throw std::runtime_error(rule.file + ": a QP no rank samples");
-                }
-                row.keys.push_back(at->second);
-            }
-            rows.push_back(std::move(row));
+            sorted = first || !(check.key < last);
+            last = check.key;
         }
+        readers.emplace_back(all, head.size());
     }
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-        return a.keys < b.keys;
-    });
-    std::string merged = header;
-    for (const Row& row : rows)
+    out << header;
+    if (!sorted)
     {
-        merged += row.line;
+        // Not expected: every row at once, in a stable order by key (ties: rank order).
+        std::vector<std::pair<RowKey, std::string_view>> rows;
+        for (RowReader& r : readers)
+        {
+            while (r.Next(rule, endNs, position))
+            {
+                rows.emplace_back(r.key, r.line);
+            }
+        }
+        std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+            return a.first < b.first;
+        });
+        for (const auto& row : rows)
+        {
+            out << row.second;
+        }
+        return;
     }
-    return merged;
+    // Each rank's rows in order: take the least next row (ties: the lowest rank), which
+    // is the stable order by key, holding no row beyond the ranks' texts.
+    std::vector<bool> more;
+    for (RowReader& r : readers)
+    {
+        more.push_back(r.Next(rule, endNs, position));
+    }
+    while (true)
+    {
+        std::size_t least = readers.size();
+        for (std::size_t k = 0; k < readers.size(); ++k)
+        {
+            if (more[k] && (least == readers.size() || readers[k].key < readers[least].key))
+            {
+                least = k;
+            }
+        }
+        if (least == readers.size())
+        {
+            return;
+        }
+        out << readers[least].line;
+        more[least] = readers[least].Next(rule, endNs, position);
+    }
+}
+
+std::string
+RankMerge::MergeCsv(const std::vector<std::string>& texts,
+                    const CsvRule& rule,
+                    int64_t endNs,
+                    const QpOrder& qpOrder)
+{
+    std::ostringstream out;
+    MergeCsvTo(out, texts, rule, endNs, qpOrder);
+    return out.str();
 }
 
 json
@@ -410,11 +496,12 @@ RankMerge::Merge(RunOutput& out, const json& summary, const json& state, const j
         const std::vector<std::string> texts = RdmaRanks::Gather(text);
         if (root && written)
         {
-            out.WriteFile(rule.file,
-                          MergeCsv(texts,
-                                   rule,
-                                   end.GetNanoSeconds(),
-                                   state.value("cc_qps", QpOrder())));
+            // Streamed to the file: the merge holds nothing beyond the ranks' texts.
+            MergeCsvTo(out.Stream(rule.file),
+                       texts,
+                       rule,
+                       end.GetNanoSeconds(),
+                       state.value("cc_qps", QpOrder()));
         }
     }
     const json mine = {{"summary", summary}, {"state", state}, {"rank", rank}};

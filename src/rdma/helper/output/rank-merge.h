@@ -8,6 +8,7 @@
 #include "ns3/run-output.h"
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -50,11 +51,18 @@ class RankMerge
 
     /**
      * Merge the texts \p texts (one per rank, each a header line and rows) of one CSV
-     * file by \p rule: the header once, then every rank's rows, ordered by the rule's
-     * key columns (stable: ties keep rank order), without rows whose time is past
-     * \p endNs. \p qpOrder serves the key kSampledQpOrder. Throws std::runtime_error if
-     * the headers differ.
+     * file by \p rule into \p out: the header once, then every rank's rows, ordered by
+     * the rule's key columns (stable: ties keep rank order), without rows whose time is
+     * past \p endNs. \p qpOrder serves the key kSampledQpOrder. Each rank writes its rows
+     * in key order, so the merge streams them (nothing is held beyond \p texts); rows out
+     * of order are sorted first. Throws std::runtime_error if the headers differ.
      */
+    static void MergeCsvTo(std::ostream& out,
+                           const std::vector<std::string>& texts,
+                           const CsvRule& rule,
+                           int64_t endNs,
+                           const QpOrder& qpOrder = {});
+    /// MergeCsvTo into a string.
     static std::string MergeCsv(const std::vector<std::string>& texts,
                                 const CsvRule& rule,
                                 int64_t endNs,

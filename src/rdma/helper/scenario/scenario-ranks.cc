@@ -12,6 +12,9 @@
 #include "ns3/scenario-runner.h"
 #include "ns3/stall-report.h"
 
+#include <algorithm>
+#include <sys/resource.h>
+
 namespace ns3
 {
 
@@ -91,6 +94,15 @@ ScenarioRunner::MergeRanks(RunOutput& out,
                        {"windows", RdmaRanks::GetWindows()},
                        {"window_wait_s", RdmaRanks::GetWindowWaitSeconds()}};
     json merged = RankMerge::Merge(out, sum, output.RankState(), rank, end);
+    if (RdmaRanks::Rank() == 0)
+    {
+        // Rank 0's peak memory counts the merge too (the others only send).
+        rusage ru{};
+        getrusage(RUSAGE_SELF, &ru);
+        const double peak = ru.ru_maxrss / 1024.0;
+        merged["ranks"]["per_rank"][0]["peak_rss_mb"] = peak;
+        merged["peak_rss_mb"] = std::max(merged["peak_rss_mb"].get<double>(), peak);
+    }
     merged["ranks"]["engine"] = Str(m_scenario, "simulator.engine");
     merged["ranks"]["links_between_ranks"] = topo.GetNCutLinks();
     warnings.clear();

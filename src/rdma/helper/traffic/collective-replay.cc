@@ -64,7 +64,7 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
                         "CollectiveReplay: flows must be added together");
         if (share >= 0 && wait == Wait::DELIVERED)
         {
-            const auto [last, first] = qpLast.emplace(share, share - m_firstFlowId);
+            const auto last = qpLast.emplace(share, share - m_firstFlowId).first;
             m_flows[last->second].nextOnQp = m_flows.size();
             last->second = m_flows.size();
             s.behind = true;

@@ -41,6 +41,7 @@ class CollectiveReplay
     };
 
     /**
+     * \param trace the flows and groups; it must outlive the replay (not copied)
      * \param rankHosts host index of each rank of the trace
      * \param defaultPriority class of flows whose trace prio is empty
      * \param shareQps all flows from one host to another in one class share one QP (in
@@ -105,7 +106,7 @@ class CollectiveReplay
     void Post(uint32_t index, Time at);
 
     TrafficDriver& m_driver;
-    CollectiveTrace m_trace;
+    const CollectiveTrace& m_trace; ///< the caller's, not copied (the run's largest table)
     Wait m_wait;
     uint64_t m_firstFlowId;
     std::vector<FlowState> m_flows;

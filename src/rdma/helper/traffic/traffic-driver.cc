@@ -61,7 +61,6 @@ TrafficDriver::TrafficDriver(RdmaTopology& topo)
     for (uint32_t h : topo.GetHosts())
     {
         topo.GetNic(h)->SetCompletionCallback(MakeCallback(&TrafficDriver::Completed, this));
-        topo.GetNic(h)->SetDeliveryCallback(MakeCallback(&TrafficDriver::Delivered, this));
     }
 }
 
@@ -187,6 +186,14 @@ void
 TrafficDriver::AddDeliveryListener(DeliveryCallback cb)
 {
     NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddDeliveryListener after Start");
+    if (m_deliveryListeners.empty())
+    {
+        // Only now: without listeners the NICs call nothing on a delivery.
+        for (uint32_t h : m_topo.GetHosts())
+        {
+            m_topo.GetNic(h)->SetDeliveryCallback(MakeCallback(&TrafficDriver::Delivered, this));
+        }
+    }
     m_deliveryListeners.push_back(cb);
 }
 
@@ -227,10 +234,6 @@ TrafficDriver::IndexDeliveries()
 void
 TrafficDriver::Delivered(uint32_t node, uint32_t recvQpn)
 {
-    if (m_deliveryListeners.empty())
-    {
-        return;
-    }
     std::vector<uint64_t>& next = m_nextDelivery[m_topo.GetHostIndex(node)];
     if (recvQpn >= next.size() || next[recvQpn] == kNoFlow)
     {

@@ -113,6 +113,21 @@ TEST(RankMerge, SamplesPastTheEndAreLeftOutAndDifferentHeadersRefused)
                  std::runtime_error);
 }
 
+TEST(RankMerge, RowsOutOfOrderWithinARankAreSortedStably)
+{
+    // Ranks write their rows in key order, and the merge streams them; a rank that did
+    // not still gets the stable order by key (ties: rank order, then the rank's order).
+    const std::string header = "time_ns,node,port,prio,bytes\n";
+    const std::string rank0 = header + "100,9,1,3,5\n0,9,1,3,1\n";
+    const std::string rank1 = header + "0,8,2,3,2\n100,8,2,3,6\n";
+    EXPECT_EQ(RankMerge::MergeCsv({rank0, rank1}, Rule("queue.csv"), 1000),
+              header + "0,8,2,3,2\n0,9,1,3,1\n100,8,2,3,6\n100,9,1,3,5\n");
+    const std::string fct0 = "a,end_ns\n1,300\n2,100\n";
+    const std::string fct1 = "a,end_ns\n3,100\n";
+    RankMerge::CsvRule byEnd{"x.csv", {1}, -1};
+    EXPECT_EQ(RankMerge::MergeCsv({fct0, fct1}, byEnd, 0), "a,end_ns\n2,100\n3,100\n1,300\n");
+}
+
 TEST(RankMerge, SampledQpsKeepTheSerialRunsOrderAtEachTime)
 {
     // A serial run samples the largest flows first, not in node order: (9, 4), (2, 7),
