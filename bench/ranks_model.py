@@ -162,7 +162,7 @@ def plot(models, args):
         ax.plot([1, 2], [m["wall1"], m["wall2"]], "s", color="tab:green",
                 label="256 GPUs, measured")
     ax.axhline(600, color="gray", lw=0.8)
-    ax.text(1.05, 630, "10 min", color="gray")
+    ax.text(40, 630, "10 min", color="gray")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xticks(RANKS)

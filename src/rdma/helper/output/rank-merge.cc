@@ -282,10 +282,10 @@ RankMerge::CsvRules()
         {"fct.csv", {8}, -1}, // end_ns
         {"pfc.csv", {0}, 0},  // time_ns
         // Samples by time, then in the order a serial run walks the nodes.
-        {"queue.csv", {0, 1, 2, 3}, 0}, // time_ns, node, port, prio
-        {"ports.csv", {0, 1, 2}, 0},    // time_ns, node, port
+        {"queue.csv", {0, 1, 2, 3}, 0},      // time_ns, node, port, prio
+        {"ports.csv", {0, 1, 2}, 0},         // time_ns, node, port
         {"cc.csv", {0, kSampledQpOrder}, 0}, // time_ns, (node, qp)
-        {"unfinished.csv", {0}, -1},    // flow_id
+        {"unfinished.csv", {0}, -1},         // flow_id
     };
     return rules;
 }

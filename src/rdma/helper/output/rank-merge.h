@@ -77,8 +77,9 @@ class RankMerge
     /**
      * Collective, at the end of a run over ranks: take this rank's files of CsvRules()
      * out of \p out, and its \p summary with \p state (OutputStage::RankState(), whose
-     * cc_qps is the QP order of cc.csv) and \p rank (this rank's own figures); on rank 0 write the merged files into \p out and return the merged
-     * summary. Elsewhere \p out is left empty and the return value is \p summary.
+     * cc_qps is the QP order of cc.csv) and \p rank (this rank's own figures); on rank 0 write the
+     * merged files into \p out and return the merged summary. Elsewhere \p out is left empty and
+     * the return value is \p summary.
      */
     static nlohmann::json Merge(RunOutput& out,
                                 const nlohmann::json& summary,

@@ -28,7 +28,7 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
       m_groups(trace.groups.size())
 {
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint64_t>
-        qpOwner;                          // (src, dst, prio) -> flow id
+        qpOwner;                         // (src, dst, prio) -> flow id
     std::map<uint64_t, uint32_t> qpLast; // QP owner's flow id -> last flow on it so far
     for (const TraceFlow& t : m_trace.flows)
     {

@@ -25,8 +25,9 @@ namespace ns3
  * done when its last byte is acknowledged. A flow it receives is done, as its sender sees
  * it, when that acknowledgement arrives (Wait::ACKNOWLEDGED), or, as the receiver sees
  * it, when its last byte is delivered (Wait::DELIVERED: then every host waits only on
- * what happens at itself, which is what lets the replay run over MPI ranks). Records, per group, when its first flow was posted and its last one
- * completed: collectives.csv and the collective_* keys of summary.json.
+ * what happens at itself, which is what lets the replay run over MPI ranks). Records, per group,
+ * when its first flow was posted and its last one completed: collectives.csv and the collective_*
+ * keys of summary.json.
  *
  * Bookkeeping is per flow and per (host, group), never per packet.
  */

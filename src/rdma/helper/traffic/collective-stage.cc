@@ -27,8 +27,8 @@ namespace ns3
  * generator's (traffic.moe.*: expert-parallel dispatch and combine, ranks placed on hosts
  * linearly, by rail or by traffic.moe.rank_hosts) or a trace file's (traffic.trace.*,
  * relative to the scenario file, read in Prepare). Owns the keys traffic.moe.*,
- * traffic.trace.*, traffic.collective_qps and traffic.collective_wait; writes the collective_* keys of
- * summary.json (and moe_* for the generator) and the files collectives.csv and, for the
+ * traffic.trace.*, traffic.collective_qps and traffic.collective_wait; writes the collective_* keys
+ * of summary.json (and moe_* for the generator) and the files collectives.csv and, for the
  * generator, moe-trace.csv.
  */
 class CollectiveStage : public TrafficStage

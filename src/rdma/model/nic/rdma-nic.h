@@ -351,7 +351,7 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
 
     CompletionCallback m_completionCallback;
     TracedCallback<const Completion&> m_completionTrace;
-    bool m_remote = false;      ///< SetRemote
+    bool m_remote = false;        ///< SetRemote
     uint32_t m_remoteSendQps = 0; ///< QPs numbered, not kept, while remote
     uint32_t m_remoteRecvQps = 0;
     DeliveryCallback m_deliveryCallback;
