@@ -160,7 +160,7 @@ main(int argc, char* argv[])
     uniform->SetStream(0);
     Ptr<GammaRandomVariable> gamma = CreateObject<GammaRandomVariable>();
     gamma->SetStream(1);
-    const CollectiveTrace trace = moe.Generate(uniform, gamma);
+    CollectiveTrace trace = moe.Generate(uniform, gamma);
     if (!o.traceFile.empty())
     {
         std::ofstream out(o.traceFile);

@@ -219,7 +219,7 @@ OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& drive
                 all[i] = i;
             }
             std::stable_sort(all.begin(), all.end(), [&driver](uint64_t a, uint64_t b) {
-                return driver.GetFlowSpec(a).bytes > driver.GetFlowSpec(b).bytes;
+                return driver.GetFlowBytes(a) > driver.GetFlowBytes(b);
             });
             ids.assign(all.begin(), all.begin() + ccQps);
         }

@@ -13,6 +13,7 @@
 #include "ns3/stall-report.h"
 
 #include <algorithm>
+#include <malloc.h>
 #include <sys/resource.h>
 
 namespace ns3
@@ -68,13 +69,7 @@ ScenarioRunner::CheckRanks(const json& s, const std::string& file)
 }
 
 json
-ScenarioRunner::MergeRanks(RunOutput& out,
-                           const json& sum,
-                           const OutputStage& output,
-                           const RdmaTopology& topo,
-                           const TrafficDriver& driver,
-                           Time end,
-                           std::vector<std::string>& warnings) const
+ScenarioRunner::RankFacts(const json& sum, const RdmaTopology& topo, const TrafficDriver& driver)
 {
     uint32_t nodes = 0;
     for (const auto* group : {&topo.GetHosts(), &topo.GetSwitches()})
@@ -84,16 +79,30 @@ ScenarioRunner::MergeRanks(RunOutput& out,
             nodes += topo.IsLocal(node) ? 1 : 0;
         }
     }
-    const json rank = {{"rank", RdmaRanks::Rank()},
-                       {"nodes", nodes},
-                       {"flows", driver.GetLocalFlows()},
-                       {"wall_s", sum["wall_s"]},
-                       {"cpu_s", sum["cpu_s"]},
-                       {"events", sum["events"]},
-                       {"peak_rss_mb", sum["peak_rss_mb"]},
-                       {"windows", RdmaRanks::GetWindows()},
-                       {"window_wait_s", RdmaRanks::GetWindowWaitSeconds()}};
-    json merged = RankMerge::Merge(out, sum, output.RankState(), rank, end);
+    return {{"rank", RdmaRanks::Rank()},
+            {"nodes", nodes},
+            {"flows", driver.GetLocalFlows()},
+            {"wall_s", sum["wall_s"]},
+            {"cpu_s", sum["cpu_s"]},
+            {"events", sum["events"]},
+            {"peak_rss_mb", sum["peak_rss_mb"]},
+            {"windows", RdmaRanks::GetWindows()},
+            {"window_wait_s", RdmaRanks::GetWindowWaitSeconds()}};
+}
+
+json
+ScenarioRunner::MergeRanks(RunOutput& out,
+                           const json& sum,
+                           const json& rank,
+                           const json& state,
+                           uint32_t cutLinks,
+                           Time end,
+                           std::vector<std::string>& warnings) const
+{
+    // The model is gone: its pages go back to the system before rank 0 holds every
+    // rank's files (the allocator would otherwise keep them, and the files come on top).
+    malloc_trim(0);
+    json merged = RankMerge::Merge(out, sum, state, rank, end);
     if (RdmaRanks::Rank() == 0)
     {
         // Rank 0's peak memory counts the merge too (the others only send).
@@ -104,7 +113,7 @@ ScenarioRunner::MergeRanks(RunOutput& out,
         merged["peak_rss_mb"] = std::max(merged["peak_rss_mb"].get<double>(), peak);
     }
     merged["ranks"]["engine"] = Str(m_scenario, "simulator.engine");
-    merged["ranks"]["links_between_ranks"] = topo.GetNCutLinks();
+    merged["ranks"]["links_between_ranks"] = cutLinks;
     warnings.clear();
     if (!merged["stalled_since_ns"].is_null())
     {

@@ -411,78 +411,101 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
         Prepare();
     }
     const json& s = m_scenario;
-    RdmaTopology topo;
-    FabricStage fabric;
-    int64_t stream = 0;
-    BuildFabric(topo, fabric, stream); // input checks: nothing is written before them
-
-    // Over ranks, rank 0 writes the folder; the others stage their parts privately.
     const bool root = RdmaRanks::Rank() == 0;
-    RunOutput out(root ? outDir : RankScratch());
-    // ns-3 records every Time object alive before the first Simulator::Run (in case the
-    // time resolution changes) in a std::set: with many flows, setting the run up would
-    // cost a set insert and erase per Time. Running the still-empty simulator ends that.
-    // (It must be empty: an event scheduled before it would run now, and the traffic
-    // would start only after it.) Over ranks, on the rdma engine only: ns-3's engines
-    // cannot run an empty simulator (null messages would never end it).
-    if (m_ranks == 0 || Str(s, "simulator.engine") == "rdma")
+    std::unique_ptr<RunOutput> out;
+    json sum;
+    json rankFacts;
+    json rankState;
+    uint32_t cutLinks = 0;
+    std::vector<std::string> warnings;
+    OutputStage::Timing timing;
+    Time end;
     {
-        Simulator::Run();
+        // The model lives in this scope only: over ranks, its memory is returned before
+        // rank 0 holds every rank's files to merge them.
+        RdmaTopology topo;
+        FabricStage fabric;
+        int64_t stream = 0;
+        BuildFabric(topo, fabric, stream); // input checks: nothing is written before them
+
+        // Over ranks, rank 0 writes the folder; the others stage their parts privately.
+        out = std::make_unique<RunOutput>(root ? outDir : RankScratch());
+        // ns-3 records every Time object alive before the first Simulator::Run (in case the
+        // time resolution changes) in a std::set: with many flows, setting the run up
+        // would cost a set insert and erase per Time. Running the still-empty simulator
+        // ends that. (It must be empty: an event scheduled before it would run now, and
+        // the traffic would start only after it.) Over ranks, on the rdma engine only:
+        // ns-3's engines cannot run an empty simulator (null messages would never end it).
+        if (m_ranks == 0 || Str(s, "simulator.engine") == "rdma")
+        {
+            Simulator::Run();
+        }
+        fabric.Start(topo);
+        out->WriteFile("config.json", s.dump(2) + "\n");
+
+        // The traffic, source by source (their order fixes flow ids and random streams).
+        TrafficDriver driver(topo);
+        AddTraffic(m_traffic, s, topo, driver, stream);
+        for (const auto& stage : m_traffic)
+        {
+            stage->WriteInputs(*out);
+        }
+
+        // The outputs, then the run.
+        OutputStage output(s, topo, driver, *out);
+        if (m_ranks > 0)
+        {
+            output.KeepRankState();
+        }
+        output.Start();
+        const Time stop = Us(Num(s, "stop_time_ms") * 1000);
+        RunProgress progress(stop, driver, Bool(s, "output.progress") && !quiet && root);
+        progress.Start();
+        // A serial run stops at its last completion; ranks stop together once all are done.
+        const Time check = Us(Num(s, "simulator.end_check_us"));
+        RankEndCheck ranksDone(driver, check, check * kEndChecksOfGrace);
+        driver.SetDoneCallback(m_ranks > 0 ? MakeCallback(&RankEndCheck::LocalDone, &ranksDone)
+                                           : Callback<void>([]() { Simulator::Stop(); }));
+        driver.Start();
+        if (m_ranks > 0)
+        {
+            ranksDone.Start();
+        }
+
+        timing = Simulate(stop);
+        ranksDone.Finish();
+        end = ranksDone.GetEnd(Simulator::Now());
+        output.Stop();
+        progress.Stop();
+
+        sum = output.Summarize(end, timing);
+        const std::string stall = output.WriteUnfinished(*out, end);
+        warnings = {output.DeadlockMessage(), stall};
+        for (const auto& stage : m_traffic)
+        {
+            stage->Summarize(sum, end);
+            stage->WriteFiles(*out);
+        }
+        if (m_ranks > 0)
+        {
+            rankFacts = RankFacts(sum, topo, driver);
+            rankState = output.RankState();
+            cutLinks = topo.GetNCutLinks();
+        }
+        Simulator::Destroy();
     }
-    fabric.Start(topo);
-    out.WriteFile("config.json", s.dump(2) + "\n");
-
-    // The traffic, source by source (their order fixes flow ids and random streams).
-    TrafficDriver driver(topo);
-    AddTraffic(m_traffic, s, topo, driver, stream);
-
-    // The outputs, then the run.
-    OutputStage output(s, topo, driver, out);
     if (m_ranks > 0)
     {
-        output.KeepRankState();
-    }
-    output.Start();
-    const Time stop = Us(Num(s, "stop_time_ms") * 1000);
-    RunProgress progress(stop, driver, Bool(s, "output.progress") && !quiet && root);
-    progress.Start();
-    // A serial run stops at its last completion; ranks stop together once all are done.
-    const Time check = Us(Num(s, "simulator.end_check_us"));
-    RankEndCheck ranksDone(driver, check, check * kEndChecksOfGrace);
-    driver.SetDoneCallback(m_ranks > 0 ? MakeCallback(&RankEndCheck::LocalDone, &ranksDone)
-                                       : Callback<void>([]() { Simulator::Stop(); }));
-    driver.Start();
-    if (m_ranks > 0)
-    {
-        ranksDone.Start();
-    }
-
-    const OutputStage::Timing timing = Simulate(stop);
-    ranksDone.Finish();
-    const Time end = ranksDone.GetEnd(Simulator::Now());
-    output.Stop();
-    progress.Stop();
-
-    json sum = output.Summarize(end, timing);
-    const std::string stall = output.WriteUnfinished(out, end);
-    std::vector<std::string> warnings = {output.DeadlockMessage(), stall};
-    for (const auto& stage : m_traffic)
-    {
-        stage->Summarize(sum, end);
-        stage->WriteFiles(out);
-    }
-    if (m_ranks > 0)
-    {
-        sum = MergeRanks(out, sum, output, topo, driver, end, warnings);
+        // The stages hold the run's traffic (a collective trace): dropped before the merge
+        // (a next Run prepares them again).
+        m_traffic = TrafficStage::CreateAll();
+        m_prepared = false;
+        sum = MergeRanks(*out, sum, rankFacts, rankState, cutLinks, end, warnings);
     }
     if (root)
     {
-        out.WriteFile("summary.json", sum.dump(2) + "\n");
-    }
-    Simulator::Destroy();
-    if (root)
-    {
-        out.Commit();
+        out->WriteFile("summary.json", sum.dump(2) + "\n");
+        out->Commit();
         ReportRun(s, warnings, quiet, sum, timing);
     }
     return sum;

@@ -78,7 +78,7 @@ class ScenarioRunner
 
     /**
      * Throws ScenarioError if \p scenario asks for what a run over ranks does not do
-     * yet: collectives, probes, packet captures.
+     * yet: probes, packet captures, collectives that wait on acknowledgements.
      */
     static void CheckRanks(const nlohmann::json& scenario, const std::string& file);
 
@@ -97,16 +97,23 @@ class ScenarioRunner
     /// settings and the checks against the built fabric. Throws ScenarioError.
     void BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& stream) const;
 
+    /// In a run over ranks: this rank's part (\p sum), as summary.json's ranks.per_rank
+    /// lists it.
+    static nlohmann::json RankFacts(const nlohmann::json& sum,
+                                    const RdmaTopology& topo,
+                                    const TrafficDriver& driver);
+
     /**
-     * In a run over ranks, after each rank summarized its own part into \p sum: the
-     * merged files into \p out and the merged summary (on rank 0), and the warnings
-     * into \p warnings.
+     * In a run over ranks, after each rank summarized its own part into \p sum and its
+     * model is gone: the merged files into \p out and the merged summary (on rank 0),
+     * and the warnings into \p warnings. \p rank is RankFacts(), \p state the output
+     * stage's RankState(), \p cutLinks the links between ranks.
      */
     nlohmann::json MergeRanks(RunOutput& out,
                               const nlohmann::json& sum,
-                              const OutputStage& output,
-                              const RdmaTopology& topo,
-                              const TrafficDriver& driver,
+                              const nlohmann::json& rank,
+                              const nlohmann::json& state,
+                              uint32_t cutLinks,
                               Time end,
                               std::vector<std::string>& warnings) const;
 

@@ -8,6 +8,7 @@
 #include "ns3/rdma-ranks.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <map>
 
 namespace ns3
@@ -16,7 +17,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("CollectiveReplay");
 
 CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
-                                   const CollectiveTrace& trace,
+                                   CollectiveTrace& trace,
                                    const std::vector<uint32_t>& rankHosts,
                                    uint8_t defaultPriority,
                                    bool shareQps,
@@ -60,11 +61,33 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
             }
         }
         const uint64_t id = m_driver.AddDeferredFlow(f, share);
-        NS_ABORT_MSG_IF(id != m_firstFlowId + m_flows.size(),
+        NS_ABORT_MSG_IF(id != m_firstFlowId + (&t - m_trace.flows.data()),
                         "CollectiveReplay: flows must be added together");
+        m_groups[t.group].flows += 1;
+        m_groups[t.group].bytes += t.bytes;
+        if (!m_driver.IsKept(id))
+        {
+            // Over MPI ranks, between two other ranks' hosts: numbered only. (The flows
+            // of a QP join the same hosts: all of them kept, or none.)
+            if (!m_sparse)
+            {
+                m_sparse = true;
+                for (uint32_t k = 0; k < m_flows.size(); ++k)
+                {
+                    m_ids.push_back(m_firstFlowId + k);
+                    m_traceOf.push_back(k);
+                }
+            }
+            continue;
+        }
+        if (m_sparse)
+        {
+            m_ids.push_back(id);
+            m_traceOf.push_back(&t - m_trace.flows.data());
+        }
         if (share >= 0 && wait == Wait::DELIVERED)
         {
-            const auto last = qpLast.emplace(share, share - m_firstFlowId).first;
+            const auto last = qpLast.emplace(share, Index(share)).first;
             m_flows[last->second].nextOnQp = m_flows.size();
             last->second = m_flows.size();
             s.behind = true;
@@ -72,14 +95,12 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
         m_flows.push_back(s);
         ++m_remaining[Key(s.srcHost, t.group)];
         ++m_remaining[Key(s.dstHost, t.group)];
-        m_groups[t.group].flows += 1;
-        m_groups[t.group].bytes += t.bytes;
     }
     // Dependencies: a flow waits for its groups on its sending host; a group without
     // flows there is complete from the start.
     for (uint32_t i = 0; i < m_flows.size(); ++i)
     {
-        for (uint32_t g : m_trace.flows[i].waits)
+        for (uint32_t g : Row(i).waits)
         {
             const uint64_t key = Key(m_flows[i].srcHost, g);
             if (m_remaining.count(key))
@@ -94,6 +115,52 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
     {
         m_driver.AddDeliveryListener(MakeCallback(&CollectiveReplay::Delivered, this));
     }
+}
+
+uint32_t
+CollectiveReplay::Index(uint64_t flowId) const
+{
+    if (!m_sparse)
+    {
+        return flowId >= m_firstFlowId && flowId < m_firstFlowId + m_flows.size()
+                   ? uint32_t(flowId - m_firstFlowId)
+                   : kNone;
+    }
+    const auto it = std::lower_bound(m_ids.begin(), m_ids.end(), flowId);
+    return it != m_ids.end() && *it == flowId ? uint32_t(it - m_ids.begin()) : kNone;
+}
+
+uint64_t
+CollectiveReplay::IdOf(uint32_t i) const
+{
+    return m_sparse ? m_ids[i] : m_firstFlowId + i;
+}
+
+const TraceFlow&
+CollectiveReplay::Row(uint32_t i) const
+{
+    if (!m_sparse)
+    {
+        return m_trace.flows[i];
+    }
+    return m_dropped ? m_own[i] : m_trace.flows[m_traceOf[i]];
+}
+
+void
+CollectiveReplay::DropRemoteFlows()
+{
+    if (!m_sparse || m_dropped)
+    {
+        return; // every flow is kept, or dropped already
+    }
+    m_dropped = true;
+    m_own.reserve(m_flows.size());
+    for (uint32_t k : m_traceOf)
+    {
+        m_own.push_back(std::move(m_trace.flows[k]));
+    }
+    m_traceOf = std::vector<uint32_t>();
+    m_trace.flows = std::vector<TraceFlow>();
 }
 
 uint64_t
@@ -117,7 +184,7 @@ CollectiveReplay::Start()
 void
 CollectiveReplay::Release(uint32_t i)
 {
-    const TraceFlow& t = m_trace.flows[i];
+    const TraceFlow& t = Row(i);
     Time at = NanoSeconds(t.releaseNs);
     if (!t.waits.empty())
     {
@@ -138,7 +205,7 @@ CollectiveReplay::Post(uint32_t i, Time at)
     // Posting it may free the flows behind it on its QP, each no sooner than the one ahead.
     while (true)
     {
-        m_driver.ReleaseFlow(m_firstFlowId + i, Max(Time(0), at - Simulator::Now()));
+        m_driver.ReleaseFlow(IdOf(i), Max(Time(0), at - Simulator::Now()));
         const uint32_t next = m_flows[i].nextOnQp;
         if (next == kNone)
         {
@@ -158,13 +225,12 @@ CollectiveReplay::Post(uint32_t i, Time at)
 void
 CollectiveReplay::Completed(const TrafficDriver::Record& r)
 {
-    if (r.flowId < m_firstFlowId || r.flowId >= m_firstFlowId + m_flows.size() ||
-        r.kind != FlowKind::COLLECTIVE)
+    const uint32_t i = r.kind == FlowKind::COLLECTIVE ? Index(r.flowId) : kNone;
+    if (i == kNone)
     {
         return;
     }
-    const uint32_t i = r.flowId - m_firstFlowId;
-    const uint32_t g = m_trace.flows[i].group;
+    const uint32_t g = Row(i).group;
     GroupStats& stats = m_groups[g];
     stats.start = Min(stats.start, r.start);
     stats.end = Max(stats.end, r.end);
@@ -179,9 +245,9 @@ CollectiveReplay::Completed(const TrafficDriver::Record& r)
 void
 CollectiveReplay::Delivered(uint64_t flowId)
 {
-    if (flowId >= m_firstFlowId && flowId < m_firstFlowId + m_flows.size())
+    const uint32_t i = Index(flowId);
+    if (i != kNone)
     {
-        const uint32_t i = flowId - m_firstFlowId;
         DoneOnHost(i, m_flows[i].dstHost);
     }
 }
@@ -189,7 +255,7 @@ CollectiveReplay::Delivered(uint64_t flowId)
 void
 CollectiveReplay::DoneOnHost(uint32_t i, uint32_t host)
 {
-    const uint64_t key = Key(host, m_trace.flows[i].group);
+    const uint64_t key = Key(host, Row(i).group);
     if (--m_remaining[key] == 0)
     {
         GroupDoneOnHost(key);

@@ -42,7 +42,9 @@ class CollectiveReplay
     };
 
     /**
-     * \param trace the flows and groups; it must outlive the replay (not copied)
+     * \param trace the flows and groups; it must outlive the replay (not copied). Over
+     *        MPI ranks the replay keeps only the flows with an end on this rank
+     *        (TrafficDriver::IsKept), and DropRemoteFlows moves them out of it.
      * \param rankHosts host index of each rank of the trace
      * \param defaultPriority class of flows whose trace prio is empty
      * \param shareQps all flows from one host to another in one class share one QP (in
@@ -52,7 +54,7 @@ class CollectiveReplay
      * \param wait when a received flow is done
      */
     CollectiveReplay(TrafficDriver& driver,
-                     const CollectiveTrace& trace,
+                     CollectiveTrace& trace,
                      const std::vector<uint32_t>& rankHosts,
                      uint8_t defaultPriority,
                      bool shareQps,
@@ -60,6 +62,12 @@ class CollectiveReplay
 
     /// Schedule the flows that wait for nothing; call before Simulator::Run.
     void Start();
+    /**
+     * Over MPI ranks, once the trace was written out: move the kept flows' rows out of
+     * the trace and drop the others, leaving its groups (each rank's memory then shrinks
+     * with its part). Nothing when every flow is kept.
+     */
+    void DropRemoteFlows();
 
     struct GroupStats
     {
@@ -97,6 +105,12 @@ class CollectiveReplay
     static constexpr uint32_t kNone = ~uint32_t(0);
 
     static uint64_t Key(uint32_t host, uint32_t group);
+    /// Index in m_flows of flow \p flowId, or kNone if it is not one kept here.
+    uint32_t Index(uint64_t flowId) const;
+    /// The flow id of m_flows[\p i].
+    uint64_t IdOf(uint32_t i) const;
+    /// The trace row of m_flows[\p i].
+    const TraceFlow& Row(uint32_t i) const;
     void Completed(const TrafficDriver::Record& r);
     void Delivered(uint64_t flowId);
     /// Flow \p index is done on \p host (as a sender or a receiver).
@@ -107,10 +121,17 @@ class CollectiveReplay
     void Post(uint32_t index, Time at);
 
     TrafficDriver& m_driver;
-    const CollectiveTrace& m_trace; ///< the caller's, not copied (the run's largest table)
+    CollectiveTrace& m_trace; ///< the caller's, not copied (the run's largest table)
     Wait m_wait;
     uint64_t m_firstFlowId;
-    std::vector<FlowState> m_flows;
+    std::vector<FlowState> m_flows; ///< the kept flows, in trace order
+    /// Once a flow is not kept (over ranks): each kept flow's id and trace row (until
+    /// DropRemoteFlows, then m_own holds the rows). Until then m_flows[i] is trace row i.
+    bool m_sparse = false;
+    bool m_dropped = false;
+    std::vector<uint64_t> m_ids;
+    std::vector<uint32_t> m_traceOf;
+    std::vector<TraceFlow> m_own;
     std::unordered_map<uint64_t, uint32_t> m_remaining;            ///< (host, group) -> flows left
     std::unordered_map<uint64_t, std::vector<uint32_t>> m_waiters; ///< (host, group) -> flows
     std::vector<GroupStats> m_groups;

@@ -6,6 +6,7 @@
 #include "ns3/collective-trace.h"
 #include "ns3/moe-generator.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-ranks.h"
 #include "ns3/run-output.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
@@ -58,7 +59,10 @@ class CollectiveStage : public TrafficStage
                     int64_t& stream) override;
     /// The collective_* keys; the moe_* keys for the MoE generator.
     void Summarize(nlohmann::json& summary, Time end) const override;
-    /// collectives.csv; moe-trace.csv for the MoE generator.
+    /// moe-trace.csv for the MoE generator (on rank 0); then, over MPI ranks, the rows
+    /// of the flows between other ranks' hosts are dropped.
+    void WriteInputs(RunOutput& out) override;
+    /// collectives.csv.
     void WriteFiles(RunOutput& out) const override;
 
   private:
@@ -338,16 +342,25 @@ CollectiveStage::Summarize(json& sum, Time /* end */) const
 }
 
 void
+CollectiveStage::WriteInputs(RunOutput& out)
+{
+    if (m_moeStats && RdmaRanks::Rank() == 0)
+    {
+        // The generator's traffic as a replayable trace (ranks; hosts: moe_rank_hosts).
+        m_trace->Write(out.Stream("moe-trace.csv"));
+    }
+    if (m_replay)
+    {
+        m_replay->DropRemoteFlows();
+    }
+}
+
+void
 CollectiveStage::WriteFiles(RunOutput& out) const
 {
     if (m_replay)
     {
         m_replay->WriteCsv(out.Stream("collectives.csv"));
-    }
-    if (m_moeStats)
-    {
-        // The generator's traffic as a replayable trace (ranks; hosts: moe_rank_hosts).
-        m_trace->Write(out.Stream("moe-trace.csv"));
     }
 }
 

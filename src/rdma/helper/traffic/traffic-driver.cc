@@ -88,12 +88,58 @@ TrafficDriver::AddFlow(const FlowSpec& flow)
 {
     NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddFlow after Start");
     const auto [qpn, recvQpn] = Connect(flow.src, flow.dst, flow.priority);
-    m_flows.push_back(FlowState{flow, qpn, recvQpn});
     if (flow.bytes != RdmaMessage::kUnbounded)
     {
         m_foregroundBytes += flow.bytes;
     }
-    return m_flows.size() - 1;
+    return Add(FlowState{flow, qpn, recvQpn});
+}
+
+uint64_t
+TrafficDriver::Add(const FlowState& s)
+{
+    const auto& hosts = m_topo.GetHosts();
+    const bool keep = m_topo.IsLocal(hosts[s.spec.src]) || m_topo.IsLocal(hosts[s.spec.dst]);
+    if (!keep && !m_sparse)
+    {
+        m_sparse = true;
+        // The first flow not kept: from now on, ids are looked up.
+        for (uint64_t id = 0; id < m_flows.size(); ++id)
+        {
+            m_ids.push_back(id);
+            m_briefs.push_back({m_flows[id].spec.bytes, m_flows[id].spec.src, m_flows[id].qpn});
+        }
+    }
+    if (m_sparse)
+    {
+        m_briefs.push_back({s.spec.bytes, s.spec.src, s.qpn});
+    }
+    if (keep)
+    {
+        if (m_sparse)
+        {
+            m_ids.push_back(m_total);
+        }
+        m_flows.push_back(s);
+    }
+    return m_total++;
+}
+
+uint64_t
+TrafficDriver::Slot(uint64_t flowId) const
+{
+    if (!m_sparse)
+    {
+        return flowId < m_flows.size() ? flowId : kNoFlow;
+    }
+    const auto it = std::lower_bound(m_ids.begin(), m_ids.end(), flowId);
+    return it != m_ids.end() && *it == flowId ? uint64_t(it - m_ids.begin()) : kNoFlow;
+}
+
+uint64_t
+TrafficDriver::IdOf(uint64_t slot) const
+{
+    return m_sparse ? m_ids[slot] : slot;
 }
 
 uint64_t
@@ -103,33 +149,40 @@ TrafficDriver::AddDeferredFlow(const FlowSpec& flow, int64_t shareQpOf)
     NS_ABORT_MSG_IF(flow.bytes == RdmaMessage::kUnbounded,
                     "TrafficDriver: a deferred flow needs a size");
     std::pair<uint32_t, uint32_t> qpns;
-    if (shareQpOf >= 0)
+    const uint64_t other = shareQpOf >= 0 ? Slot(shareQpOf) : kNoFlow;
+    if (shareQpOf >= 0 && other == kNoFlow)
     {
-        const FlowState& other = m_flows.at(shareQpOf);
-        NS_ABORT_MSG_IF(other.spec.src != flow.src || other.spec.dst != flow.dst ||
-                            other.spec.priority != flow.priority,
+        NS_ABORT_MSG_IF(uint64_t(shareQpOf) >= m_total || m_briefs[shareQpOf].src != flow.src,
                         "TrafficDriver: a shared QP joins the same hosts in the same class");
-        qpns = {other.qpn, other.recvQpn};
+        qpns = {m_briefs[shareQpOf].qpn, 0}; // between two other ranks' hosts: not kept
+    }
+    else if (shareQpOf >= 0)
+    {
+        const FlowState& o = m_flows[other];
+        NS_ABORT_MSG_IF(o.spec.src != flow.src || o.spec.dst != flow.dst ||
+                            o.spec.priority != flow.priority,
+                        "TrafficDriver: a shared QP joins the same hosts in the same class");
+        qpns = {o.qpn, o.recvQpn};
     }
     else
     {
         qpns = Connect(flow.src, flow.dst, flow.priority);
     }
-    m_flows.push_back(FlowState{flow, qpns.first, qpns.second, true});
     m_foregroundBytes += flow.bytes;
-    return m_flows.size() - 1;
+    return Add(FlowState{flow, qpns.first, qpns.second, true});
 }
 
 void
 TrafficDriver::ReleaseFlow(uint64_t flowId, Time delay)
 {
-    NS_ABORT_MSG_IF(!m_flows.at(flowId).deferred,
-                    "TrafficDriver: flow " << flowId << " is not deferred");
-    if (!m_topo.IsLocal(m_topo.GetHosts()[m_flows[flowId].spec.src]))
+    const uint64_t slot = Slot(flowId);
+    if (slot == kNoFlow || !m_topo.IsLocal(m_topo.GetHosts()[m_flows[slot].spec.src]))
     {
         return; // its source's rank posts it
     }
-    Simulator::Schedule(delay, &TrafficDriver::PostFlow, this, flowId);
+    NS_ABORT_MSG_IF(!m_flows[slot].deferred,
+                    "TrafficDriver: flow " << flowId << " is not deferred");
+    Simulator::Schedule(delay, &TrafficDriver::PostFlow, this, slot);
 }
 
 void
@@ -156,16 +209,16 @@ TrafficDriver::Start()
     m_started = true;
     // In a distributed run a flow is posted (and completes) on its source's rank only.
     const auto& hosts = m_topo.GetHosts();
-    for (uint64_t id = 0; id < m_flows.size(); ++id)
+    for (uint64_t slot = 0; slot < m_flows.size(); ++slot)
     {
-        if (!m_topo.IsLocal(hosts[m_flows[id].spec.src]))
+        if (!m_topo.IsLocal(hosts[m_flows[slot].spec.src]))
         {
             continue;
         }
         ++m_localFlows;
-        if (!m_flows[id].deferred)
+        if (!m_flows[slot].deferred)
         {
-            Simulator::Schedule(m_flows[id].spec.start, &TrafficDriver::PostFlow, this, id);
+            Simulator::Schedule(m_flows[slot].spec.start, &TrafficDriver::PostFlow, this, slot);
         }
     }
     for (uint32_t i = 0; i < m_probes.size(); ++i)
@@ -239,20 +292,20 @@ TrafficDriver::Delivered(uint32_t node, uint32_t recvQpn)
     {
         return; // a probe's QP
     }
-    const uint64_t id = next[recvQpn];
-    next[recvQpn] = m_nextOnQp[id];
+    const uint64_t slot = next[recvQpn];
+    next[recvQpn] = m_nextOnQp[slot];
     for (const DeliveryCallback& listener : m_deliveryListeners)
     {
-        listener(id);
+        listener(IdOf(slot));
     }
 }
 
 void
-TrafficDriver::PostFlow(uint64_t flowId)
+TrafficDriver::PostFlow(uint64_t slot)
 {
-    const FlowState& f = m_flows[flowId];
+    const FlowState& f = m_flows[slot];
     Ptr<RdmaNic> nic = m_topo.GetNic(m_topo.GetHosts()[f.spec.src]);
-    nic->PostSend(f.qpn, f.spec.bytes, flowId);
+    nic->PostSend(f.qpn, f.spec.bytes, IdOf(slot));
     if (f.spec.bytes == RdmaMessage::kUnbounded)
     {
         // (A stream posted after its stop time, e.g. by an incast group, ends at once.)
@@ -294,7 +347,7 @@ TrafficDriver::Completed(const RdmaNic::Completion& c)
         // network and never queue behind each other.
         const Time next = std::max(Time(0), p.lastPost + p.interval - Simulator::Now());
         Simulator::Schedule(next, &TrafficDriver::PostProbe, this, index);
-        r.flowId = m_flows.size() + m_probeSeq++;
+        r.flowId = m_total + m_probeSeq++;
         r.kind = FlowKind::PROBE;
         r.src = p.src;
         r.dst = p.dst;
@@ -303,7 +356,7 @@ TrafficDriver::Completed(const RdmaNic::Completion& c)
     }
     else
     {
-        const FlowSpec& f = m_flows[c.flowId].spec;
+        const FlowSpec& f = m_flows[Slot(c.flowId)].spec;
         r.flowId = c.flowId;
         r.kind = f.kind;
         r.src = f.src;
@@ -358,7 +411,7 @@ TrafficDriver::SetDoneCallback(Callback<void> cb)
 uint64_t
 TrafficDriver::GetFlowsTotal() const
 {
-    return m_flows.size();
+    return m_total;
 }
 
 uint64_t
@@ -382,14 +435,34 @@ TrafficDriver::GetForegroundBytes() const
 std::pair<uint32_t, uint32_t>
 TrafficDriver::GetFlowQp(uint64_t flowId) const
 {
-    const FlowState& f = m_flows.at(flowId);
+    NS_ABORT_MSG_IF(flowId >= m_total, "TrafficDriver: no flow " << flowId);
+    if (m_sparse)
+    {
+        return {m_topo.GetHosts()[m_briefs[flowId].src], m_briefs[flowId].qpn};
+    }
+    const FlowState& f = m_flows[flowId];
     return {m_topo.GetHosts()[f.spec.src], f.qpn};
+}
+
+uint64_t
+TrafficDriver::GetFlowBytes(uint64_t flowId) const
+{
+    NS_ABORT_MSG_IF(flowId >= m_total, "TrafficDriver: no flow " << flowId);
+    return m_sparse ? m_briefs[flowId].bytes : m_flows[flowId].spec.bytes;
+}
+
+bool
+TrafficDriver::IsKept(uint64_t flowId) const
+{
+    return Slot(flowId) != kNoFlow;
 }
 
 const FlowSpec&
 TrafficDriver::GetFlowSpec(uint64_t flowId) const
 {
-    return m_flows.at(flowId).spec;
+    const uint64_t slot = Slot(flowId);
+    NS_ABORT_MSG_IF(slot == kNoFlow, "TrafficDriver: flow " << flowId << " is not kept here");
+    return m_flows[slot].spec;
 }
 
 bool
@@ -407,7 +480,8 @@ TrafficDriver::GetLocalFlows() const
 bool
 TrafficDriver::IsLocalFlow(uint64_t flowId) const
 {
-    return m_topo.IsLocal(m_topo.GetHosts()[m_flows.at(flowId).spec.src]);
+    const uint64_t slot = Slot(flowId);
+    return slot != kNoFlow && m_topo.IsLocal(m_topo.GetHosts()[m_flows[slot].spec.src]);
 }
 
 } // namespace ns3

@@ -93,9 +93,18 @@ class TrafficDriver
     uint64_t GetLocalFlows() const;
     /// Whether foreground flow \p flowId is posted on this rank (its source is local).
     bool IsLocalFlow(uint64_t flowId) const;
-    /// (host node id, QP number) carrying foreground flow \p flowId.
+    /// (host node id, QP number) carrying foreground flow \p flowId (any flow).
     std::pair<uint32_t, uint32_t> GetFlowQp(uint64_t flowId) const;
-    /// The specification of foreground flow \p flowId (read-only).
+    /// The size of foreground flow \p flowId (any flow; unbounded: RdmaMessage::kUnbounded).
+    uint64_t GetFlowBytes(uint64_t flowId) const;
+    /**
+     * Whether this rank keeps flow \p flowId whole: one of its ends is local (every flow
+     * in a serial run). Over MPI ranks a flow between two other ranks' hosts is only
+     * numbered (its id, its QPs, its port), so that each rank's memory shrinks with its
+     * part of the fabric.
+     */
+    bool IsKept(uint64_t flowId) const;
+    /// The specification of kept foreground flow \p flowId (read-only).
     const FlowSpec& GetFlowSpec(uint64_t flowId) const;
 
   private:
@@ -119,9 +128,23 @@ class TrafficDriver
         bool deferred = false; ///< posted by ReleaseFlow, not at spec.start
     };
 
+    /// What every flow keeps over MPI ranks, kept or not (GetFlowQp, GetFlowBytes).
+    struct FlowBrief
+    {
+        uint64_t bytes;
+        uint32_t src;
+        uint32_t qpn;
+    };
+
     /// A new QP from \p src to \p dst; returns (requester, responder) QP numbers.
     std::pair<uint32_t, uint32_t> Connect(uint32_t src, uint32_t dst, uint8_t priority);
-    void PostFlow(uint64_t flowId);
+    /// Add flow \p s (numbered, kept if an end is local); returns its id.
+    uint64_t Add(const FlowState& s);
+    /// Index of flow \p flowId in m_flows, or kNoFlow if it is not kept.
+    uint64_t Slot(uint64_t flowId) const;
+    /// The id of the flow in m_flows[\p slot].
+    uint64_t IdOf(uint64_t slot) const;
+    void PostFlow(uint64_t slot);
     void PostProbe(uint32_t probe);
     void Completed(const RdmaNic::Completion& c);
     void Delivered(uint32_t node, uint32_t recvQpn);
@@ -129,7 +152,13 @@ class TrafficDriver
     void IndexDeliveries();
 
     RdmaTopology& m_topo;
-    std::vector<FlowState> m_flows;
+    std::vector<FlowState> m_flows; ///< the kept flows, in id order
+    uint64_t m_total = 0;           ///< flows added, kept or not
+    /// Once a flow is not kept (over ranks): each kept flow's id, and every flow's brief.
+    /// Until then a flow's id is its index in m_flows.
+    bool m_sparse = false;
+    std::vector<uint64_t> m_ids;
+    std::vector<FlowBrief> m_briefs;
     std::vector<Probe> m_probes;
     uint64_t m_completed;
     uint64_t m_localFlows = 0; ///< foreground flows whose source this rank steps
@@ -144,9 +173,9 @@ class TrafficDriver
     RecordCallback m_recordCallback;
     std::vector<RecordCallback> m_listeners;
     std::vector<DeliveryCallback> m_deliveryListeners;
-    /// Per host: receive QP number -> the next flow it delivers (kNoFlow: none).
+    /// Per host: receive QP number -> the next flow it delivers (slot; kNoFlow: none).
     std::vector<std::vector<uint64_t>> m_nextDelivery;
-    std::vector<uint64_t> m_nextOnQp; ///< per flow: the next flow on its QP (kNoFlow: none)
+    std::vector<uint64_t> m_nextOnQp; ///< per kept flow: the next on its QP (slot; kNoFlow: none)
     Callback<void> m_doneCallback;
 };
 

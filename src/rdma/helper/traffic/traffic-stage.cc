@@ -12,6 +12,11 @@ TrafficStage::Prepare(const nlohmann::json& /* scenario */, uint32_t /* hosts */
 }
 
 void
+TrafficStage::WriteInputs(RunOutput& /* out */)
+{
+}
+
+void
 TrafficStage::Summarize(nlohmann::json& /* summary */, Time /* end */) const
 {
 }

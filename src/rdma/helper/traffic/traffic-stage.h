@@ -57,6 +57,11 @@ class TrafficStage : public ScenarioStage
                             TrafficDriver& driver,
                             int64_t& stream) = 0;
 
+    /**
+     * Write the files that record the traffic as added (a generated trace), before the
+     * run; the source may then drop what the run no longer needs.
+     */
+    virtual void WriteInputs(RunOutput& out);
     /// Add the source's figures to \p summary; \p end is the simulated end.
     virtual void Summarize(nlohmann::json& summary, Time end) const;
     /// Write the source's own files of the run.
