@@ -257,9 +257,9 @@ TrafficDriver::IndexDeliveries()
     m_nextDelivery.assign(hosts.size(), {});
     m_nextOnQp.assign(m_flows.size(), kNoFlow);
     std::vector<std::vector<uint64_t>> last(hosts.size()); // per host and QP: last flow so far
-    for (uint64_t id = 0; id < m_flows.size(); ++id)
+    for (uint64_t slot = 0; slot < m_flows.size(); ++slot)
     {
-        const FlowState& f = m_flows[id];
+        const FlowState& f = m_flows[slot];
         if (!m_topo.IsLocal(hosts[f.spec.dst]))
         {
             continue;
@@ -274,13 +274,13 @@ TrafficDriver::IndexDeliveries()
         }
         if (next[rqpn] == kNoFlow)
         {
-            next[rqpn] = id;
+            next[rqpn] = slot;
         }
         else
         {
-            m_nextOnQp[tail[rqpn]] = id;
+            m_nextOnQp[tail[rqpn]] = slot;
         }
-        tail[rqpn] = id;
+        tail[rqpn] = slot;
     }
 }
 
