@@ -8,7 +8,6 @@
 #include "ns3/rdma-ranks.h"
 #include "ns3/simulator.h"
 
-#include <algorithm>
 #include <map>
 
 namespace ns3
@@ -26,6 +25,8 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
       m_trace(trace),
       m_wait(wait),
       m_firstFlowId(driver.GetFlowsTotal()),
+      m_traceFlows(trace.flows.size()),
+      m_firstKept(driver.GetKeptFlows()),
       m_groups(trace.groups.size())
 {
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint64_t>
@@ -74,7 +75,6 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
                 m_sparse = true;
                 for (uint32_t k = 0; k < m_flows.size(); ++k)
                 {
-                    m_ids.push_back(m_firstFlowId + k);
                     m_traceOf.push_back(k);
                 }
             }
@@ -82,7 +82,6 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
         }
         if (m_sparse)
         {
-            m_ids.push_back(id);
             m_traceOf.push_back(&t - m_trace.flows.data());
         }
         if (share >= 0 && wait == Wait::DELIVERED)
@@ -120,20 +119,19 @@ CollectiveReplay::CollectiveReplay(TrafficDriver& driver,
 uint32_t
 CollectiveReplay::Index(uint64_t flowId) const
 {
-    if (!m_sparse)
+    if (flowId < m_firstFlowId || flowId >= m_firstFlowId + m_traceFlows)
     {
-        return flowId >= m_firstFlowId && flowId < m_firstFlowId + m_flows.size()
-                   ? uint32_t(flowId - m_firstFlowId)
-                   : kNone;
+        return kNone; // not one of this replay's flows
     }
-    const auto it = std::lower_bound(m_ids.begin(), m_ids.end(), flowId);
-    return it != m_ids.end() && *it == flowId ? uint32_t(it - m_ids.begin()) : kNone;
+    // The replay adds its flows together: its kept flows are the driver's, in one run.
+    const uint64_t k = m_driver.GetKeptIndex(flowId);
+    return k == TrafficDriver::kNotKept ? kNone : uint32_t(k - m_firstKept);
 }
 
 uint64_t
 CollectiveReplay::IdOf(uint32_t i) const
 {
-    return m_sparse ? m_ids[i] : m_firstFlowId + i;
+    return m_driver.GetKeptId(m_firstKept + i);
 }
 
 const TraceFlow&

@@ -124,12 +124,13 @@ class CollectiveReplay
     CollectiveTrace& m_trace; ///< the caller's, not copied (the run's largest table)
     Wait m_wait;
     uint64_t m_firstFlowId;
-    std::vector<FlowState> m_flows; ///< the kept flows, in trace order
-    /// Once a flow is not kept (over ranks): each kept flow's id and trace row (until
+    uint64_t m_traceFlows;          ///< flows of the trace, kept or not (ids from m_firstFlowId)
+    uint64_t m_firstKept;           ///< the driver's kept index of m_flows[0]
+    std::vector<FlowState> m_flows; ///< the flows the driver keeps (TrafficDriver::IsKept)
+    /// Once a flow is not kept (over ranks): each kept flow's trace row (until
     /// DropRemoteFlows, then m_own holds the rows). Until then m_flows[i] is trace row i.
     bool m_sparse = false;
     bool m_dropped = false;
-    std::vector<uint64_t> m_ids;
     std::vector<uint32_t> m_traceOf;
     std::vector<TraceFlow> m_own;
     std::unordered_map<uint64_t, uint32_t> m_remaining;            ///< (host, group) -> flows left

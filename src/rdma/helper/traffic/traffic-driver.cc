@@ -126,18 +126,18 @@ TrafficDriver::Add(const FlowState& s)
 }
 
 uint64_t
-TrafficDriver::Slot(uint64_t flowId) const
+TrafficDriver::GetKeptIndex(uint64_t flowId) const
 {
     if (!m_sparse)
     {
-        return flowId < m_flows.size() ? flowId : kNoFlow;
+        return flowId < m_flows.size() ? flowId : kNotKept;
     }
     const auto it = std::lower_bound(m_ids.begin(), m_ids.end(), flowId);
-    return it != m_ids.end() && *it == flowId ? uint64_t(it - m_ids.begin()) : kNoFlow;
+    return it != m_ids.end() && *it == flowId ? uint64_t(it - m_ids.begin()) : kNotKept;
 }
 
 uint64_t
-TrafficDriver::IdOf(uint64_t slot) const
+TrafficDriver::GetKeptId(uint64_t slot) const
 {
     return m_sparse ? m_ids[slot] : slot;
 }
@@ -149,8 +149,8 @@ TrafficDriver::AddDeferredFlow(const FlowSpec& flow, int64_t shareQpOf)
     NS_ABORT_MSG_IF(flow.bytes == RdmaMessage::kUnbounded,
                     "TrafficDriver: a deferred flow needs a size");
     std::pair<uint32_t, uint32_t> qpns;
-    const uint64_t other = shareQpOf >= 0 ? Slot(shareQpOf) : kNoFlow;
-    if (shareQpOf >= 0 && other == kNoFlow)
+    const uint64_t other = shareQpOf >= 0 ? GetKeptIndex(shareQpOf) : kNotKept;
+    if (shareQpOf >= 0 && other == kNotKept)
     {
         NS_ABORT_MSG_IF(uint64_t(shareQpOf) >= m_total || m_briefs[shareQpOf].src != flow.src,
                         "TrafficDriver: a shared QP joins the same hosts in the same class");
@@ -175,8 +175,8 @@ TrafficDriver::AddDeferredFlow(const FlowSpec& flow, int64_t shareQpOf)
 void
 TrafficDriver::ReleaseFlow(uint64_t flowId, Time delay)
 {
-    const uint64_t slot = Slot(flowId);
-    if (slot == kNoFlow || !m_topo.IsLocal(m_topo.GetHosts()[m_flows[slot].spec.src]))
+    const uint64_t slot = GetKeptIndex(flowId);
+    if (slot == kNotKept || !m_topo.IsLocal(m_topo.GetHosts()[m_flows[slot].spec.src]))
     {
         return; // its source's rank posts it
     }
@@ -296,7 +296,7 @@ TrafficDriver::Delivered(uint32_t node, uint32_t recvQpn)
     next[recvQpn] = m_nextOnQp[slot];
     for (const DeliveryCallback& listener : m_deliveryListeners)
     {
-        listener(IdOf(slot));
+        listener(GetKeptId(slot));
     }
 }
 
@@ -305,7 +305,7 @@ TrafficDriver::PostFlow(uint64_t slot)
 {
     const FlowState& f = m_flows[slot];
     Ptr<RdmaNic> nic = m_topo.GetNic(m_topo.GetHosts()[f.spec.src]);
-    nic->PostSend(f.qpn, f.spec.bytes, IdOf(slot));
+    nic->PostSend(f.qpn, f.spec.bytes, GetKeptId(slot));
     if (f.spec.bytes == RdmaMessage::kUnbounded)
     {
         // (A stream posted after its stop time, e.g. by an incast group, ends at once.)
@@ -356,7 +356,7 @@ TrafficDriver::Completed(const RdmaNic::Completion& c)
     }
     else
     {
-        const FlowSpec& f = m_flows[Slot(c.flowId)].spec;
+        const FlowSpec& f = m_flows[GetKeptIndex(c.flowId)].spec;
         r.flowId = c.flowId;
         r.kind = f.kind;
         r.src = f.src;
@@ -451,17 +451,23 @@ TrafficDriver::GetFlowBytes(uint64_t flowId) const
     return m_sparse ? m_briefs[flowId].bytes : m_flows[flowId].spec.bytes;
 }
 
+uint64_t
+TrafficDriver::GetKeptFlows() const
+{
+    return m_flows.size();
+}
+
 bool
 TrafficDriver::IsKept(uint64_t flowId) const
 {
-    return Slot(flowId) != kNoFlow;
+    return GetKeptIndex(flowId) != kNotKept;
 }
 
 const FlowSpec&
 TrafficDriver::GetFlowSpec(uint64_t flowId) const
 {
-    const uint64_t slot = Slot(flowId);
-    NS_ABORT_MSG_IF(slot == kNoFlow, "TrafficDriver: flow " << flowId << " is not kept here");
+    const uint64_t slot = GetKeptIndex(flowId);
+    NS_ABORT_MSG_IF(slot == kNotKept, "TrafficDriver: flow " << flowId << " is not kept here");
     return m_flows[slot].spec;
 }
 
@@ -480,8 +486,8 @@ TrafficDriver::GetLocalFlows() const
 bool
 TrafficDriver::IsLocalFlow(uint64_t flowId) const
 {
-    const uint64_t slot = Slot(flowId);
-    return slot != kNoFlow && m_topo.IsLocal(m_topo.GetHosts()[m_flows[slot].spec.src]);
+    const uint64_t slot = GetKeptIndex(flowId);
+    return slot != kNotKept && m_topo.IsLocal(m_topo.GetHosts()[m_flows[slot].spec.src]);
 }
 
 } // namespace ns3

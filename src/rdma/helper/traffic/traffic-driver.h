@@ -104,6 +104,14 @@ class TrafficDriver
      * part of the fabric.
      */
     bool IsKept(uint64_t flowId) const;
+    /// GetKeptIndex of a flow that is not kept.
+    static constexpr uint64_t kNotKept = ~uint64_t(0);
+    /// The index of flow \p flowId among the kept flows (in id order), or kNotKept.
+    uint64_t GetKeptIndex(uint64_t flowId) const;
+    /// The id of the kept flow of index \p index.
+    uint64_t GetKeptId(uint64_t index) const;
+    /// The number of flows kept so far.
+    uint64_t GetKeptFlows() const;
     /// The specification of kept foreground flow \p flowId (read-only).
     const FlowSpec& GetFlowSpec(uint64_t flowId) const;
 
@@ -140,10 +148,6 @@ class TrafficDriver
     std::pair<uint32_t, uint32_t> Connect(uint32_t src, uint32_t dst, uint8_t priority);
     /// Add flow \p s (numbered, kept if an end is local); returns its id.
     uint64_t Add(const FlowState& s);
-    /// Index of flow \p flowId in m_flows, or kNoFlow if it is not kept.
-    uint64_t Slot(uint64_t flowId) const;
-    /// The id of the flow in m_flows[\p slot].
-    uint64_t IdOf(uint64_t slot) const;
     void PostFlow(uint64_t slot);
     void PostProbe(uint32_t probe);
     void Completed(const RdmaNic::Completion& c);
