@@ -37,7 +37,7 @@ from bench import OUT_DIR, atomic_write, git_revision, runner_env, select_scenar
 
 CACHE = Path(os.environ.get("RDMA_NS3_CACHE") or
              Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ns3-rdma")
-# Scenarios that split: fabrics of many racks (no probes or captures). The three:
+# Scenarios that split: fabrics of many racks (no captures). The three:
 # the 256- and 1,024-GPU MoE layers and the 1,024-host permutation.
 DEFAULT = ["moe-256-deepseek", "moe-1024-deepseek", "permutation-1024-fat-tree"]
 # Collectives over ranks wait on deliveries; the serial run then does too, so that both

@@ -14,7 +14,6 @@ from summary_numbers import MOE, numbers
 ROOT = Path(__file__).resolve().parents[1]
 RUN = os.environ.get("RDMA_RUN") or str(ROOT / "build" / "bin" / "rdma-run")
 SCENARIO = str(ROOT / "scenarios" / "leaf-spine-incast.json")
-NO_PROBE = ["--set", "traffic.probe.enabled=false"]
 
 
 def run(*args):
@@ -26,13 +25,14 @@ def mpi_build():
     return "without ns-3's MPI" not in run(SCENARIO, "--out", "/dev/null/x", "--ranks", "2").stderr
 
 
+# The scenario's probe runs in each (until the foreground is done, as serially).
 @pytest.mark.parametrize("extra", [[], ["--set", "switch.pfc.enabled=false",
                                         "--set", "switch.buffer_mb=0.3"], MOE],
                          ids=["pfc", "lossy", "moe"])
 def test_one_rank_writes_the_serial_runs_files(tmp_path, extra):
     serial, ranked = tmp_path / "serial", tmp_path / "ranked"
-    assert run(SCENARIO, "--out", str(serial), "--quiet", *NO_PROBE, *extra).returncode == 0
-    p = run(SCENARIO, "--out", str(ranked), "--quiet", "--ranks", "1", *NO_PROBE, *extra)
+    assert run(SCENARIO, "--out", str(serial), "--quiet", *extra).returncode == 0
+    p = run(SCENARIO, "--out", str(ranked), "--quiet", "--ranks", "1", *extra)
     assert p.returncode == 0, p.stderr
     assert sorted(f.name for f in ranked.iterdir()) == sorted(f.name for f in serial.iterdir())
     for f in serial.glob("*.csv"):
@@ -43,6 +43,7 @@ def test_one_rank_writes_the_serial_runs_files(tmp_path, extra):
     assert b["ranks"]["count"] == 1 and b["ranks"]["links_between_ranks"] == 0
     assert b["ranks"]["per_rank"][0]["flows"] == a["flows_total"]
     assert b["conservation"]["balanced"] and b["bytes_delivered"] == b["bytes_sent"]
+    assert b["probes_completed"] > 0 and b["ranks"]["per_rank"][0]["late_probes"] == 0
     assert not list(tmp_path.glob("*.partial-*"))
 
 
@@ -57,22 +58,22 @@ def refused(tmp_path, *args):
 
 
 def test_what_does_not_run_over_ranks_is_named(tmp_path):
-    line = refused(tmp_path, "--ranks", "1")  # the scenario's probe is on
-    assert "traffic.probe.enabled" in line and "--ranks" in line
+    line = refused(tmp_path, "--ranks", "1", "--set", "output.pcap.enabled=true")
+    assert "output.pcap.enabled" in line and "--ranks" in line
 
 
 def test_collectives_over_ranks_must_wait_on_deliveries(tmp_path):
-    line = refused(tmp_path, "--ranks", "1", *NO_PROBE, *MOE[:-2])
+    line = refused(tmp_path, "--ranks", "1", *MOE[:-2])
     assert "traffic.collective_wait" in line and "'acknowledged'" in line and "delivered" in line
 
 
 def test_more_ranks_than_racks_or_no_mpi_is_one_line(tmp_path):
-    line = refused(tmp_path, "--ranks", "5", "--check", *NO_PROBE)
+    line = refused(tmp_path, "--ranks", "5", "--check")
     assert "5 ranks for 4 racks" in line
-    assert run(SCENARIO, "--check", "--ranks", "4", *NO_PROBE).returncode == 0
+    assert run(SCENARIO, "--check", "--ranks", "4").returncode == 0
     if mpi_build():
         pytest.skip("this rdma-run is an MPI build")
-    assert "./rdma setup --mpi" in refused(tmp_path, "--ranks", "2", *NO_PROBE)
-    line = refused(tmp_path, "--ranks", "1", *NO_PROBE, "--set",
+    assert "./rdma setup --mpi" in refused(tmp_path, "--ranks", "2")
+    line = refused(tmp_path, "--ranks", "1", "--set",
                    "simulator.engine=granted_time")
     assert "simulator.engine" in line and "granted_time" in line

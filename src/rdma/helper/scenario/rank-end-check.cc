@@ -11,11 +11,12 @@
 namespace ns3
 {
 
-RankEndCheck::RankEndCheck(const TrafficDriver& driver, Time period, Time grace)
+RankEndCheck::RankEndCheck(TrafficDriver& driver, Time period, Time grace)
     : m_driver(driver),
       m_period(period),
       m_grace(grace),
-      m_localDone(false),
+      m_started(false),
+      m_foregroundEnded(false),
       m_decided(false)
 {
 }
@@ -23,23 +24,19 @@ RankEndCheck::RankEndCheck(const TrafficDriver& driver, Time period, Time grace)
 void
 RankEndCheck::Start()
 {
-    // A rank with no flow of its own is done from the start.
-    m_localDone = m_driver.GetLocalFlows() == 0;
+    m_started = true;
     m_event = Simulator::Schedule(m_period, &RankEndCheck::Check, this);
-}
-
-void
-RankEndCheck::LocalDone()
-{
-    m_localDone = true;
-    m_localEnd = Simulator::Now();
 }
 
 void
 RankEndCheck::Check()
 {
     const Time now = Simulator::Now();
-    m_pending.emplace_back(RdmaRanks::StartMax({m_localDone ? 0 : 1, m_localEnd.GetTimeStep()}),
+    const TrafficDriver::RankProgress p = m_driver.GetRankProgress();
+    // (A maximum of the negated post time is the minimum of the post times.)
+    m_pending.emplace_back(RdmaRanks::StartMax({p.foregroundDone ? 0 : 1,
+                                                p.foregroundEnd.GetTimeStep(),
+                                                -p.oldestProbeInFlight.GetTimeStep()}),
                            now);
     ReadReductions(now);
     m_event = Simulator::Schedule(m_period, &RankEndCheck::Check, this);
@@ -57,10 +54,18 @@ RankEndCheck::ReadReductions(Time now)
             return;
         }
         m_pending.pop_front();
-        if (!m_decided && all[0] == 0)
+        if (m_decided || all[0] != 0)
+        {
+            continue;
+        }
+        if (!m_foregroundEnded)
+        {
+            m_foregroundEnded = true;
+            m_driver.SetForegroundEnd(TimeStep(all[1]));
+        }
+        if (-all[2] >= all[1])
         {
             m_decided = true;
-            m_end = TimeStep(all[1]);
             const Time stop = instant + m_grace + m_period / 2;
             Simulator::Stop(stop - now);
         }
@@ -76,6 +81,17 @@ RankEndCheck::Finish()
         std::vector<int64_t> all;
         RdmaRanks::FinishMax(m_pending.front().first, true, &all);
         m_pending.pop_front();
+    }
+    if (m_started && !m_foregroundEnded)
+    {
+        // Stopped before the foreground's end: every probe was posted before it.
+        m_driver.SetForegroundEnd(Time::Max());
+    }
+    if (m_started)
+    {
+        std::vector<int64_t> last = {m_driver.GetLastRecordEnd().GetTimeStep()};
+        RdmaRanks::AllReduce(last, RdmaRanks::Reduce::MAX);
+        m_end = TimeStep(last[0]);
     }
 }
 

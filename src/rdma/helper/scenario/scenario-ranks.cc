@@ -31,11 +31,9 @@ ScenarioRunner::SetRanks(uint32_t ranks)
 void
 ScenarioRunner::CheckRanks(const json& s, const std::string& file)
 {
-    // Each needs more than its rank's part of the fabric: probes repeat until every flow
-    // is done and their records are numbered in one sequence, a capture's files are per
-    // port of any node.
+    // It needs more than its rank's part of the fabric: a capture's files are per port of
+    // any node.
     const std::vector<std::pair<std::string, bool>> notYet = {
-        {"traffic.probe.enabled", Bool(s, "traffic.probe.enabled")},
         {"output.pcap.enabled", Bool(s, "output.pcap.enabled")},
     };
     if (Str(s, "simulator.engine") == "rdma" && Str(s, "simulator.scheduler") != "rdma")
@@ -86,6 +84,8 @@ ScenarioRunner::RankFacts(const json& sum, const RdmaTopology& topo, const Traff
             {"cpu_s", sum["cpu_s"]},
             {"events", sum["events"]},
             {"peak_rss_mb", sum["peak_rss_mb"]},
+            {"late_probes", driver.GetLateProbes()},
+            {"late_probe_bytes", driver.GetLateProbeBytes()},
             {"windows", RdmaRanks::GetWindows()},
             {"window_wait_s", RdmaRanks::GetWindowWaitSeconds()}};
 }

@@ -464,8 +464,10 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
         // A serial run stops at its last completion; ranks stop together once all are done.
         const Time check = Us(Num(s, "simulator.end_check_us"));
         RankEndCheck ranksDone(driver, check, check * kEndChecksOfGrace);
-        driver.SetDoneCallback(m_ranks > 0 ? MakeCallback(&RankEndCheck::LocalDone, &ranksDone)
-                                           : Callback<void>([]() { Simulator::Stop(); }));
+        if (m_ranks == 0)
+        {
+            driver.SetDoneCallback(Callback<void>([]() { Simulator::Stop(); }));
+        }
         driver.Start();
         if (m_ranks > 0)
         {

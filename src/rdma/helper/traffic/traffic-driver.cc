@@ -16,8 +16,6 @@ NS_LOG_COMPONENT_DEFINE("TrafficDriver");
 
 namespace
 {
-/// Message ids of probe messages: this bit plus the probe index.
-constexpr uint64_t kProbeBit = 1ULL << 62;
 /// No flow (delivery order).
 constexpr uint64_t kNoFlow = ~uint64_t(0);
 /// UDP source ports of QPs (per-QP ECMP entropy) cycle through the dynamic range.
@@ -61,6 +59,7 @@ TrafficDriver::TrafficDriver(RdmaTopology& topo)
     for (uint32_t h : topo.GetHosts())
     {
         topo.GetNic(h)->SetCompletionCallback(MakeCallback(&TrafficDriver::Completed, this));
+        m_split = m_split || !topo.IsLocal(h);
     }
 }
 
@@ -186,24 +185,6 @@ TrafficDriver::ReleaseFlow(uint64_t flowId, Time delay)
 }
 
 void
-TrafficDriver::AddProbe(uint32_t src,
-                        uint32_t dst,
-                        uint64_t bytes,
-                        Time start,
-                        Time interval,
-                        uint8_t priority,
-                        bool rateLimited)
-{
-    NS_ABORT_MSG_IF(m_started, "TrafficDriver: AddProbe after Start");
-    const uint32_t qpn = Connect(src, dst, priority).first;
-    if (!rateLimited)
-    {
-        m_topo.GetNic(m_topo.GetHosts()[src])->ExemptFromCongestionControl(qpn);
-    }
-    m_probes.push_back(Probe{src, dst, bytes, start, interval, priority, qpn, Time(0)});
-}
-
-void
 TrafficDriver::Start()
 {
     m_started = true;
@@ -221,6 +202,7 @@ TrafficDriver::Start()
             Simulator::Schedule(m_flows[slot].spec.start, &TrafficDriver::PostFlow, this, slot);
         }
     }
+    m_localForegroundDone = m_localFlows == 0;
     for (uint32_t i = 0; i < m_probes.size(); ++i)
     {
         if (m_topo.IsLocal(hosts[m_probes[i].src]))
@@ -317,20 +299,6 @@ TrafficDriver::PostFlow(uint64_t slot)
 }
 
 void
-TrafficDriver::PostProbe(uint32_t index)
-{
-    if (m_foregroundDone)
-    {
-        return;
-    }
-    const Probe& p = m_probes[index];
-    Ptr<RdmaNic> nic = m_topo.GetNic(m_topo.GetHosts()[p.src]);
-    nic->PostSend(p.qpn, p.bytes, kProbeBit | index);
-    ++m_probesPosted;
-    m_probes[index].lastPost = Simulator::Now();
-}
-
-void
 TrafficDriver::Completed(const RdmaNic::Completion& c)
 {
     Record r;
@@ -340,19 +308,10 @@ TrafficDriver::Completed(const RdmaNic::Completion& c)
     r.end = c.completed;
     if (c.flowId & kProbeBit)
     {
-        const uint32_t index = c.flowId & ~kProbeBit;
-        const Probe& p = m_probes[index];
-        // Closed loop, like ping: the next probe leaves one interval after the previous
-        // one was posted, or now if that one took longer, so that probes measure the
-        // network and never queue behind each other.
-        const Time next = std::max(Time(0), p.lastPost + p.interval - Simulator::Now());
-        Simulator::Schedule(next, &TrafficDriver::PostProbe, this, index);
-        r.flowId = m_total + m_probeSeq++;
-        r.kind = FlowKind::PROBE;
-        r.src = p.src;
-        r.dst = p.dst;
-        r.priority = p.priority;
-        ++m_probesCompleted;
+        if (!ProbeCompleted(c.flowId & ~kProbeBit, r))
+        {
+            return;
+        }
     }
     else
     {
@@ -363,16 +322,16 @@ TrafficDriver::Completed(const RdmaNic::Completion& c)
         r.dst = f.dst;
         r.priority = f.priority;
         ++m_completed;
+        if (m_completed == m_localFlows)
+        {
+            m_localForegroundDone = true;
+            m_localForegroundEnd = Simulator::Now();
+        }
     }
-    const auto& hosts = m_topo.GetHosts();
-    r.ideal = r.bytes > 0 ? m_topo.GetIdealFct(hosts[r.src], hosts[r.dst], r.bytes) : Time(0);
-    if (!m_recordCallback.IsNull())
+    Report(r);
+    if (m_split)
     {
-        m_recordCallback(r);
-    }
-    for (const RecordCallback& listener : m_listeners)
-    {
-        listener(r);
+        return; // the ranks compare their progress (GetRankProgress)
     }
     // Done once the foreground has completed and no probe is still in flight, so that
     // bytes sent = bytes delivered holds at the end of every completed run.
@@ -387,6 +346,22 @@ TrafficDriver::Completed(const RdmaNic::Completion& c)
         {
             m_doneCallback();
         }
+    }
+}
+
+void
+TrafficDriver::Report(Record& r)
+{
+    const auto& hosts = m_topo.GetHosts();
+    r.ideal = r.bytes > 0 ? m_topo.GetIdealFct(hosts[r.src], hosts[r.dst], r.bytes) : Time(0);
+    m_lastRecordEnd = r.end;
+    if (!m_recordCallback.IsNull())
+    {
+        m_recordCallback(r);
+    }
+    for (const RecordCallback& listener : m_listeners)
+    {
+        listener(r);
     }
 }
 

@@ -19,6 +19,12 @@ namespace ns3
  *
  * Flows are "foreground" (the run ends when they are all complete) except latency
  * probes, which repeat in the background until the foreground is done.
+ *
+ * Over MPI ranks a probe's rank cannot see when the other ranks' foreground is done, so
+ * it keeps probing until the ranks have compared (SetForegroundEnd). Its records are
+ * kept back once its own foreground is done: those of probes posted before the end of
+ * the whole foreground are then reported, in order, as a serial run would have; the
+ * later ("late") ones are not, and only counted (GetLateProbes).
  */
 class TrafficDriver
 {
@@ -80,8 +86,38 @@ class TrafficDriver
      * Start.
      */
     void AddDeliveryListener(DeliveryCallback cb);
-    /// Called once when every foreground flow has completed.
+    /**
+     * Called once when every foreground flow has completed and no probe is in flight (a
+     * serial run, or one rank: over more ranks the ranks compare GetRankProgress).
+     */
     void SetDoneCallback(Callback<void> cb);
+
+    /// Where this rank is, for the ranks' comparison of whether the run is over.
+    struct RankProgress
+    {
+        bool foregroundDone; ///< this rank's foreground flows have completed (none: true)
+        Time foregroundEnd;  ///< when (0 if it has none)
+        /// The post time of the oldest probe message in flight (Time::Max(): none).
+        Time oldestProbeInFlight;
+    };
+
+    /**
+     * This rank's progress. The foreground of a run without foreground flows is never
+     * done: its probes run until the stop time, as serially.
+     */
+    RankProgress GetRankProgress() const;
+    /**
+     * Over MPI ranks: every rank's foreground is done, the last of it at \p end. Probes
+     * stop; the records kept back of probes posted before \p end are reported, the
+     * others dropped as late. Call once, on every rank.
+     */
+    void SetForegroundEnd(Time end);
+    /// The end of the last completion reported (foreground or probe).
+    Time GetLastRecordEnd() const;
+    /// Probe messages posted after the foreground's end over ranks: not reported.
+    uint64_t GetLateProbes() const;
+    /// Their payload bytes (sent on the wire, in the tail after the run's end).
+    uint64_t GetLateProbeBytes() const;
 
     uint64_t GetFlowsTotal() const;     ///< foreground flows
     uint64_t GetFlowsCompleted() const; ///< foreground flows completed
@@ -116,6 +152,9 @@ class TrafficDriver
     const FlowSpec& GetFlowSpec(uint64_t flowId) const;
 
   private:
+    /// Message ids of probe messages: this bit plus the probe index.
+    static constexpr uint64_t kProbeBit = 1ULL << 62;
+
     struct Probe
     {
         uint32_t src;
@@ -126,6 +165,7 @@ class TrafficDriver
         uint8_t priority;
         uint32_t qpn;
         Time lastPost;
+        bool inFlight = false;
     };
 
     struct FlowState
@@ -151,6 +191,13 @@ class TrafficDriver
     void PostFlow(uint64_t slot);
     void PostProbe(uint32_t probe);
     void Completed(const RdmaNic::Completion& c);
+    /// Fill \p r from probe message \p index's completion and post the next message;
+    /// false if \p r is kept back or late (not reported now).
+    bool ProbeCompleted(uint32_t index, Record& r);
+    /// Number a probe's record (its flow id, after the foreground's) and count it.
+    void NumberProbe(Record& r);
+    /// Report \p r: its ideal completion time, then the callbacks.
+    void Report(Record& r);
     void Delivered(uint32_t node, uint32_t recvQpn);
     /// The per-QP delivery order of the flows whose receivers are local (listeners only).
     void IndexDeliveries();
@@ -169,7 +216,16 @@ class TrafficDriver
     uint64_t m_probesCompleted;
     uint64_t m_probeSeq;
     uint64_t m_probesPosted;
-    bool m_foregroundDone;
+    bool m_foregroundDone; ///< over ranks: every rank's (SetForegroundEnd)
+    /// Over MPI ranks (not every host is this rank's): probes and the end as above.
+    bool m_split = false;
+    bool m_localForegroundDone = false;
+    Time m_localForegroundEnd;
+    Time m_foregroundEnd = Time::Max(); ///< over ranks, once known
+    std::vector<Record> m_heldProbes;   ///< kept back, in completion order
+    uint64_t m_lateProbes = 0;
+    uint64_t m_lateProbeBytes = 0;
+    Time m_lastRecordEnd;
     uint64_t m_foregroundBytes;
     bool m_started;
     bool m_done;

@@ -146,3 +146,68 @@ TEST(TrafficDriverOverRanks, AReplayKeepsAndDropsTheTraceRowsOfOtherRanks)
     EXPECT_EQ(replay.GetGroupStats()[0].bytes, 4096 * kPairs.size());
     Simulator::Destroy();
 }
+
+TEST(TrafficDriverOverRanks, ProbesPostedAfterTheForegroundsEndAreNotReported)
+{
+    // Rank 0's own flow ends early; another rank's foreground (pretended) ends at kEnd.
+    // The probe (every kInterval, closed loop, its trip far shorter) is posted at 0,
+    // kInterval, ... until the ranks have compared, at kKnown (one probe then in
+    // flight): those posted before kEnd are what a serial run reports, in order; the
+    // later ones are late, not reported.
+    const Time kInterval = MicroSeconds(10);
+    const Time kEnd = MicroSeconds(100);
+    const Time kKnown = MicroSeconds(201);
+    RdmaTopology topo;
+    Build(topo, 2);
+    TrafficDriver driver(topo);
+    FlowSpec f;
+    f.src = 0;
+    f.dst = 2;
+    f.bytes = 100000;
+    driver.AddFlow(f);
+    driver.AddProbe(1, 0, 1000, Time(0), kInterval, 3);
+    std::vector<TrafficDriver::Record> flows;
+    std::vector<TrafficDriver::Record> probes;
+    driver.SetRecordCallback(
+        Callback<void, const TrafficDriver::Record&>([&](const TrafficDriver::Record& r) {
+            (r.kind == FlowKind::PROBE ? probes : flows).push_back(r);
+        }));
+    driver.Start();
+    std::vector<TrafficDriver::Record> before; // probes reported when the ranks compare
+    TrafficDriver::RankProgress progress{};
+    Simulator::Schedule(kKnown, [&]() {
+        before = probes;
+        progress = driver.GetRankProgress();
+        driver.SetForegroundEnd(kEnd);
+    });
+    Simulator::Stop(kKnown * 3 / 2);
+    Simulator::Run();
+
+    ASSERT_EQ(flows.size(), 1U);
+    const Time localEnd = flows[0].end;
+    ASSERT_LT(localEnd, kEnd);
+    EXPECT_TRUE(progress.foregroundDone);
+    EXPECT_EQ(progress.foregroundEnd, localEnd);
+    const int64_t step = kInterval.GetTimeStep();
+    EXPECT_EQ(progress.oldestProbeInFlight, TimeStep(kKnown.GetTimeStep() / step * step))
+        << "probing on until compared";
+    const uint64_t posts = (kEnd.GetTimeStep() + step - 1) / step;
+    ASSERT_EQ(probes.size(), posts) << "one record per probe posted before the end";
+    for (uint64_t k = 0; k < posts; ++k)
+    {
+        EXPECT_EQ(probes[k].flowId, driver.GetFlowsTotal() + k) << "numbered after the flows";
+        EXPECT_EQ(probes[k].start, kInterval * k) << "in order";
+    }
+    EXPECT_FALSE(before.empty());
+    EXPECT_LT(before.size(), probes.size());
+    for (const TrafficDriver::Record& r : before)
+    {
+        EXPECT_LT(r.start, localEnd)
+            << "a probe posted after the rank's own end waits for the comparison";
+    }
+    const uint64_t late = ((kKnown - kEnd).GetTimeStep() + step - 1) / step;
+    EXPECT_EQ(driver.GetLateProbes(), late) << "posted from the end until compared";
+    EXPECT_EQ(driver.GetLateProbeBytes(), late * 1000);
+    EXPECT_EQ(driver.GetRankProgress().oldestProbeInFlight, Time::Max());
+    Simulator::Destroy();
+}
