@@ -45,7 +45,8 @@ DEFAULT = ["moe-256-deepseek", "moe-1024-deepseek", "permutation-1024-fat-tree"]
 COLLECTIVE = ["--set", "traffic.collective_wait=delivered"]
 COLUMNS = ["scenario", "ranks", "serial_wall_s", "ranks_wall_s", "ratio", "serial_events",
            "rank_events", "rank_cpu_s", "rank_windows", "rank_window_wait_s",
-           "serial_rss_mb", "rank_rss_mb", "links_between_ranks", "flows", "status"]
+           "serial_rss_mb", "rank_rss_mb", "links_between_ranks", "flows",
+           "files_identical", "status"]
 
 
 def mpi_runner():
@@ -84,7 +85,13 @@ def run(cmd, out):
     return wall, summary, flows
 
 
-def bench_one(runner, scenario, ranks, repeat):
+def files_identical(a, b):
+    """Whether every CSV file of folder a is in folder b, byte for byte."""
+    return all((b / f.name).is_file() and (b / f.name).read_bytes() == f.read_bytes()
+               for f in a.glob("*.csv"))
+
+
+def bench_one(runner, scenario, ranks, repeat, tie_order="fifo"):
     mpirun = ["mpirun", "--oversubscribe", "-np", str(ranks)]
     if os.geteuid() == 0:
         mpirun.append("--allow-run-as-root")
@@ -92,6 +99,7 @@ def bench_one(runner, scenario, ranks, repeat):
     ranks_out = OUT_DIR / "ranks" / f"{scenario.stem}-ranks{ranks}"
     traffic = json.loads(scenario.read_text()).get("traffic", {})
     keys = COLLECTIVE if traffic.get("moe", {}).get("enabled") or "trace" in traffic else []
+    keys = [*keys, "--set", f"simulator.tie_order={tie_order}"]
     best_serial = best_ranks = None
     for _ in range(repeat):
         s = run([runner, str(scenario), "--out", str(serial_out), "--quiet", *keys],
@@ -120,6 +128,8 @@ def bench_one(runner, scenario, ranks, repeat):
         "rank_rss_mb": [round(p["peak_rss_mb"]) for p in per],
         "links_between_ranks": rs["ranks"]["links_between_ranks"],
         "flows": f"{len(rflows)}/{len(sflows)}",
+        # (Ordered by node, a run over ranks writes the serial run's files.)
+        "files_identical": files_identical(serial_out, ranks_out),
         "status": status,
     }
 
@@ -148,6 +158,9 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--ranks", type=int, required=True, metavar="N")
     p.add_argument("--repeat", type=int, default=3, metavar="K")
+    p.add_argument("--tie-order", choices=["fifo", "by_node"], default="fifo",
+                   help="simulator.tie_order of both runs (by_node: the files of the run "
+                        "over ranks are the serial run's)")
     p.add_argument("names", nargs="*", metavar="NAME")
     args = p.parse_args(argv)
     if args.ranks < 1 or args.repeat < 1:
@@ -157,7 +170,7 @@ def main(argv=None):
     rows, failed = [], 0
     for sc in scenarios:
         try:
-            row = bench_one(runner, sc, args.ranks, args.repeat)
+            row = bench_one(runner, sc, args.ranks, args.repeat, args.tie_order)
         except RuntimeError as e:
             print(f"bench: {sc.stem}: {e}", file=sys.stderr)
             row = {"scenario": sc.stem, "ranks": args.ranks, "status": "FAIL"}

@@ -77,3 +77,14 @@ def test_more_ranks_than_racks_or_no_mpi_is_one_line(tmp_path):
     line = refused(tmp_path, "--ranks", "1", "--set",
                    "simulator.engine=granted_time")
     assert "simulator.engine" in line and "granted_time" in line
+
+
+def test_tie_order_by_node_needs_the_rdma_core(tmp_path):
+    # ns-3's schedulers (serially, or under ns-3's engines over ranks) order an instant's
+    # events as they were scheduled: they cannot take it.
+    line = refused(tmp_path, "--set", "simulator.tie_order=by_node",
+                   "--set", "simulator.scheduler=heap")
+    assert "simulator.tie_order" in line and "by_node" in line and "heap" in line
+    line = refused(tmp_path, "--ranks", "1", "--set", "simulator.tie_order=by_node",
+                   "--set", "simulator.engine=null_message")
+    assert "simulator.tie_order" in line and "null_message" in line

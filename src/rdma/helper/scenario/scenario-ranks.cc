@@ -44,6 +44,13 @@ ScenarioRunner::CheckRanks(const json& s, const std::string& file)
                             "simulator.engine granted_time to run over ranks on an ns-3 "
                             "scheduler)");
     }
+    if (Str(s, "simulator.tie_order") == "by_node" && Str(s, "simulator.engine") != "rdma")
+    {
+        throw ScenarioError(file +
+                            ": key 'simulator.tie_order' has value 'by_node', which "
+                            "over MPI ranks only simulator.engine rdma takes (it is '" +
+                            Str(s, "simulator.engine") + "')");
+    }
     // A collective waiting on acknowledgements would release a flow on one rank at the
     // instant an acknowledgement arrives on another: closer than any lookahead.
     const bool collective = Bool(s, "traffic.moe.enabled") || !Str(s, "traffic.trace.csv").empty();

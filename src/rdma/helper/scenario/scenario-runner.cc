@@ -301,9 +301,11 @@ ScenarioRunner::HostCount(const json& s)
 void
 ScenarioRunner::Check(const json& s, const std::string& file)
 {
-    for (const char* key : {"simulator.port_prefetch", "simulator.warm_next"})
+    for (const char* key :
+         {"simulator.port_prefetch", "simulator.warm_next", "simulator.tie_order"})
     {
-        if (Str(s, key) != "auto" && Str(s, "simulator.scheduler") != "rdma")
+        const std::string byDefault = key == std::string("simulator.tie_order") ? "fifo" : "auto";
+        if (Str(s, key) != byDefault && Str(s, "simulator.scheduler") != "rdma")
         {
             throw ScenarioError(file + ": key '" + key + "' has value '" + Str(s, key) +
                                 "', which only simulator.scheduler rdma takes (it is '" +
@@ -376,6 +378,9 @@ ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& st
         Simulator::GetImplementation()->SetAttribute("PortPrefetch",
                                                      aid("simulator.port_prefetch"));
         Simulator::GetImplementation()->SetAttribute("WarmNext", aid("simulator.warm_next"));
+        Simulator::GetImplementation()->SetAttribute(
+            "TieOrder",
+            StringValue(Str(s, "simulator.tie_order") == "by_node" ? "ByNode" : "Fifo"));
     }
     fabric.Configure(s, topo);
     TopologyStage::For(s).Build(s, topo);

@@ -57,7 +57,11 @@ TrafficDriver::ProbeCompleted(uint32_t index, Record& r)
     // was posted, or now if that one took longer, so that probes measure the network and
     // never queue behind each other.
     const Time next = std::max(Time(0), p.lastPost + p.interval - Simulator::Now());
-    Simulator::Schedule(next, &TrafficDriver::PostProbe, this, index);
+    Simulator::ScheduleWithContext(m_topo.GetHosts()[p.src],
+                                   next,
+                                   &TrafficDriver::PostProbe,
+                                   this,
+                                   index);
     r.kind = FlowKind::PROBE;
     r.src = p.src;
     r.dst = p.dst;

@@ -181,7 +181,11 @@ TrafficDriver::ReleaseFlow(uint64_t flowId, Time delay)
     }
     NS_ABORT_MSG_IF(!m_flows[slot].deferred,
                     "TrafficDriver: flow " << flowId << " is not deferred");
-    Simulator::Schedule(delay, &TrafficDriver::PostFlow, this, slot);
+    Simulator::ScheduleWithContext(m_topo.GetHosts()[m_flows[slot].spec.src],
+                                   delay,
+                                   &TrafficDriver::PostFlow,
+                                   this,
+                                   slot);
 }
 
 void
@@ -199,7 +203,12 @@ TrafficDriver::Start()
         ++m_localFlows;
         if (!m_flows[slot].deferred)
         {
-            Simulator::Schedule(m_flows[slot].spec.start, &TrafficDriver::PostFlow, this, slot);
+            // (In its source's context: its events are that node's, wherever scheduled.)
+            Simulator::ScheduleWithContext(hosts[m_flows[slot].spec.src],
+                                           m_flows[slot].spec.start,
+                                           &TrafficDriver::PostFlow,
+                                           this,
+                                           slot);
         }
     }
     m_localForegroundDone = m_localFlows == 0;
@@ -207,7 +216,11 @@ TrafficDriver::Start()
     {
         if (m_topo.IsLocal(hosts[m_probes[i].src]))
         {
-            Simulator::Schedule(m_probes[i].start, &TrafficDriver::PostProbe, this, i);
+            Simulator::ScheduleWithContext(hosts[m_probes[i].src],
+                                           m_probes[i].start,
+                                           &TrafficDriver::PostProbe,
+                                           this,
+                                           i);
         }
     }
     // Without foreground flows, probes run until the stop time.
@@ -291,10 +304,11 @@ TrafficDriver::PostFlow(uint64_t slot)
     if (f.spec.bytes == RdmaMessage::kUnbounded)
     {
         // (A stream posted after its stop time, e.g. by an incast group, ends at once.)
-        Simulator::Schedule(Max(f.spec.stop - Simulator::Now(), Time(0)),
-                            &RdmaNic::TruncateMessage,
-                            nic,
-                            f.qpn);
+        Simulator::ScheduleWithContext(m_topo.GetHosts()[f.spec.src],
+                                       Max(f.spec.stop - Simulator::Now(), Time(0)),
+                                       &RdmaNic::TruncateMessage,
+                                       nic,
+                                       f.qpn);
     }
 }
 

@@ -249,9 +249,11 @@ RdmaChannel::SendRemote(const Ptr<RdmaFrame>& f, RdmaNetDevice* dst, uint64_t tx
         thread_local std::vector<uint8_t> wire;
         wire.clear();
         f->AppendHeaderBytes(wire);
+        // (Ordered by node, the sender reserves the arrival's uid, as a serial link.)
         RdmaRanks::SendRecord(dst->GetNode()->GetId(),
                               dst->GetIfIndex(),
                               arrival,
+                              RdmaSim::OrdersByNode() ? RdmaSim::ReserveUid() : 0,
                               wire.data(),
                               static_cast<uint32_t>(wire.size()));
         return;

@@ -4,17 +4,31 @@
  * RdmaNetDevice: link failure and repair: a down link loses what its port holds (counted and
  * traced); the port's queues and transmission are in rdma-net-device.cc.
  */
+#include "ns3/make-event.h"
 #include "ns3/node.h"
 #include "ns3/rdma-net-device.h"
+#include "ns3/rdma-sim-schedule.h"
 #include "ns3/simulator.h"
 
 namespace ns3
 {
 
 void
-RdmaNetDevice::ReceiveRemote(Time delay, const uint8_t* bytes, uint32_t size)
+RdmaNetDevice::ReceiveRemote(Time delay, uint32_t uid, const uint8_t* bytes, uint32_t size)
 {
     using ReceiveFrame = void (RdmaNetDevice::*)(const Ptr<RdmaFrame>&);
+    if (RdmaSim::OrdersByNode())
+    {
+        // The uid the sender reserved, as a serial run's link would have: the arrival
+        // takes its place among the sender's events, whatever the ranks.
+        RdmaSim::ScheduleReserved(RdmaSim::NowTs() + static_cast<uint64_t>(delay.GetTimeStep()),
+                                  uid,
+                                  GetNode()->GetId(),
+                                  MakeEvent(static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
+                                            this,
+                                            RdmaFrame::FromHeaderBytes(bytes, size)));
+        return;
+    }
     Simulator::ScheduleWithContext(GetNode()->GetId(),
                                    delay,
                                    static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),

@@ -40,6 +40,7 @@ struct RecordHead
     int64_t rxTs;     ///< arrival time stamp
     uint32_t node;    ///< receiving node
     uint32_t ifIndex; ///< receiving device
+    uint32_t uid;     ///< its arrival's uid on the sending rank (0: none)
     uint32_t size;    ///< bytes that follow
 };
 
@@ -151,7 +152,7 @@ ReceiveBatch(int from)
         NS_ABORT_MSG_IF(TimeStep(head.rxTs) < now,
                         "RdmaRanks: a record arrives at " << head.rxTs << ", before now ("
                                                           << now.GetTimeStep() << ")");
-        it->second(TimeStep(head.rxTs) - now, bytes.data() + at, head.size);
+        it->second(TimeStep(head.rxTs) - now, head.uid, bytes.data() + at, head.size);
         at += head.size;
     }
 }
@@ -162,6 +163,7 @@ void
 RdmaRanks::SendRecord(uint32_t node,
                       uint32_t ifIndex,
                       Time rxTime,
+                      uint32_t uid,
                       const uint8_t* bytes,
                       uint32_t size)
 {
@@ -174,7 +176,7 @@ RdmaRanks::SendRecord(uint32_t node,
     }
     const uint32_t rank = NodeList::GetNode(node)->GetSystemId();
     std::vector<uint8_t>& batch = g_batches[rank];
-    const RecordHead head{rxTime.GetTimeStep(), node, ifIndex, size};
+    const RecordHead head{rxTime.GetTimeStep(), node, ifIndex, uid, size};
     const std::size_t at = batch.size();
     batch.resize(at + sizeof(head) + size);
     std::memcpy(batch.data() + at, &head, sizeof(head));
@@ -184,6 +186,7 @@ RdmaRanks::SendRecord(uint32_t node,
     (void)node;
     (void)ifIndex;
     (void)rxTime;
+    (void)uid;
     (void)bytes;
     (void)size;
     NS_FATAL_ERROR("RdmaRanks::SendRecord: the module was built without ns-3's MPI module");

@@ -92,17 +92,19 @@ class RdmaRanks
      */
     /// Whether the engine is the module's own core (Enable with ns3::RdmaSimulatorImpl).
     static bool OwnEngine();
-    /// What a device on another rank is handed: (the delay from now to its arrival, its
-    /// bytes, their number).
-    using RecordHandler = Callback<void, Time, const uint8_t*, uint32_t>;
+    /// What a device on another rank is handed: (the delay from now to its arrival, the
+    /// uid its arrival was given on the sending rank, its bytes, their number).
+    using RecordHandler = Callback<void, Time, uint32_t, const uint8_t*, uint32_t>;
     /**
      * Send \p size bytes \p bytes (a frame's header) to device \p ifIndex of node \p node
-     * on another rank, to arrive at \p rxTime (at least the lookahead ahead of now). The
-     * records of a window travel together, one MPI message per rank, at its end (Grant).
+     * on another rank, to arrive at \p rxTime (at least the lookahead ahead of now) under
+     * uid \p uid (RdmaSim::ReserveUid, or 0 where the receiver chooses). The records of a
+     * window travel together, one MPI message per rank, at its end (Grant).
      */
     static void SendRecord(uint32_t node,
                            uint32_t ifIndex,
                            Time rxTime,
+                           uint32_t uid,
                            const uint8_t* bytes,
                            uint32_t size);
     /// Hand the records sent to device \p ifIndex of node \p node to \p handler.

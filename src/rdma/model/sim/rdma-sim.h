@@ -61,6 +61,29 @@ struct RdmaSimClock
     /// Whether the running loop loads the ports' hot fields ahead of their events (as
     /// decided when Run began).
     bool loadingPorts;
+    /// Under RdmaSimulatorImpl's TieOrder ByNode, per field (a node's context + 1; the
+    /// last field: every other context), the next sequence number; null under Fifo.
+    uint32_t* fieldSeq;
+    uint32_t seqBits;   ///< ByNode: the low bits of a uid, its field's sequence number
+    uint32_t lastField; ///< ByNode: the field of contexts that are not nodes
+
+    /**
+     * The uid of an event scheduled now for context \p context: its place among the
+     * events of its time stamp. Fifo: the next of one counter (events of an instant run
+     * in the order they were scheduled). ByNode: the field of \p context above that
+     * field's next sequence number (an instant's events run by node, then in the order
+     * they were scheduled for it), which only what is scheduled for that node changes.
+     */
+    uint32_t TakeUid(uint32_t context)
+    {
+        if (__builtin_expect(fieldSeq == nullptr, 1))
+        {
+            return nextUid++;
+        }
+        const uint32_t field = context < lastField ? context + 1 : lastField;
+        const uint32_t seq = fieldSeq[field]++ & ((uint32_t(1) << seqBits) - 1);
+        return (field << seqBits) | seq;
+    }
 };
 
 /**
@@ -186,7 +209,15 @@ class RdmaSim
      */
     static uint32_t ReserveUid()
     {
-        return s_clock->nextUid++;
+        return s_clock->TakeUid(s_clock->currentContext);
+    }
+
+    /// \return whether the events of an instant run by the node they are for, then in
+    ///         their order for it (RdmaSimulatorImpl's TieOrder ByNode): the same order
+    ///         over any number of ranks
+    static bool OrdersByNode()
+    {
+        return s_clock != nullptr && s_clock->fieldSeq != nullptr;
     }
 
     /**

@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/node-list.h"
 #include "ns3/ns3-compat.h"
 #include "ns3/rdma-ranks.h"
 #include "ns3/rdma-simulator-step.h"
@@ -69,7 +70,20 @@ RdmaSimulatorImpl::GetTypeId()
                 "speed.",
                 EnumValue(AID_AUTO),
                 compat::MakeEnumAccessor(&RdmaSimulatorImpl::m_warmNext),
-                MakeEnumChecker(AID_AUTO, "Auto", AID_ALWAYS, "Always", AID_NEVER, "Never"));
+                MakeEnumChecker(AID_AUTO, "Auto", AID_ALWAYS, "Always", AID_NEVER, "Never"))
+            .AddAttribute("TieOrder",
+                          "The order of events due at the same instant. Fifo: the order "
+                          "they were scheduled in, as ns-3's simulators. ByNode: by the "
+                          "node they are for (their context; a frame's arrival: the node "
+                          "that sent it; events for no node last), "
+                          "then in the order they were scheduled for it; over MPI ranks "
+                          "a node's events are scheduled on its own rank in the same "
+                          "order, so a run over any number of ranks runs every event in "
+                          "the serial run's order. Set before the first Run (it takes "
+                          "effect there, once the nodes exist).",
+                          EnumValue(TIE_FIFO),
+                          compat::MakeEnumAccessor(&RdmaSimulatorImpl::m_tieOrder),
+                          MakeEnumChecker(TIE_FIFO, "Fifo", TIE_BY_NODE, "ByNode"));
     return tid;
 }
 
@@ -83,9 +97,13 @@ RdmaSimulatorImpl::RdmaSimulatorImpl()
               Simulator::NO_CONTEXT,
               PsPerStep(),
               0,
-              true},
+              true,
+              nullptr,
+              0,
+              0},
       m_portPrefetch(AID_AUTO),
-      m_warmNext(AID_AUTO)
+      m_warmNext(AID_AUTO),
+      m_tieOrder(TIE_FIFO)
 {
     const uint64_t ps = m_clock.psPerStep;
     m_clock.stepsPerNs = ps != 0 && 1000 % ps == 0 ? 1000 / ps : 0;
@@ -212,8 +230,29 @@ RdmaSimulatorImpl::RunEvents()
 }
 
 void
+RdmaSimulatorImpl::OrderByNode()
+{
+    // Fields 1..nodes for the nodes (above every uid ns-3 reserves, 0-3), and one more.
+    const uint32_t fields = NodeList::GetNNodes() + 2;
+    uint32_t fieldBits = 1;
+    while (fieldBits < 31 && (uint64_t(1) << fieldBits) < fields)
+    {
+        ++fieldBits;
+    }
+    NS_ABORT_MSG_IF(fieldBits > 24, "RdmaSimulatorImpl: TieOrder ByNode takes up to 2^24 nodes");
+    m_fieldSeq.assign(fields, 0);
+    m_clock.seqBits = 32 - fieldBits;
+    m_clock.lastField = fields - 1;
+    m_clock.fieldSeq = m_fieldSeq.data();
+}
+
+void
 RdmaSimulatorImpl::Run()
 {
+    if (m_tieOrder == TIE_BY_NODE && m_clock.fieldSeq == nullptr)
+    {
+        OrderByNode();
+    }
     m_stop = false;
     m_clock.loadingPorts = LoadsPortState();
     m_events.SetSecondHintLines(m_clock.loadingPorts ? s_portHintLines : 0);
@@ -230,6 +269,11 @@ RdmaSimulatorImpl::Run()
     else
     {
         RunEvents<false>();
+    }
+    if (m_clock.fieldSeq != nullptr)
+    {
+        // What is scheduled between runs is no node's: not the last event's node's.
+        m_clock.currentContext = Simulator::NO_CONTEXT;
     }
 }
 
@@ -250,7 +294,7 @@ RdmaSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
 {
     NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "RdmaSimulatorImpl::Schedule: negative delay");
     const uint64_t ts = m_clock.currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    const uint32_t uid = m_clock.nextUid++;
+    const uint32_t uid = m_clock.TakeUid(m_clock.currentContext);
     m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, m_clock.currentContext}},
                   m_clock.currentTs);
     return EventId(event, ts, m_clock.currentContext, uid);
@@ -260,8 +304,9 @@ void
 RdmaSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
 {
     const uint64_t ts = m_clock.currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, m_clock.nextUid++, context}},
-                  m_clock.currentTs);
+    m_events.Push(
+        Scheduler::Event{event, Scheduler::EventKey{ts, m_clock.TakeUid(context), context}},
+        m_clock.currentTs);
 }
 
 EventId

@@ -13,6 +13,7 @@
 
 #include <list>
 #include <type_traits>
+#include <vector>
 
 namespace ns3
 {
@@ -91,7 +92,7 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /// Take the uid that the next scheduled event would get, for ScheduleReserved.
     uint32_t ReserveUid()
     {
-        return m_clock.nextUid++;
+        return m_clock.TakeUid(m_clock.currentContext);
     }
 
     /**
@@ -229,6 +230,18 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     RdmaSimClock m_clock;
     CacheAid m_portPrefetch; ///< the PortPrefetch attribute
     CacheAid m_warmNext;     ///< the WarmNext attribute
+
+    /// The order of the events of one instant (the TieOrder attribute).
+    enum TieOrder
+    {
+        TIE_FIFO,    ///< in the order they were scheduled (as ns-3's simulators)
+        TIE_BY_NODE, ///< by the node they are for, then in their order for it
+    };
+
+    TieOrder m_tieOrder;
+    std::vector<uint32_t> m_fieldSeq; ///< TIE_BY_NODE: RdmaSimClock::fieldSeq
+    /// TIE_BY_NODE: give every node its field of uids (at the first Run: the nodes exist).
+    void OrderByNode();
     /// Whether the fabric's state is likely cold (AID_AUTO's test).
     static bool AtScale();
     /// One event of the loop: the earliest, run (rdma-simulator-step.h).
