@@ -82,17 +82,18 @@ RankEndCheck::Finish()
         RdmaRanks::FinishMax(m_pending.front().first, true, &all);
         m_pending.pop_front();
     }
-    if (m_started && !m_foregroundEnded)
+    if (!m_started)
+    {
+        return;
+    }
+    if (!m_foregroundEnded)
     {
         // Stopped before the foreground's end: every probe was posted before it.
         m_driver.SetForegroundEnd(Time::Max());
     }
-    if (m_started)
-    {
-        std::vector<int64_t> last = {m_driver.GetLastRecordEnd().GetTimeStep()};
-        RdmaRanks::AllReduce(last, RdmaRanks::Reduce::MAX);
-        m_end = TimeStep(last[0]);
-    }
+    std::vector<int64_t> last = {m_driver.GetLastRecordEnd().GetTimeStep()};
+    RdmaRanks::AllReduce(last, RdmaRanks::Reduce::MAX);
+    m_end = TimeStep(last[0]);
 }
 
 Time

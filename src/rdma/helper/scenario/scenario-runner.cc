@@ -304,8 +304,8 @@ ScenarioRunner::Check(const json& s, const std::string& file)
     for (const char* key :
          {"simulator.port_prefetch", "simulator.warm_next", "simulator.tie_order"})
     {
-        const std::string byDefault = key == std::string("simulator.tie_order") ? "fifo" : "auto";
-        if (Str(s, key) != byDefault && Str(s, "simulator.scheduler") != "rdma")
+        if (At(s, key) != ScenarioSchema::Find(key)->defaultValue &&
+            Str(s, "simulator.scheduler") != "rdma")
         {
             throw ScenarioError(file + ": key '" + key + "' has value '" + Str(s, key) +
                                 "', which only simulator.scheduler rdma takes (it is '" +

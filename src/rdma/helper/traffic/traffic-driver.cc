@@ -349,7 +349,7 @@ TrafficDriver::Completed(const RdmaNic::Completion& c)
     }
     // Done once the foreground has completed and no probe is still in flight, so that
     // bytes sent = bytes delivered holds at the end of every completed run.
-    if (!m_done && m_localFlows > 0 && m_completed == m_localFlows)
+    if (m_localFlows > 0 && m_localForegroundDone)
     {
         m_foregroundDone = true;
     }

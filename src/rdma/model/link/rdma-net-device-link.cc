@@ -17,23 +17,15 @@ void
 RdmaNetDevice::ReceiveRemote(Time delay, uint32_t uid, const uint8_t* bytes, uint32_t size)
 {
     using ReceiveFrame = void (RdmaNetDevice::*)(const Ptr<RdmaFrame>&);
-    if (RdmaSim::OrdersByNode())
-    {
-        // The uid the sender reserved, as a serial run's link would have: the arrival
-        // takes its place among the sender's events, whatever the ranks.
-        RdmaSim::ScheduleReserved(RdmaSim::NowTs() + static_cast<uint64_t>(delay.GetTimeStep()),
-                                  uid,
-                                  GetNode()->GetId(),
-                                  MakeEvent(static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
-                                            this,
-                                            RdmaFrame::FromHeaderBytes(bytes, size)));
-        return;
-    }
-    Simulator::ScheduleWithContext(GetNode()->GetId(),
-                                   delay,
-                                   static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
-                                   this,
-                                   RdmaFrame::FromHeaderBytes(bytes, size));
+    // (Records cross on the fast core's own engine only.) Under the uid the sender
+    // reserved, if it did (ordered by node: the arrival's place among the sender's
+    // events, as on a serial link), else one taken now.
+    RdmaSim::ScheduleReserved(RdmaSim::NowTs() + static_cast<uint64_t>(delay.GetTimeStep()),
+                              uid != 0 ? uid : RdmaSim::ReserveUid(),
+                              GetNode()->GetId(),
+                              MakeEvent(static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
+                                        this,
+                                        RdmaFrame::FromHeaderBytes(bytes, size)));
 }
 
 void

@@ -212,8 +212,8 @@ class RdmaNetDevice : public NetDevice
     /// A frame arrives with its header parsed (how the channel delivers frames).
     void Receive(const Ptr<RdmaFrame>& f);
     /// A frame from another MPI rank (RdmaRanks::ListenRecords): its header's wire bytes
-    /// \p bytes (\p size of them), arriving after \p delay, under uid \p uid if the
-    /// events of an instant run by node (RdmaSim::OrdersByNode).
+    /// \p bytes (\p size of them), arriving after \p delay, under the uid \p uid its
+    /// sender reserved (0: none, one is taken now).
     void ReceiveRemote(Time delay, uint32_t uid, const uint8_t* bytes, uint32_t size);
 
     /// Frame \p f's arrival is the next event (the link's DirectEvent::Warm): the owner
