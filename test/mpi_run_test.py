@@ -220,6 +220,29 @@ def serial_by_node(request, tmp_path_factory):
     return request.param, extra, out, run(out, *extra)
 
 
+# Host 0 (the incast's receiver, rank 0), host 31 (the probe's sender, the last rank),
+# leaf 0 and spine 0: each rank captures its own nodes' ports, rank 0 gathers the files.
+PCAP = ["--set", "output.pcap.enabled=true", "--set", "output.pcap.nodes=[0,31,32,36]",
+        "--set", "output.pcap.max_packets=3000"]
+
+
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_captures_over_ranks_are_the_serial_runs_frames(ranks, tmp_path):
+    """Ordered by node, every port sends and receives the serial run's frames at the
+    serial run's times: each capture file is the serial one byte for byte, whichever
+    rank wrote it (host 31 is not rank 0's)."""
+    serial, ranked = tmp_path / "serial", tmp_path / "ranked"
+    run(serial, *PCAP, *BY_NODE)
+    got = run(ranked, *PCAP, *BY_NODE, ranks=ranks)
+    assert got["ranks"]["count"] == ranks
+    want = sorted(f.name for f in (serial / "pcap").iterdir())
+    assert len(want) == 1 + 1 + 12 + 4, want  # every port of the four nodes
+    assert sorted(f.name for f in (ranked / "pcap").iterdir()) == want
+    for name in want:
+        assert (ranked / "pcap" / name).read_bytes() == (serial / "pcap" / name).read_bytes(), name
+    assert not list(tmp_path.glob("ranked.partial-*"))
+
+
 @pytest.mark.parametrize("ranks", [2, 4])
 def test_ordered_by_node_ranks_write_the_serial_runs_files(serial_by_node, ranks, tmp_path):
     """Each node's events are scheduled on its own rank, in the serial order; ordered by

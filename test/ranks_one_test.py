@@ -2,7 +2,7 @@
 split, the end every rank agrees on, rank 0's merge of the outputs) and must write the
 serial run's files byte for byte and the same summary figures; what cannot run over
 ranks, or not without MPI, is refused with one line naming the key or the build (exit 2,
-nothing written); --check --ranks N checks the split."""
+nothing written); --check --ranks N checks the split; captures are the serial run's."""
 import json
 import os
 import subprocess
@@ -57,9 +57,21 @@ def refused(tmp_path, *args):
     return lines[0]
 
 
-def test_what_does_not_run_over_ranks_is_named(tmp_path):
-    line = refused(tmp_path, "--ranks", "1", "--set", "output.pcap.enabled=true")
-    assert "output.pcap.enabled" in line and "--ranks" in line
+# Host 0 (the incast's receiver), host 31 (the probe's sender), leaf 0 and spine 0.
+PCAP = ["--set", "output.pcap.enabled=true", "--set", "output.pcap.nodes=[0,31,32,36]",
+        "--set", "output.pcap.max_packets=3000"]
+
+
+def test_one_rank_captures_the_serial_runs_frames(tmp_path):
+    serial, ranked = tmp_path / "serial", tmp_path / "ranked"
+    assert run(SCENARIO, "--out", str(serial), "--quiet", *PCAP).returncode == 0
+    p = run(SCENARIO, "--out", str(ranked), "--quiet", "--ranks", "1", *PCAP)
+    assert p.returncode == 0, p.stderr
+    want = sorted(f.name for f in (serial / "pcap").iterdir())
+    assert len(want) == 1 + 1 + 12 + 4, want  # every port of the four nodes
+    assert sorted(f.name for f in (ranked / "pcap").iterdir()) == want
+    for name in want:
+        assert (ranked / "pcap" / name).read_bytes() == (serial / "pcap" / name).read_bytes()
 
 
 def test_collectives_over_ranks_must_wait_on_deliveries(tmp_path):

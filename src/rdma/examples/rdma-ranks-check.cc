@@ -60,7 +60,6 @@ main(int argc, char* argv[])
     ls.spines = 2;
     ls.hostsPerLeaf = 4;
     ls.Build(topo);
-    topo.Finalize();
     if (ranks)
     {
         const std::string why = topo.Partition(RdmaRanks::Size());
@@ -71,6 +70,7 @@ main(int argc, char* argv[])
             return 2;
         }
     }
+    topo.Finalize();
 
     TrafficDriver driver(topo);
     for (uint32_t s = 4; s < 16; ++s)
@@ -104,7 +104,7 @@ main(int argc, char* argv[])
     Simulator::Run();
 
     uint64_t drops = 0;
-    for (uint32_t sw : topo.GetSwitches())
+    for (uint32_t sw : topo.GetLocalSwitches())
     {
         for (uint32_t p = 0; p < topo.GetSwitch(sw)->GetNPorts(); ++p)
         {

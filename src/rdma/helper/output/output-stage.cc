@@ -63,7 +63,7 @@ RdmaSwitch::PortStats
 SwitchPortTotals(const RdmaTopology& topo)
 {
     RdmaSwitch::PortStats t;
-    for (uint32_t sw : topo.GetSwitches())
+    for (uint32_t sw : topo.GetLocalSwitches())
     {
         Ptr<RdmaSwitch> x = topo.GetSwitch(sw);
         for (uint32_t p = 0; p < x->GetNPorts(); ++p)
@@ -93,7 +93,7 @@ RdmaNic::Stats
 NicTotals(const RdmaTopology& topo)
 {
     RdmaNic::Stats nic;
-    for (uint32_t h : topo.GetHosts())
+    for (uint32_t h : topo.GetLocalHosts())
     {
         const RdmaNic::Stats& st = topo.GetNic(h)->GetStats();
         nic.payloadBytesSent += st.payloadBytesSent;
@@ -178,7 +178,7 @@ OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& drive
       m_pcap(s, topo, out)
 {
     driver.SetRecordCallback(MakeCallback(&RunRecorder::OnRecord, &m_recorder));
-    for (uint32_t sw : topo.GetSwitches())
+    for (uint32_t sw : topo.GetLocalSwitches())
     {
         topo.GetSwitch(sw)->TraceConnectWithoutContext(
             "Pfc",
@@ -263,7 +263,7 @@ OutputStage::Summarize(Time end, const Timing& timing) const
     const json& s = m_scenario;
     const RdmaNic::Stats nic = NicTotals(m_topo);
     uint64_t forwarded = 0, maxQueue = 0;
-    for (uint32_t sw : m_topo.GetSwitches())
+    for (uint32_t sw : m_topo.GetLocalSwitches())
     {
         Ptr<RdmaSwitch> x = m_topo.GetSwitch(sw);
         forwarded += x->GetForwardedFrames();
@@ -315,7 +315,7 @@ OutputStage::SummarizeHostRx(nlohmann::json& sum) const
     Time total;
     Time longest;
     bool modelled = false;
-    for (uint32_t h : m_topo.GetHosts())
+    for (uint32_t h : m_topo.GetLocalHosts())
     {
         if (Ptr<HostRxModel> host = m_topo.GetNic(h)->GetHostRx())
         {
@@ -345,7 +345,7 @@ json
 OutputStage::RankState() const
 {
     int64_t hostRxDelayNs = 0;
-    for (uint32_t h : m_topo.GetHosts())
+    for (uint32_t h : m_topo.GetLocalHosts())
     {
         if (Ptr<HostRxModel> host = m_topo.GetNic(h)->GetHostRx())
         {

@@ -3,10 +3,17 @@
  */
 #include "ns3/pcap-stage.h"
 
+#include "ns3/rdma-ranks.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 namespace ns3
 {
@@ -72,6 +79,10 @@ PcapStage::PcapStage(const json& s, const RdmaTopology& topo, RunOutput& out)
     const std::string prefix = out.Path("pcap/rdma");
     for (uint32_t node : CapturedNodes(s, topo))
     {
+        if (!topo.IsLocal(node))
+        {
+            continue; // over MPI ranks, its own rank captures it
+        }
         Ptr<Node> n = topo.GetNode(node);
         for (uint32_t d = 0; d < n->GetNDevices(); ++d)
         {
@@ -84,6 +95,96 @@ void
 PcapStage::Stop()
 {
     m_helper.ClosePcapFiles();
+}
+
+namespace
+{
+/// The bytes of pcap file \p bytes up to its first frame after \p endNs (frames are in
+/// time order: a port's file is written as it runs).
+std::size_t
+CaptureEnd(const std::string& bytes, int64_t endNs)
+{
+    constexpr std::size_t kFileHeader = 24;
+    constexpr std::size_t kRecordHeader = 16;
+    uint32_t magic = 0;
+    if (bytes.size() < kFileHeader)
+    {
+        return bytes.size();
+    }
+    std::memcpy(&magic, bytes.data(), 4);
+    const int64_t perSecond = magic == 0xa1b23c4d ? 1 : 1000; // ns or us stamps (ns-3's)
+    std::size_t at = kFileHeader;
+    while (at + kRecordHeader <= bytes.size())
+    {
+        uint32_t field[4];
+        std::memcpy(field, bytes.data() + at, sizeof(field));
+        if (int64_t(field[0]) * 1000000000 + int64_t(field[1]) * perSecond > endNs)
+        {
+            return at;
+        }
+        at += kRecordHeader + field[2];
+    }
+    return bytes.size();
+}
+} // namespace
+
+void
+PcapStage::GatherRanks(const json& s, RunOutput& out, Time end)
+{
+    namespace fs = std::filesystem;
+    if (!Bool(s, "output.pcap.enabled"))
+    {
+        return;
+    }
+    const fs::path dir = fs::path(out.Path("pcap/rdma")).parent_path();
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir))
+    {
+        files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    // A rank's files in one text: per file, its name and size on a line each, its bytes.
+    // Rank 0's stay where they are, cut at the end like the others.
+    std::string pack;
+    for (const fs::path& f : files)
+    {
+        std::ifstream in(f, std::ios::binary);
+        std::ostringstream read;
+        read << in.rdbuf();
+        const std::string bytes = read.str();
+        const std::size_t size = CaptureEnd(bytes, end.GetNanoSeconds());
+        if (RdmaRanks::Rank() == 0)
+        {
+            fs::resize_file(f, size);
+        }
+        else
+        {
+            pack +=
+                f.filename().string() + "\n" + std::to_string(size) + "\n" + bytes.substr(0, size);
+        }
+    }
+    const std::vector<std::string> packs = RdmaRanks::Gather(pack);
+    for (const std::string& p : packs)
+    {
+        std::size_t at = 0;
+        while (at < p.size())
+        {
+            const std::size_t nameEnd = p.find('\n', at);
+            const std::size_t sizeEnd = p.find('\n', nameEnd + 1);
+            const std::string name = p.substr(at, nameEnd - at);
+            const std::size_t size = std::stoull(p.substr(nameEnd + 1, sizeEnd - nameEnd - 1));
+            errno = 0;
+            std::ofstream f(dir / name, std::ios::binary);
+            f.write(p.data() + sizeEnd + 1, static_cast<std::streamsize>(size));
+            f.close();
+            if (!f)
+            {
+                throw ScenarioError("--out: cannot write '" + (dir / name).string() +
+                                    "': " + std::strerror(errno));
+            }
+            at = sizeEnd + 1 + size;
+        }
+    }
 }
 
 } // namespace ns3

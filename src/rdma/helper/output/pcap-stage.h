@@ -19,7 +19,8 @@ namespace ns3
  * port of the nodes in output.pcap.nodes (all nodes if empty) is captured through
  * RdmaHelper into DIR/pcap/rdma-NODE-PORT.pcap (PORT: the device's index on its node,
  * as in links.csv), at most output.pcap.max_packets frames per file. Without it, nothing
- * is connected and the run renders no frame.
+ * is connected and the run renders no frame. Over MPI ranks, each rank captures the
+ * ports of its own nodes, and GatherRanks brings the files to rank 0's folder.
  */
 class PcapStage
 {
@@ -37,6 +38,15 @@ class PcapStage
 
     /// Close the capture files (the run has ended; before Simulator::Destroy).
     void Stop();
+
+    /**
+     * Collective, at the end of a run over MPI ranks (after Stop): move every rank's
+     * capture files out of its folder \p out into rank 0's (nothing if captures are off),
+     * without the frames after the run's \p end (ranks simulate a little past it, a serial
+     * run stops at it; as RankMerge leaves out CSV rows). Throws ScenarioError if rank 0
+     * cannot write one.
+     */
+    static void GatherRanks(const nlohmann::json& scenario, RunOutput& out, Time end);
 
   private:
     RdmaHelper m_helper;

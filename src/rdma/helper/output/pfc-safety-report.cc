@@ -26,7 +26,7 @@ PfcSafetyReport::PfcSafetyReport(const json& s, RdmaTopology& topo)
                              TimeValue(Us(Num(s, "switch.pfc.deadlock_detection.window_us"))));
     m_detector->SetAttribute("Interval",
                              TimeValue(Us(Num(s, "switch.pfc.deadlock_detection.interval_us"))));
-    for (uint32_t sw : topo.GetSwitches())
+    for (uint32_t sw : topo.GetLocalSwitches())
     {
         Ptr<RdmaSwitch> x = topo.GetSwitch(sw);
         m_detector->AddSwitch(x, x->GetMmu()->GetLosslessMask());
@@ -78,7 +78,7 @@ PfcSafetyReport::Summarize(json& sum) const
     uint64_t detected = 0;
     uint64_t restored = 0;
     bool watched = false;
-    for (uint32_t sw : m_topo.GetSwitches())
+    for (uint32_t sw : m_topo.GetLocalSwitches())
     {
         if (Ptr<PfcWatchdog> wd = m_topo.GetSwitch(sw)->GetPfcWatchdog())
         {

@@ -17,11 +17,11 @@ PortSampler::WriteHeader(std::ostream& out)
 {
     out << "time_ns,node,port,tx_bytes\n";
     m_ports.clear();
-    for (uint32_t h : m_topo.GetHosts())
+    for (uint32_t h : m_topo.GetLocalHosts())
     {
         m_ports.push_back(Port{h, 0, m_topo.GetNic(h)->GetDevice()});
     }
-    for (uint32_t s : m_topo.GetSwitches())
+    for (uint32_t s : m_topo.GetLocalSwitches())
     {
         Ptr<RdmaSwitch> sw = m_topo.GetSwitch(s);
         for (uint32_t port = 0; port < sw->GetNPorts(); ++port)

@@ -20,7 +20,7 @@ QueueSampler::WriteHeader(std::ostream& out)
     out << "time_ns,node,port,prio,bytes\n";
     std::size_t ports = 0;
     m_switches.clear();
-    for (uint32_t s : m_topo.GetSwitches())
+    for (uint32_t s : m_topo.GetLocalSwitches())
     {
         Ptr<RdmaSwitch> sw = m_topo.GetSwitch(s);
         m_switches.push_back(SwitchQueues{s, sw->GetMmu(), sw->GetNPorts()});

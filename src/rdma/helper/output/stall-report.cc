@@ -37,7 +37,7 @@ StallReport::ReadDeliveries()
 {
     // Each responder notes when it last accepted new data in order (retransmissions of
     // data it already has are not new): the latest of them all.
-    for (uint32_t h : m_topo.GetHosts())
+    for (uint32_t h : m_topo.GetLocalHosts())
     {
         const RdmaNic::Stats& st = m_topo.GetNic(h)->GetStats();
         if (st.payloadBytesDelivered > 0)

@@ -286,6 +286,10 @@ FabricStage::Finish(const json& s, RdmaTopology& topo, int64_t& stream)
     {
         for (uint32_t h : HostsOrAll(s, "nic.host_rx.nodes", topo.GetHosts().size()))
         {
+            if (!topo.GetNic(h))
+            {
+                continue; // another rank's host
+            }
             Ptr<HostRxModel> host = CreateObject<HostRxModel>();
             host->SetAttribute("Rate", DataRateValue(Gbps(Num(s, "nic.host_rx.rate_gbps"))));
             host->SetAttribute("Delay", TimeValue(Us(Num(s, "nic.host_rx.delay_us"))));
@@ -302,19 +306,15 @@ FabricStage::Finish(const json& s, RdmaTopology& topo, int64_t& stream)
                   ? static_cast<int64_t>(std::ceil(bdp / Int(s, "nic.mtu_bytes")))
                   : 0;
     }
-    for (uint32_t h : topo.GetHosts())
+    for (uint32_t h : topo.GetLocalHosts())
     {
         topo.GetNic(h)->SetAttribute("InflightCap", UintegerValue(cap));
     }
-    for (uint32_t sw : topo.GetSwitches())
-    {
-        stream += topo.GetSwitch(sw)->GetMmu()->AssignStreams(stream);
-        stream += topo.GetSwitch(sw)->GetLoadBalancer()->AssignStreams(stream);
-    }
+    stream += topo.AssignSwitchStreams(stream);
     m_watchdogs.clear();
     if (Bool(s, "switch.pfc.enabled") && Bool(s, "switch.pfc.watchdog.enabled"))
     {
-        for (uint32_t sw : topo.GetSwitches())
+        for (uint32_t sw : topo.GetLocalSwitches())
         {
             Ptr<RdmaSwitch> x = topo.GetSwitch(sw);
             Ptr<PfcWatchdog> wd = CreateObject<PfcWatchdog>();

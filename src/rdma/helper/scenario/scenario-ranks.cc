@@ -5,6 +5,7 @@
  * the merge of the ranks' outputs at its end.
  */
 #include "ns3/output-stage.h"
+#include "ns3/pcap-stage.h"
 #include "ns3/rank-merge.h"
 #include "ns3/rdma-ranks.h"
 #include "ns3/scenario-access.h"
@@ -31,11 +32,6 @@ ScenarioRunner::SetRanks(uint32_t ranks)
 void
 ScenarioRunner::CheckRanks(const json& s, const std::string& file)
 {
-    // It needs more than its rank's part of the fabric: a capture's files are per port of
-    // any node.
-    const std::vector<std::pair<std::string, bool>> notYet = {
-        {"output.pcap.enabled", Bool(s, "output.pcap.enabled")},
-    };
     if (Str(s, "simulator.engine") == "rdma" && Str(s, "simulator.scheduler") != "rdma")
     {
         throw ScenarioError(file + ": key 'simulator.scheduler' has value '" +
@@ -62,30 +58,13 @@ ScenarioRunner::CheckRanks(const json& s, const std::string& file)
                             "host then waits only on what arrives at itself); set it, or run "
                             "without --ranks");
     }
-    for (const auto& [key, used] : notYet)
-    {
-        if (used)
-        {
-            throw ScenarioError(file + ": key '" + key +
-                                "' is set, and runs over MPI ranks (--ranks) do not take it "
-                                "yet; run it without --ranks");
-        }
-    }
 }
 
 json
 ScenarioRunner::RankFacts(const json& sum, const RdmaTopology& topo, const TrafficDriver& driver)
 {
-    uint32_t nodes = 0;
-    for (const auto* group : {&topo.GetHosts(), &topo.GetSwitches()})
-    {
-        for (uint32_t node : *group)
-        {
-            nodes += topo.IsLocal(node) ? 1 : 0;
-        }
-    }
     return {{"rank", RdmaRanks::Rank()},
-            {"nodes", nodes},
+            {"nodes", topo.GetLocalHosts().size() + topo.GetLocalSwitches().size()},
             {"flows", driver.GetLocalFlows()},
             {"wall_s", sum["wall_s"]},
             {"cpu_s", sum["cpu_s"]},
@@ -109,6 +88,7 @@ ScenarioRunner::MergeRanks(RunOutput& out,
     // The model is gone: its pages go back to the system before rank 0 holds every
     // rank's files (the allocator would otherwise keep them, and the files come on top).
     malloc_trim(0);
+    PcapStage::GatherRanks(m_scenario, out, end);
     json merged = RankMerge::Merge(out, sum, state, rank, end);
     if (RdmaRanks::Rank() == 0)
     {

@@ -159,10 +159,7 @@ AddTraffic(const std::vector<std::unique_ptr<TrafficStage>>& stages,
     }
     // The controllers' draws: numbered here, so that the same scenario run twice in one
     // process draws the same values (ns-3 numbers unassigned streams process-wide).
-    for (uint32_t h : topo.GetHosts())
-    {
-        stream += topo.GetNic(h)->AssignStreams(stream);
-    }
+    stream += topo.AssignNicStreams(stream);
 }
 
 /// Run the simulator until \p stop (or until it is stopped); what the run cost.
@@ -384,7 +381,6 @@ ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& st
     }
     fabric.Configure(s, topo);
     TopologyStage::For(s).Build(s, topo);
-    topo.Finalize();
     if (m_ranks > 0)
     {
         const std::string why = topo.Partition(m_ranks);
@@ -394,6 +390,7 @@ ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& st
                                 std::to_string(m_ranks) + ": " + why);
         }
     }
+    topo.Finalize();
     fabric.Finish(s, topo, stream);
     PcapStage::Check(s, topo, m_origin.empty() ? Str(s, "name") : m_origin);
 }

@@ -22,7 +22,10 @@ constexpr uint32_t kNoRank = 0xffffffff;
 std::string
 RdmaTopology::Partition(uint32_t ranks)
 {
-    NS_ABORT_MSG_IF(!m_finalized, "RdmaTopology: Partition before Finalize");
+    NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: Partition after Finalize");
+    NS_ABORT_MSG_IF(m_partitioned, "RdmaTopology: Partition called twice");
+    CheckHostsLinked();
+    IndexHosts();
     const uint32_t racks = m_anchors.size();
     if (ranks == 0 || ranks > racks)
     {
@@ -95,11 +98,10 @@ RdmaTopology::Partition(uint32_t ranks)
             m_rankOf[v] = 0; // a switch linked to no rack (unreachable): any rank
         }
     }
-    std::vector<uint32_t> cut; // links between ranks
     Time lookahead = Time::Max();
-    for (uint32_t li = 0; li < m_links.size(); ++li)
+    uint32_t cut = 0; // links between ranks
+    for (const Link& l : m_links)
     {
-        const Link& l = m_links[li];
         if (m_rankOf[Local(l.a)] == m_rankOf[Local(l.b)])
         {
             continue;
@@ -111,7 +113,7 @@ RdmaTopology::Partition(uint32_t ranks)
                    " joins two ranks but has no delay (the ranks' lookahead is the "
                    "smallest delay of such links)";
         }
-        cut.push_back(li);
+        ++cut;
         lookahead = std::min(lookahead, l.delay);
     }
     RdmaRanks::SetLookahead(lookahead);
@@ -119,33 +121,8 @@ RdmaTopology::Partition(uint32_t ranks)
     {
         m_nodes.Get(v)->SetAttribute("SystemId", UintegerValue(m_rankOf[v]));
     }
-    // A rank keeps the QPs of its own hosts only (the others are numbered, not kept).
-    for (uint32_t host : m_hosts)
-    {
-        GetNic(host)->SetRemote(!IsLocal(host));
-    }
-    m_cutLinks = cut.size();
-    using ReceivePacket = void (RdmaNetDevice::*)(Ptr<Packet>);
-    for (uint32_t li : cut)
-    {
-        const Link& l = m_links[li];
-        Ptr<RdmaNetDevice> a = Device(l.a, l.portA);
-        DynamicCast<RdmaChannel>(a->GetChannel())->SetRemote(true);
-        // The end this rank steps (if any) hears what the other rank sends.
-        for (const auto& [node, dev] : {std::pair{l.a, a}, std::pair{l.b, Device(l.b, l.portB)}})
-        {
-            if (IsLocal(node))
-            {
-                RdmaRanks::Listen(dev,
-                                  MakeCallback(static_cast<ReceivePacket>(&RdmaNetDevice::Receive),
-                                               PeekPointer(dev)));
-                RdmaRanks::ListenRecords(
-                    node,
-                    dev->GetIfIndex(),
-                    MakeCallback(&RdmaNetDevice::ReceiveRemote, PeekPointer(dev)));
-            }
-        }
-    }
+    m_cutLinks = cut;
+    m_partitioned = true; // Finalize builds this rank's nodes and links only
     return "";
 }
 

@@ -220,6 +220,10 @@ RdmaTopology::ComputeRoutes()
         for (uint32_t si = 0; si < nSw; ++si)
         {
             const uint32_t s = Local(m_switches[si]);
+            if (!m_switchObjs[s])
+            {
+                continue; // another rank's switch: its rank routes it
+            }
             CloserPorts(t, dist, si, s == anchor, ports);
             for (auto it = m_anchorHosts[a].rbegin(); it != m_anchorHosts[a].rend(); ++it)
             {

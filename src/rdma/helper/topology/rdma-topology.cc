@@ -9,13 +9,16 @@
 #include "ns3/go-back-n.h"
 #include "ns3/hash-constants.h"
 #include "ns3/log.h"
+#include "ns3/mac48-address.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-channel.h"
+#include "ns3/rdma-ranks.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace ns3
 {
@@ -75,7 +78,7 @@ RdmaTopology::SetCongestionControl(const ObjectFactory& factory)
 void
 RdmaTopology::SetLossRecovery(const ObjectFactory& factory)
 {
-    NS_ABORT_MSG_IF(m_recovery, "RdmaTopology: SetLossRecovery after AddHost");
+    NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: SetLossRecovery after Finalize");
     m_recoveryFactory = factory;
 }
 
@@ -93,9 +96,10 @@ RdmaTopology::Local(uint32_t node) const
 }
 
 uint32_t
-RdmaTopology::AddHost()
+RdmaTopology::AddNode(bool host, const std::string& kind)
 {
-    NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: AddHost after Finalize");
+    NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: AddHost or AddSwitch after Finalize");
+    NS_ABORT_MSG_IF(m_partitioned, "RdmaTopology: AddHost or AddSwitch after Partition");
     Ptr<Node> node = CreateObject<Node>();
     if (m_nodes.GetN() == 0)
     {
@@ -104,104 +108,168 @@ RdmaTopology::AddHost()
     NS_ABORT_MSG_IF(node->GetId() != m_firstId + m_nodes.GetN(),
                     "RdmaTopology: nodes must be created by one topology at a time");
     m_nodes.Add(node);
-    m_isHost.push_back(true);
-    m_kinds.emplace_back("host");
-    m_hostIndex.push_back(m_hosts.size());
-    m_switchIndex.push_back(kNotAHost);
-    m_hosts.push_back(node->GetId());
-    if (!m_recovery)
-    {
-        m_recovery = m_recoveryFactory.Create<LossRecovery>();
-    }
-    Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
-    nic->SetAttribute("LossRecovery", PointerValue(m_recovery));
-    node->AggregateObject(nic);
-    if (m_ccFactory.GetTypeId() != TypeId())
-    {
-        nic->SetCongestionControl(m_ccFactory);
-    }
-    m_nics.push_back(nic);
+    m_isHost.push_back(host);
+    m_kinds.push_back(kind);
+    m_hostIndex.push_back(host ? m_hosts.size() : kNotAHost);
+    m_switchIndex.push_back(host ? kNotAHost : m_switches.size());
+    (host ? m_hosts : m_switches).push_back(node->GetId());
+    m_nics.push_back(nullptr); // built by Finalize, on the rank that steps the node
     m_switchObjs.push_back(nullptr);
     m_portLinks.emplace_back();
     return node->GetId();
 }
 
 uint32_t
+RdmaTopology::AddHost()
+{
+    return AddNode(true, "host");
+}
+
+uint32_t
 RdmaTopology::AddSwitch(const std::string& kind)
 {
-    NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: AddSwitch after Finalize");
-    Ptr<Node> node = CreateObject<Node>();
-    if (m_nodes.GetN() == 0)
-    {
-        m_firstId = node->GetId();
-    }
-    NS_ABORT_MSG_IF(node->GetId() != m_firstId + m_nodes.GetN(),
-                    "RdmaTopology: nodes must be created by one topology at a time");
-    m_nodes.Add(node);
-    m_isHost.push_back(false);
-    m_kinds.push_back(kind);
-    m_hostIndex.push_back(kNotAHost);
-    m_switchIndex.push_back(m_switches.size());
-    m_switches.push_back(node->GetId());
-    Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
-    sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SwitchMmu>()));
-    node->AggregateObject(sw);
-    m_switchObjs.push_back(sw);
-    m_nics.push_back(nullptr);
-    m_portLinks.emplace_back();
-    return node->GetId();
+    return AddNode(false, kind);
 }
 
 void
 RdmaTopology::AddLink(uint32_t a, uint32_t b, DataRate rate, Time delay)
 {
     NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: AddLink after Finalize");
+    NS_ABORT_MSG_IF(m_partitioned, "RdmaTopology: AddLink after Partition");
     NS_ABORT_MSG_IF(a == b, "RdmaTopology: a link needs two different nodes");
-    Ptr<RdmaChannel> channel = CreateObject<RdmaChannel>();
-    channel->SetAttribute("Delay", TimeValue(delay));
     Link link{a, b, 0, 0, rate.GetBitRate(), rate.GetBitRate(), delay, true};
     for (uint32_t end = 0; end < 2; ++end)
     {
         const uint32_t id = end == 0 ? a : b;
         const uint32_t local = Local(id);
-        Ptr<Node> node = m_nodes.Get(local);
-        Ptr<RdmaNetDevice> dev = m_deviceFactory.Create<RdmaNetDevice>();
-        dev->SetDataRate(rate);
-        node->AddDevice(dev);
-        dev->Attach(channel);
-        uint32_t port;
-        if (m_isHost[local])
-        {
-            NS_ABORT_MSG_IF(m_nics[local]->GetDevice(),
-                            "RdmaTopology: host " << id << " already has a link");
-            m_nics[local]->SetDevice(dev);
-            port = 0;
-        }
-        else
-        {
-            port = m_switchObjs[local]->AddPort(dev);
-        }
-        (end == 0 ? link.portA : link.portB) = port;
+        NS_ABORT_MSG_IF(m_isHost[local] && !m_portLinks[local].empty(),
+                        "RdmaTopology: host " << id << " already has a link");
+        // A host's one port is 0; a switch numbers its ports in the order of its links.
+        (end == 0 ? link.portA : link.portB) = m_portLinks[local].size();
         m_portLinks[local].push_back(m_links.size());
     }
     m_links.push_back(link);
 }
 
 void
+RdmaTopology::CheckHostsLinked() const
+{
+    for (uint32_t h : m_hosts)
+    {
+        NS_ABORT_MSG_IF(m_portLinks[Local(h)].empty(),
+                        "RdmaTopology: host " << h << " has no link");
+    }
+}
+
+void
+RdmaTopology::BuildNodes()
+{
+    for (uint32_t v = 0; v < m_nodes.GetN(); ++v)
+    {
+        if (!IsLocal(m_firstId + v))
+        {
+            continue; // another rank's: its Node only, which keeps ns-3's numbering
+        }
+        Ptr<Node> node = m_nodes.Get(v);
+        if (m_isHost[v])
+        {
+            if (!m_recovery)
+            {
+                m_recovery = m_recoveryFactory.Create<LossRecovery>();
+            }
+            Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
+            nic->SetAttribute("LossRecovery", PointerValue(m_recovery));
+            node->AggregateObject(nic);
+            if (m_ccFactory.GetTypeId() != TypeId())
+            {
+                nic->SetCongestionControl(m_ccFactory);
+            }
+            m_nics[v] = nic;
+            m_localHosts.push_back(node->GetId());
+        }
+        else
+        {
+            Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
+            sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SwitchMmu>()));
+            node->AggregateObject(sw);
+            m_switchObjs[v] = sw;
+            m_localSwitches.push_back(node->GetId());
+        }
+    }
+}
+
+void
+RdmaTopology::BuildLinks()
+{
+    using ReceivePacket = void (RdmaNetDevice::*)(Ptr<Packet>);
+    for (const Link& l : m_links)
+    {
+        const bool localA = IsLocal(l.a);
+        const bool localB = IsLocal(l.b);
+        if (!localA && !localB)
+        {
+            // Between two other ranks' nodes: not built. Its devices' MAC addresses are
+            // skipped, so that every device has the serial run's (captures name them).
+            Mac48Address::Allocate();
+            Mac48Address::Allocate();
+            continue;
+        }
+        Ptr<RdmaChannel> channel = CreateObject<RdmaChannel>();
+        channel->SetAttribute("Delay", TimeValue(l.delay));
+        channel->SetRemote(localA != localB);
+        for (const auto& [id, port, local] :
+             {std::tuple{l.a, l.portA, localA}, std::tuple{l.b, l.portB, localB}})
+        {
+            Ptr<Node> node = m_nodes.Get(Local(id));
+            Ptr<RdmaNetDevice> dev = m_deviceFactory.Create<RdmaNetDevice>();
+            dev->SetDataRate(DataRate(l.bitRate));
+            if (!local)
+            {
+                // The far end of a link between ranks: it only names where the frames
+                // go (node and port, as its own rank numbers them), and is never stepped.
+                dev->SetNode(node);
+                dev->SetIfIndex(port);
+                dev->Attach(channel);
+                continue;
+            }
+            node->AddDevice(dev);
+            dev->Attach(channel);
+            if (m_isHost[Local(id)])
+            {
+                m_nics[Local(id)]->SetDevice(dev);
+            }
+            else
+            {
+                m_switchObjs[Local(id)]->AddPort(dev);
+            }
+            if (localA != localB)
+            {
+                // This end hears what the other rank sends.
+                RdmaRanks::Listen(dev,
+                                  MakeCallback(static_cast<ReceivePacket>(&RdmaNetDevice::Receive),
+                                               PeekPointer(dev)));
+                RdmaRanks::ListenRecords(
+                    id,
+                    dev->GetIfIndex(),
+                    MakeCallback(&RdmaNetDevice::ReceiveRemote, PeekPointer(dev)));
+            }
+        }
+    }
+}
+
+void
 RdmaTopology::Finalize()
 {
     NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: Finalize called twice");
-    for (uint32_t h : m_hosts)
-    {
-        NS_ABORT_MSG_IF(!m_nics[Local(h)]->GetDevice(),
-                        "RdmaTopology: host " << h << " has no link");
-    }
+    CheckHostsLinked();
     IndexHosts();
+    BuildNodes();
+    BuildLinks();
     ComputeRoutes();
     ConfigureSwitchPorts();
     m_finalized = true;
     m_maxBaseRtt = ComputeMaxBaseRtt();
-    for (uint32_t h : m_hosts)
+    for (uint32_t h : m_localHosts)
     {
         m_nics[Local(h)]->SetFabricBaseRtt(m_maxBaseRtt);
     }
@@ -211,7 +279,7 @@ void
 RdmaTopology::ConfigureSwitchPorts()
 {
     const uint32_t mtu = GetMtu();
-    for (uint32_t sid : m_switches)
+    for (uint32_t sid : m_localSwitches)
     {
         const uint32_t s = Local(sid);
         Ptr<RdmaSwitch> sw = m_switchObjs[s];
@@ -249,6 +317,10 @@ Ptr<RdmaNetDevice>
 RdmaTopology::Device(uint32_t node, uint32_t port) const
 {
     const uint32_t local = Local(node);
+    if (!IsLocal(node))
+    {
+        return nullptr;
+    }
     return m_isHost[local] ? m_nics[local]->GetDevice() : m_switchObjs[local]->GetPort(port);
 }
 
@@ -257,8 +329,13 @@ RdmaTopology::SetLinkUp(uint32_t link, bool up)
 {
     Link& l = m_links.at(link);
     l.up = up;
-    Device(l.a, l.portA)->SetLinkUp(up);
-    Device(l.b, l.portB)->SetLinkUp(up);
+    for (const auto& [node, port] : {std::pair{l.a, l.portA}, std::pair{l.b, l.portB}})
+    {
+        if (Ptr<RdmaNetDevice> dev = Device(node, port))
+        {
+            dev->SetLinkUp(up);
+        }
+    }
     ComputeRoutes();
 }
 
@@ -267,8 +344,13 @@ RdmaTopology::SetLinkRate(uint32_t link, DataRate rate)
 {
     Link& l = m_links.at(link);
     l.bitRate = rate.GetBitRate();
-    Device(l.a, l.portA)->SetDataRate(rate);
-    Device(l.b, l.portB)->SetDataRate(rate);
+    for (const auto& [node, port] : {std::pair{l.a, l.portA}, std::pair{l.b, l.portB}})
+    {
+        if (Ptr<RdmaNetDevice> dev = Device(node, port))
+        {
+            dev->SetDataRate(rate);
+        }
+    }
     for (auto& [key, seg] : m_segments)
     {
         seg.rttSteps = SegmentInfo::kUnknown; // base RTTs follow the new rate
@@ -281,8 +363,13 @@ RdmaTopology::GetLinkDownDrops() const
     uint64_t drops = 0;
     for (const Link& l : m_links)
     {
-        drops +=
-            Device(l.a, l.portA)->GetLinkDownDrops() + Device(l.b, l.portB)->GetLinkDownDrops();
+        for (const auto& [node, port] : {std::pair{l.a, l.portA}, std::pair{l.b, l.portB}})
+        {
+            if (Ptr<RdmaNetDevice> dev = Device(node, port))
+            {
+                drops += dev->GetLinkDownDrops();
+            }
+        }
     }
     return drops;
 }
@@ -304,12 +391,65 @@ RdmaTopology::GetUplinkTxBytes() const
             const bool isA = l.a == sid;
             if (GetNodeKind(isA ? l.b : l.a) == "spine")
             {
-                up.push_back(Device(sid, isA ? l.portA : l.portB)->GetTxBytes());
+                // (Another rank's leaf counts nothing here: its own rank counts it.)
+                Ptr<RdmaNetDevice> dev = Device(sid, isA ? l.portA : l.portB);
+                up.push_back(dev ? dev->GetTxBytes() : 0);
             }
         }
         byLeaf.push_back(up);
     }
     return byLeaf;
+}
+
+namespace
+{
+/**
+ * Number the streams of \p nodes (ids) from \p stream, \p assign(node, first) numbering
+ * a node's from first and returning how many it takes (null: another rank's node). Every
+ * node takes as many as the first built one (they come from one factory), so another
+ * rank's node skips that many.
+ */
+template <typename Assign>
+int64_t
+AssignInOrder(const std::vector<uint32_t>& nodes,
+              const std::vector<uint32_t>& built,
+              int64_t stream,
+              Assign assign)
+{
+    if (built.empty())
+    {
+        return 0;
+    }
+    const int64_t each = assign(built.front(), stream); // its own place follows
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+    {
+        assign(nodes[i], stream + static_cast<int64_t>(i) * each);
+    }
+    return static_cast<int64_t>(nodes.size()) * each;
+}
+} // namespace
+
+int64_t
+RdmaTopology::AssignNicStreams(int64_t stream) const
+{
+    return AssignInOrder(m_hosts, m_localHosts, stream, [this](uint32_t h, int64_t first) {
+        Ptr<RdmaNic> nic = GetNic(h);
+        return nic ? nic->AssignStreams(first) : 0;
+    });
+}
+
+int64_t
+RdmaTopology::AssignSwitchStreams(int64_t stream) const
+{
+    return AssignInOrder(m_switches, m_localSwitches, stream, [this](uint32_t s, int64_t first) {
+        Ptr<RdmaSwitch> sw = GetSwitch(s);
+        if (!sw)
+        {
+            return int64_t(0);
+        }
+        const int64_t mmu = sw->GetMmu()->AssignStreams(first);
+        return mmu + sw->GetLoadBalancer()->AssignStreams(first + mmu);
+    });
 }
 
 uint32_t
@@ -329,6 +469,18 @@ const std::vector<uint32_t>&
 RdmaTopology::GetSwitches() const
 {
     return m_switches;
+}
+
+const std::vector<uint32_t>&
+RdmaTopology::GetLocalHosts() const
+{
+    return m_localHosts;
+}
+
+const std::vector<uint32_t>&
+RdmaTopology::GetLocalSwitches() const
+{
+    return m_localSwitches;
 }
 
 bool
@@ -421,9 +573,9 @@ RdmaTopology::WriteLinks(std::ostream& out) const
 uint32_t
 RdmaTopology::GetMtu() const
 {
-    if (!m_hosts.empty())
+    if (!m_localHosts.empty())
     {
-        return m_nics[Local(m_hosts[0])]->GetMtu();
+        return m_nics[Local(m_localHosts[0])]->GetMtu();
     }
     return 1024;
 }

@@ -27,7 +27,9 @@ namespace ns3
  * ideal completion time of a message.
  *
  * Usage: set attributes (Set*Attribute, SetCongestionControl), AddHost / AddSwitch /
- * AddLink (or a builder such as LeafSpineHelper), then Finalize().
+ * AddLink (or a builder such as LeafSpineHelper), over MPI ranks Partition(), then
+ * Finalize(). AddHost and AddSwitch create the ns-3 Node; Finalize builds the NICs,
+ * switches, devices and channels (over ranks, those of this rank's nodes only).
  */
 class RdmaTopology
 {
@@ -84,9 +86,29 @@ class RdmaTopology
 
     const std::vector<uint32_t>& GetHosts() const;
     const std::vector<uint32_t>& GetSwitches() const;
+    /**
+     * The hosts this process builds and steps (all of them but over MPI ranks), whose
+     * GetNic is not null. Over ranks, another rank's node is a Node only (ns-3 numbers
+     * nodes alike on every rank); its NIC or switch, and its links to other ranks'
+     * nodes, are not built here.
+     */
+    const std::vector<uint32_t>& GetLocalHosts() const;
+    /// The switches this process builds and steps (see GetLocalHosts).
+    const std::vector<uint32_t>& GetLocalSwitches() const;
+    /**
+     * Number the random streams of every NIC (RdmaNic::AssignStreams), host by host from
+     * \p stream, as if every NIC were built here: another rank's NIC skips the streams it
+     * takes there, so that a NIC draws the same values over any number of ranks.
+     * \return the streams numbered (used or skipped)
+     */
+    int64_t AssignNicStreams(int64_t stream) const;
+    /// As AssignNicStreams, for every switch's MMU and load balancer.
+    int64_t AssignSwitchStreams(int64_t stream) const;
     bool IsHost(uint32_t node) const;
     Ptr<Node> GetNode(uint32_t node) const;
+    /// The NIC of host \p host (node id); null if another rank steps it.
     Ptr<RdmaNic> GetNic(uint32_t host) const;
+    /// The switch object of switch \p sw (node id); null if another rank steps it.
     Ptr<RdmaSwitch> GetSwitch(uint32_t sw) const;
     uint32_t GetNLinks() const;
     /// Role of a node: "host", or the kind given to AddSwitch.
@@ -134,9 +156,9 @@ class RdmaTopology
      * Split the fabric over \p ranks ranks of a distributed run (ns-3's MPI module):
      * each node's system id. Racks go in contiguous blocks (a host stays with its ToR),
      * every other switch joins the rank most of its links lead to (ties: the rank with
-     * the fewest switches). Links between ranks carry their frames with MPI
-     * (RdmaChannel::SetRemote, RdmaRanks::Listen). Call after Finalize, before the run;
-     * every rank builds the same fabric and splits it the same way.
+     * the fewest switches). Call after the last AddLink, before Finalize, with the same
+     * fabric on every rank: Finalize then builds this rank's nodes only, and the links
+     * between ranks carry their frames with MPI (RdmaChannel::SetRemote, RdmaRanks::Listen).
      * \return "" or why the fabric cannot be split so: more ranks than racks, or a link
      * between ranks without delay (its delay is the ranks' lookahead)
      */
@@ -188,6 +210,14 @@ class RdmaTopology
     };
 
     uint32_t Local(uint32_t node) const;
+    /// AddHost and AddSwitch: the Node and its bookkeeping.
+    uint32_t AddNode(bool host, const std::string& kind);
+    void CheckHostsLinked() const;
+    /// Finalize: the NICs and switches of this rank's nodes.
+    void BuildNodes();
+    /// Finalize: the devices and channels of links with an end on this rank.
+    void BuildLinks();
+    /// The device of \p node's port \p port; null if another rank steps the node.
     Ptr<RdmaNetDevice> Device(uint32_t node, uint32_t port) const;
     /// Host indices, host links and anchors (the node each host is linked to).
     void IndexHosts();
@@ -215,6 +245,7 @@ class RdmaTopology
     bool m_saltPerSwitch;
     uint32_t m_saltSeed;
     bool m_finalized;
+    bool m_partitioned = false;
 
     NodeContainer m_nodes;
     uint32_t m_firstId;
@@ -222,7 +253,9 @@ class RdmaTopology
     std::vector<std::string> m_kinds;
     std::vector<uint32_t> m_hosts;
     std::vector<uint32_t> m_switches;
-    std::vector<Ptr<RdmaNic>> m_nics;          ///< by local index
+    std::vector<uint32_t> m_localHosts;
+    std::vector<uint32_t> m_localSwitches;
+    std::vector<Ptr<RdmaNic>> m_nics;          ///< by local index (null: another rank's)
     std::vector<Ptr<RdmaSwitch>> m_switchObjs; ///< by local index
     std::vector<Link> m_links;
     /// Per local node: per port, the link index.

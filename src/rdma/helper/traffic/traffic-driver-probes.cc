@@ -26,9 +26,10 @@ TrafficDriver::AddProbe(uint32_t src,
     // Records are numbered in completion order: over ranks, one sequence needs one probe.
     NS_ABORT_MSG_IF(m_split && !m_probes.empty(), "TrafficDriver: one probe over MPI ranks");
     const uint32_t qpn = Connect(src, dst, priority).first;
-    if (!rateLimited)
+    Ptr<RdmaNic> nic = m_topo.GetNic(m_topo.GetHosts()[src]);
+    if (!rateLimited && nic)
     {
-        m_topo.GetNic(m_topo.GetHosts()[src])->ExemptFromCongestionControl(qpn);
+        nic->ExemptFromCongestionControl(qpn);
     }
     m_probes.push_back(Probe{src, dst, bytes, start, interval, priority, qpn, Time(0)});
 }

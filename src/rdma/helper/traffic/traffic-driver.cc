@@ -56,10 +56,14 @@ TrafficDriver::TrafficDriver(RdmaTopology& topo)
       m_done(false),
       m_nextSport(topo.GetHosts().size(), 0)
 {
-    for (uint32_t h : topo.GetHosts())
+    for (uint32_t h : topo.GetLocalHosts())
     {
         topo.GetNic(h)->SetCompletionCallback(MakeCallback(&TrafficDriver::Completed, this));
-        m_split = m_split || !topo.IsLocal(h);
+    }
+    m_split = topo.GetLocalHosts().size() < topo.GetHosts().size();
+    if (m_split)
+    {
+        m_remoteQpns.assign(topo.GetHosts().size(), {0, 0});
     }
 }
 
@@ -71,14 +75,30 @@ TrafficDriver::Connect(uint32_t src, uint32_t dst, uint8_t priority)
                     "TrafficDriver: bad host pair " << src << "->" << dst);
     Ptr<RdmaNic> s = m_topo.GetNic(hosts[src]);
     Ptr<RdmaNic> d = m_topo.GetNic(hosts[dst]);
-    // Per-pair path facts for the controller (base RTT, hops), set on first use.
-    // (The topology keeps each path shape once: this is a lookup, not a path search.)
-    s->SetCcContextFor(hosts[dst],
-                       m_topo.GetBaseRtt(hosts[src], hosts[dst]),
-                       m_topo.GetPathLength(hosts[src], hosts[dst]));
     const uint16_t sport = kSportBase + (m_nextSport[src]++ % kSportRange);
+    if (s)
+    {
+        // Per-pair path facts for the controller (base RTT, hops), set on first use.
+        // (The topology keeps each path shape once: this is a lookup, not a path search.)
+        s->SetCcContextFor(hosts[dst],
+                           m_topo.GetBaseRtt(hosts[src], hosts[dst]),
+                           m_topo.GetPathLength(hosts[src], hosts[dst]));
+    }
     uint32_t recvQpn = 0;
-    const uint32_t qpn = RdmaNic::Connect(s, d, priority, sport, &recvQpn);
+    if (s && d)
+    {
+        const uint32_t qpn = RdmaNic::Connect(s, d, priority, sport, &recvQpn);
+        return {qpn, recvQpn};
+    }
+    // Over MPI ranks, another rank's NIC is not built here: its QPs are only numbered,
+    // as it numbers them (its peers here address them by number).
+    if (s)
+    {
+        recvQpn = m_remoteQpns[dst].second++;
+        return {s->ConnectTo(hosts[dst], recvQpn, priority, sport), recvQpn};
+    }
+    const uint32_t qpn = m_remoteQpns[src].first++;
+    recvQpn = d ? d->AcceptFrom(hosts[src], qpn, priority, sport) : m_remoteQpns[dst].second++;
     return {qpn, recvQpn};
 }
 
@@ -237,7 +257,7 @@ TrafficDriver::AddDeliveryListener(DeliveryCallback cb)
     if (m_deliveryListeners.empty())
     {
         // Only now: without listeners the NICs call nothing on a delivery.
-        for (uint32_t h : m_topo.GetHosts())
+        for (uint32_t h : m_topo.GetLocalHosts())
         {
             m_topo.GetNic(h)->SetDeliveryCallback(MakeCallback(&TrafficDriver::Delivered, this));
         }

@@ -7,6 +7,7 @@
 #include "ns3/flow-spec.h"
 #include "ns3/rdma-topology.h"
 
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -230,6 +231,9 @@ class TrafficDriver
     bool m_started;
     bool m_done;
     std::vector<uint32_t> m_nextSport; ///< per host
+    /// Over MPI ranks, per host: the next send and receive QP numbers of another rank's
+    /// NIC (Connect).
+    std::vector<std::pair<uint32_t, uint32_t>> m_remoteQpns;
     RecordCallback m_recordCallback;
     std::vector<RecordCallback> m_listeners;
     std::vector<DeliveryCallback> m_deliveryListeners;

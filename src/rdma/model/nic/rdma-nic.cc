@@ -286,18 +286,7 @@ RdmaNic::SetCongestionControl(const ObjectFactory& factory)
 void
 RdmaNic::SetCcContextFor(uint32_t peerNode, Time baseRtt, uint32_t hops)
 {
-    if (!m_remote)
-    {
-        m_paths[peerNode] = PathInfo{baseRtt, hops};
-    }
-}
-
-void
-RdmaNic::SetRemote(bool remote)
-{
-    NS_ABORT_MSG_IF(!m_sendQps.empty() || !m_recvQps.empty(),
-                    "RdmaNic: SetRemote before creating QPs");
-    m_remote = remote;
+    m_paths[peerNode] = PathInfo{baseRtt, hops};
 }
 
 void
@@ -315,10 +304,7 @@ RdmaNic::Connect(Ptr<RdmaNic> src,
 {
     const uint32_t rqpn = dst->AddRecvQp(src->GetNodeId(), sport, priority);
     const uint32_t sqpn = src->AddSendQp(dst->GetNodeId(), rqpn, sport, priority);
-    if (!dst->m_remote)
-    {
-        dst->m_recvQps[rqpn].peerQpn = sqpn;
-    }
+    dst->m_recvQps[rqpn].peerQpn = sqpn;
     if (recvQpn)
     {
         *recvQpn = rqpn;
@@ -327,13 +313,23 @@ RdmaNic::Connect(Ptr<RdmaNic> src,
 }
 
 uint32_t
+RdmaNic::ConnectTo(uint32_t peerNode, uint32_t peerQpn, uint8_t priority, uint16_t sport)
+{
+    return AddSendQp(peerNode, peerQpn, sport, priority);
+}
+
+uint32_t
+RdmaNic::AcceptFrom(uint32_t peerNode, uint32_t peerQpn, uint8_t priority, uint16_t sport)
+{
+    const uint32_t qpn = AddRecvQp(peerNode, sport, priority);
+    m_recvQps[qpn].peerQpn = peerQpn;
+    return qpn;
+}
+
+uint32_t
 RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t priority)
 {
     NS_ABORT_MSG_IF(!m_device, "RdmaNic: SetDevice before creating QPs");
-    if (m_remote)
-    {
-        return m_remoteSendQps++;
-    }
     SendQueuePair qp;
     qp.qpn = m_sendQps.size();
     qp.peerNode = peerNode;
@@ -425,10 +421,6 @@ RdmaNic::GetCongestionControl(uint32_t qpn) const
 uint32_t
 RdmaNic::AddRecvQp(uint32_t peerNode, uint16_t sport, uint8_t priority)
 {
-    if (m_remote)
-    {
-        return m_remoteRecvQps++;
-    }
     RecvQueuePair rq;
     rq.peerNode = peerNode;
     rq.sport = sport;

@@ -148,13 +148,6 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
     void ExemptFromCongestionControl(uint32_t qpn);
 
     /**
-     * Over MPI ranks: another rank steps this NIC's node. QPs created here are then
-     * numbered as if they were kept (their peers address them by number) but not kept,
-     * so that a rank holds only its own NICs' QPs.
-     */
-    void SetRemote(bool remote);
-
-    /**
      * Create an RC connection from \p src to \p dst in class \p priority, with UDP
      * source port \p sport (ECMP entropy). Returns the requester QP number on \p src.
      */
@@ -163,6 +156,16 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
                             uint8_t priority,
                             uint16_t sport,
                             uint32_t* recvQpn = nullptr);
+    /**
+     * The requester end of a connection whose responder is another MPI rank's NIC, on
+     * node \p peerNode, where it is QP \p peerQpn. Returns its QP number here.
+     */
+    uint32_t ConnectTo(uint32_t peerNode, uint32_t peerQpn, uint8_t priority, uint16_t sport);
+    /**
+     * The responder end of a connection whose requester is another MPI rank's NIC, on
+     * node \p peerNode, where it is QP \p peerQpn. Returns its QP number here.
+     */
+    uint32_t AcceptFrom(uint32_t peerNode, uint32_t peerQpn, uint8_t priority, uint16_t sport);
 
     /// Post a message of \p bytes (RdmaMessage::kUnbounded: until TruncateMessage).
     void PostSend(uint32_t qpn, uint64_t bytes, uint64_t flowId);
@@ -351,9 +354,6 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
 
     CompletionCallback m_completionCallback;
     TracedCallback<const Completion&> m_completionTrace;
-    bool m_remote = false;        ///< SetRemote
-    uint32_t m_remoteSendQps = 0; ///< QPs numbered, not kept, while remote
-    uint32_t m_remoteRecvQps = 0;
     DeliveryCallback m_deliveryCallback;
     TracedCallback<uint32_t, uint32_t> m_deliveryTrace;
     /// (receive QP, PSN) of last packets placed beyond their QP's in-order point

@@ -93,8 +93,8 @@ TEST_F(TopologyPartition, LeafSpineRacksSplitEvenlyAndSpinesSpread)
     ls.spines = 2;
     ls.hostsPerLeaf = 3;
     ls.Build(topo);
-    topo.Finalize();
     ASSERT_EQ(topo.Partition(2), "");
+    topo.Finalize();
     ExpectConsistent(topo, 2);
     std::map<uint32_t, int> leavesOf;
     std::map<uint32_t, int> spinesOf;
@@ -116,8 +116,8 @@ TEST_F(TopologyPartition, FatTreeAggregationSwitchesStayWithTheirPod)
     FatTreeHelper ft;
     ft.SetK(4); // 4 pods of 2 ToRs and 2 aggregation switches, 4 cores
     ft.Build(topo);
-    topo.Finalize();
     ASSERT_EQ(topo.Partition(2), "");
+    topo.Finalize();
     ExpectConsistent(topo, 2);
     // An aggregation switch's ToRs (its pod) all have its rank.
     uint32_t aggs = 0;
@@ -135,13 +135,75 @@ TEST_F(TopologyPartition, FatTreeAggregationSwitchesStayWithTheirPod)
     EXPECT_EQ(aggs, 16U); // 8 aggregation switches x 2 ToRs each
 }
 
+TEST_F(TopologyPartition, ARankBuildsOnlyItsOwnNodesAndTheEndsOfItsLinks)
+{
+    // This process is rank 0 (no MPI): of a split in two, it builds rank 0's half.
+    RdmaTopology topo;
+    LeafSpineHelper ls;
+    ls.leaves = 4;
+    ls.spines = 2;
+    ls.hostsPerLeaf = 3;
+    ls.Build(topo);
+    ASSERT_EQ(topo.Partition(2), "");
+    topo.Finalize();
+    // Every node exists (ns-3 numbers them alike on every rank) ...
+    EXPECT_EQ(NodeList::GetNNodes(), topo.GetHosts().size() + topo.GetSwitches().size());
+    // ... but only rank 0's have a NIC or a switch, and devices.
+    for (const auto* group : {&topo.GetHosts(), &topo.GetSwitches()})
+    {
+        for (uint32_t n : *group)
+        {
+            const bool mine = topo.GetRank(n) == 0;
+            EXPECT_EQ(topo.IsLocal(n), mine) << "node " << n;
+            EXPECT_EQ(topo.IsHost(n) ? bool(topo.GetNic(n)) : bool(topo.GetSwitch(n)), mine)
+                << "node " << n;
+            if (!mine)
+            {
+                EXPECT_EQ(topo.GetNode(n)->GetNDevices(), 0U) << "node " << n;
+            }
+        }
+    }
+    EXPECT_EQ(topo.GetLocalHosts().size(), 6U);
+    EXPECT_EQ(topo.GetLocalSwitches().size(), 3U); // 2 leaves, 1 spine
+    // A link to the other rank ends, here, in a device that names the far end as its own
+    // rank numbers it (node, and port as in links.csv): where the frames go.
+    std::ostringstream csv;
+    topo.WriteLinks(csv);
+    std::istringstream in(csv.str());
+    std::string line;
+    std::getline(in, line); // header
+    uint32_t farEnds = 0;
+    while (std::getline(in, line))
+    {
+        std::istringstream row(line);
+        std::vector<uint32_t> f;
+        for (std::string cell; std::getline(row, cell, ',');)
+        {
+            f.push_back(cell.empty() || !std::isdigit(cell[0]) ? 0 : std::stoul(cell));
+        }
+        const uint32_t node = f[0], port = f[1], peer = f[3], peerPort = f[4];
+        if (!topo.IsLocal(node) || topo.IsLocal(peer))
+        {
+            continue;
+        }
+        Ptr<RdmaNetDevice> dev = topo.IsHost(node) ? topo.GetNic(node)->GetDevice()
+                                                   : topo.GetSwitch(node)->GetPort(port);
+        Ptr<RdmaNetDevice> far = dev->GetRdmaChannel()->GetPeer(dev);
+        EXPECT_EQ(far->GetNode()->GetId(), peer);
+        EXPECT_EQ(far->GetIfIndex(), peerPort);
+        ++farEnds;
+    }
+    EXPECT_EQ(farEnds, topo.GetNCutLinks()); // one end of each is here
+    EXPECT_EQ(farEnds, 4U);
+}
+
 TEST_F(TopologyPartition, OneRankCutsNothing)
 {
     RdmaTopology topo;
     LeafSpineHelper ls;
     ls.Build(topo);
-    topo.Finalize();
     ASSERT_EQ(topo.Partition(1), "");
+    topo.Finalize();
     ExpectConsistent(topo, 1);
     EXPECT_EQ(topo.GetNCutLinks(), 0U);
 }
@@ -152,7 +214,6 @@ TEST_F(TopologyPartition, MoreRanksThanRacksIsRefused)
     StarHelper star;
     star.hosts = 4;
     star.Build(topo);
-    topo.Finalize();
     const std::string why = topo.Partition(2);
     EXPECT_NE(why.find("2 ranks for 1 racks"), std::string::npos) << why;
 }
@@ -163,7 +224,6 @@ TEST_F(TopologyPartition, ACutLinkWithoutDelayIsRefused)
     LeafSpineHelper ls;
     ls.fabricDelay = Time(0);
     ls.Build(topo);
-    topo.Finalize();
     const std::string why = topo.Partition(2);
     EXPECT_NE(why.find("no delay"), std::string::npos) << why;
 }

@@ -25,8 +25,8 @@ Build(RdmaTopology& topo, uint32_t ranks)
     ls.spines = 2;
     ls.hostsPerLeaf = 3;
     ls.Build(topo);
-    topo.Finalize();
     ASSERT_EQ(topo.Partition(ranks), "");
+    topo.Finalize();
 }
 
 constexpr uint32_t kRemoteHost = 6; ///< the first host of rank 1
