@@ -6,6 +6,8 @@
 #include "ns3/cc-registry.h"
 #include "ns3/cc-sampler.h"
 #include "ns3/port-sampler.h"
+#include "ns3/rdma-ranks.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/scenario-access.h"
 #include "ns3/switch-verdict.h"
 
@@ -169,7 +171,10 @@ OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& drive
     : m_scenario(s),
       m_topo(topo),
       m_driver(driver),
-      m_recorder(out.Stream("fct.csv"), out.Stream("pfc.csv")),
+      // Over ranks ordered by node, rows carry their event's place (RankMerge drops it).
+      m_recorder(out.Stream("fct.csv"),
+                 out.Stream("pfc.csv"),
+                 RdmaRanks::Size() > 1 && RdmaSim::OrdersByNode()),
       m_queues(nullptr),
       m_uplinks(topo, UplinkWindow(s)),
       m_ledger(topo),

@@ -299,8 +299,10 @@ using RowKey = std::array<int64_t, 4>;
 class RowReader
 {
   public:
-    RowReader(std::string_view text, std::size_t headerSize)
-        : m_rest(text.substr(headerSize))
+    /// \p ordered: the rows end with an event_order column (RunRecorder), the last key.
+    RowReader(std::string_view text, std::size_t headerSize, bool ordered)
+        : m_rest(text.substr(headerSize)),
+          m_ordered(ordered)
     {
     }
 
@@ -334,9 +336,26 @@ class RowReader
                 }
                 key[i] = at->second;
             }
+            if (m_ordered)
+            {
+                const std::size_t comma = line.rfind(',');
+                key[rule.keys.size()] =
+                    std::strtoll(std::string(line.substr(comma + 1)).c_str(), nullptr, 10);
+            }
             return true;
         }
         return false;
+    }
+
+    /// Write the row to \p out as the merged file has it (without event_order).
+    void Write(std::ostream& out) const
+    {
+        if (m_ordered)
+        {
+            out << line.substr(0, line.rfind(',')) << '\n';
+            return;
+        }
+        out << line;
     }
 
     std::string_view line;
@@ -344,7 +363,11 @@ class RowReader
 
   private:
     std::string_view m_rest;
+    bool m_ordered;
 };
+
+/// The column a rank adds to order the rows of one instant by (RunRecorder).
+constexpr std::string_view kEventOrder = ",event_order\n";
 } // namespace
 
 void
@@ -362,6 +385,7 @@ RankMerge::MergeCsvTo(std::ostream& out,
         position.emplace(qpOrder[i], i);
     }
     std::string_view header;
+    bool ordered = false;
     std::vector<RowReader> readers;
     bool sorted = true; // every rank's rows already in key order (as each rank writes them)
     for (const std::string& text : texts)
@@ -373,30 +397,41 @@ RankMerge::MergeCsvTo(std::ostream& out,
         if (&text == &texts.front())
         {
             header = head;
+            ordered = head.size() >= kEventOrder.size() &&
+                      head.substr(head.size() - kEventOrder.size()) == kEventOrder;
+            NS_ABORT_MSG_IF(ordered && rule.keys.size() >= std::tuple_size<RowKey>::value,
+                            "RankMerge: no key left for the event order");
         }
         else if (head != header)
         {
             throw std::runtime_error(rule.file + ": the ranks wrote different headers");
         }
-        RowReader check(all, head.size());
+        RowReader check(all, head.size(), ordered);
         RowKey last{};
         for (bool first = true; sorted && check.Next(rule, endNs, position); first = false)
         {
             sorted = first || !(check.key < last);
             last = check.key;
         }
-        readers.emplace_back(all, head.size());
+        readers.emplace_back(all, head.size(), ordered);
     }
-    out << header;
+    if (ordered)
+    {
+        out << header.substr(0, header.size() - kEventOrder.size()) << '\n';
+    }
+    else
+    {
+        out << header;
+    }
     if (!sorted)
     {
         // Not expected: every row at once, in a stable order by key (ties: rank order).
-        std::vector<std::pair<RowKey, std::string_view>> rows;
+        std::vector<std::pair<RowKey, RowReader>> rows;
         for (RowReader& r : readers)
         {
             while (r.Next(rule, endNs, position))
             {
-                rows.emplace_back(r.key, r.line);
+                rows.emplace_back(r.key, r);
             }
         }
         std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
@@ -404,7 +439,7 @@ RankMerge::MergeCsvTo(std::ostream& out,
         });
         for (const auto& row : rows)
         {
-            out << row.second;
+            row.second.Write(out);
         }
         return;
     }
@@ -429,7 +464,7 @@ RankMerge::MergeCsvTo(std::ostream& out,
         {
             return;
         }
-        out << readers[least].line;
+        readers[least].Write(out);
         more[least] = readers[least].Next(rule, endNs, position);
     }
 }

@@ -22,11 +22,13 @@ namespace ns3
  * and rank 0 merges them into the files a serial run writes, in the same formats.
  *
  * Merged CSV rows are ordered by key columns (fct.csv by completion time and pfc.csv by
- * time, at one time in each rank's order; the samples by time, then node and port), and rows after
- * the run's end are left out: ranks stop a little after the last completion (RankEndCheck), a
- * serial run at it. Summary counters are summed over ranks, extremes are the largest, and the
- * figures that need all ranks' data at once (means and percentiles, the conservation ledger, uplink
- * imbalance, the stall verdict) are computed again from merged data.
+ * time, at one time in each rank's order, or by a last column event_order if the ranks
+ * wrote one (RunRecorder), which is then dropped; the samples by time, then node and
+ * port), and rows after the run's end are left out: ranks stop a little after the last
+ * completion (RankEndCheck), a serial run at it. Summary counters are summed over ranks,
+ * extremes are the largest, and the figures that need all ranks' data at once (means and
+ * percentiles, the conservation ledger, uplink imbalance, the stall verdict) are computed
+ * again from merged data.
  */
 class RankMerge
 {

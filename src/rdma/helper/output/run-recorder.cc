@@ -3,6 +3,7 @@
  */
 #include "ns3/run-recorder.h"
 
+#include "ns3/rdma-sim.h"
 #include "ns3/simulator.h"
 
 #include <iomanip>
@@ -10,13 +11,26 @@
 namespace ns3
 {
 
-RunRecorder::RunRecorder(std::ostream& fct, std::ostream& pfc)
+RunRecorder::RunRecorder(std::ostream& fct, std::ostream& pfc, bool eventOrder)
     : m_fct(fct),
-      m_pfc(pfc)
+      m_pfc(pfc),
+      m_eventOrder(eventOrder)
 {
+    const char* order = eventOrder ? ",event_order\n" : "\n";
     m_fct << "flow_id,kind,src,dst,qp,prio,size_bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,"
-             "slowdown\n";
-    m_pfc << "time_ns,node,port,prio,event\n";
+             "slowdown"
+          << order;
+    m_pfc << "time_ns,node,port,prio,event" << order;
+}
+
+void
+RunRecorder::EndRow(std::ostream& out, uint32_t order) const
+{
+    if (m_eventOrder)
+    {
+        out << ',' << order;
+    }
+    out << '\n';
 }
 
 void
@@ -27,7 +41,8 @@ RunRecorder::OnRecord(const TrafficDriver::Record& r)
     m_fct << r.flowId << ',' << FlowKindName(r.kind) << ',' << r.src << ',' << r.dst << ',' << r.qpn
           << ',' << +r.priority << ',' << r.bytes << ',' << r.start.GetNanoSeconds() << ','
           << r.end.GetNanoSeconds() << ',' << fct << ',' << ideal << ',' << std::setprecision(6)
-          << (ideal > 0 ? double(fct) / double(ideal) : 0.0) << '\n';
+          << (ideal > 0 ? double(fct) / double(ideal) : 0.0);
+    EndRow(m_fct, r.order);
     if (r.kind == FlowKind::PROBE)
     {
         m_probeFct.push_back(fct);
@@ -43,14 +58,16 @@ RunRecorder::OnPfc(uint32_t node, uint32_t port, uint8_t prio, uint8_t event)
 {
     static const char* names[] = {"pause", "refresh", "resume"};
     m_pfc << Simulator::Now().GetNanoSeconds() << ',' << node << ',' << port << ',' << +prio << ','
-          << names[event] << '\n';
+          << names[event];
+    EndRow(m_pfc, m_eventOrder ? RdmaSim::CurrentUid() : 0);
 }
 
 void
 RunRecorder::OnStorm(uint32_t node, uint32_t port, uint8_t prio, bool stormed)
 {
     m_pfc << Simulator::Now().GetNanoSeconds() << ',' << node << ',' << port << ',' << +prio << ','
-          << (stormed ? "storm_detected" : "storm_restored") << '\n';
+          << (stormed ? "storm_detected" : "storm_restored");
+    EndRow(m_pfc, m_eventOrder ? RdmaSim::CurrentUid() : 0);
 }
 
 const std::vector<int64_t>&

@@ -23,8 +23,13 @@ namespace ns3
 class RunRecorder
 {
   public:
-    /// Write the headers of \p fct and \p pfc.
-    RunRecorder(std::ostream& fct, std::ostream& pfc);
+    /**
+     * Write the headers of \p fct and \p pfc. With \p eventOrder (a rank's part of a run
+     * over MPI ranks whose events are ordered by node), each row ends with one more
+     * column, event_order: the uid of the event that wrote it (of a record: of its
+     * completion), which RankMerge orders the rows of one instant by, then drops.
+     */
+    RunRecorder(std::ostream& fct, std::ostream& pfc, bool eventOrder = false);
 
     /// One completed message (TrafficDriver record callback).
     void OnRecord(const TrafficDriver::Record& r);
@@ -44,8 +49,12 @@ class RunRecorder
     static constexpr uint64_t kSmallFlowBytes = 4096;
 
   private:
+    /// The end of a row: its event_order column if kept, and the newline.
+    void EndRow(std::ostream& out, uint32_t order) const;
+
     std::ostream& m_fct;
     std::ostream& m_pfc;
+    bool m_eventOrder;
     std::vector<int64_t> m_probeFct;
     std::vector<int64_t> m_smallFct;
 };

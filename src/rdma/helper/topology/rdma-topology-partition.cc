@@ -3,7 +3,6 @@
  *
  * RdmaTopology::Partition: the fabric split over the ranks of a distributed run.
  */
-#include "ns3/rdma-channel.h"
 #include "ns3/rdma-ranks.h"
 #include "ns3/rdma-topology.h"
 #include "ns3/uinteger.h"

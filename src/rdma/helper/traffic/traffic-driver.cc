@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/rdma-sim.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -336,6 +337,7 @@ void
 TrafficDriver::Completed(const RdmaNic::Completion& c)
 {
     Record r;
+    r.order = RdmaSim::OrdersByNode() ? RdmaSim::CurrentUid() : 0;
     r.qpn = c.qpn;
     r.bytes = c.bytes;
     r.start = c.posted;

@@ -43,6 +43,10 @@ class TrafficDriver
         Time start;
         Time end;
         Time ideal;
+        /// The completion event's uid if events are ordered by node
+        /// (RdmaSim::OrdersByNode), else 0: over ranks, it puts the records of one
+        /// instant in the serial run's order.
+        uint32_t order = 0;
     };
 
     using RecordCallback = Callback<void, const Record&>;

@@ -102,6 +102,21 @@ TEST(RankMerge, FctRowsInCompletionOrderTiesInRankOrderWithOneHeader)
                        "0,flow,0,2,2,3,100,0,900,900,400,2.25\n");
 }
 
+TEST(RankMerge, RowsOfOneInstantFollowTheirEventOrderWhichIsThenDropped)
+{
+    // Ordered by node, each row carries its event's uid: at one instant the serial run
+    // wrote them in uid order, whichever rank's they are; within one event (one uid),
+    // in the rank's order. The merged file has no event_order column.
+    const std::string header = "time_ns,node,port,prio,event";
+    const std::string rank0 = header + ",event_order\n" + "100,1027,27,3,resume,50\n" +
+                              "100,1027,3,3,pause,50\n" + "200,1026,1,3,pause,7\n";
+    const std::string rank1 = header + ",event_order\n" + "100,1028,7,3,pause,40\n" +
+                              "200,1029,2,3,pause,9\n" + "300,1030,2,3,resume,1\n";
+    EXPECT_EQ(RankMerge::MergeCsv({rank0, rank1}, Rule("pfc.csv"), 250),
+              header + "\n" + "100,1028,7,3,pause\n" + "100,1027,27,3,resume\n" +
+                  "100,1027,3,3,pause\n" + "200,1026,1,3,pause\n" + "200,1029,2,3,pause\n");
+}
+
 TEST(RankMerge, SamplesPastTheEndAreLeftOutAndDifferentHeadersRefused)
 {
     const std::string header = "time_ns,node,port,prio,bytes\n";
