@@ -226,6 +226,22 @@ PCAP = ["--set", "output.pcap.enabled=true", "--set", "output.pcap.nodes=[0,31,3
         "--set", "output.pcap.max_packets=3000"]
 
 
+def test_a_given_split_writes_the_serial_runs_files(tmp_path):
+    """topology.partition places the racks alternately (leaves 0 and 2 with their hosts
+    on rank 0, leaves 1 and 3 on rank 1) and the spines two by two: every link from a
+    leaf to half the spines crosses ranks. Ordered by node, the files are still the
+    serial run's, and each rank holds the nodes it was given."""
+    split = [(h // 8) % 2 for h in range(32)] + [0, 1, 0, 1] + [0, 1, 1, 0]
+    given = ["--set", "topology.partition=" + json.dumps(split)]
+    serial, ranked = tmp_path / "serial", tmp_path / "ranked"
+    run(serial, *BY_NODE)
+    got = run(ranked, *BY_NODE, *given, ranks=2)
+    for f in serial.glob("*.csv"):
+        assert (ranked / f.name).read_bytes() == f.read_bytes(), f.name
+    assert [r["nodes"] for r in got["ranks"]["per_rank"]] == [20, 20]
+    assert got["ranks"]["links_between_ranks"] == 4 * 2
+
+
 @pytest.mark.parametrize("ranks", [2, 4])
 def test_captures_over_ranks_are_the_serial_runs_frames(ranks, tmp_path):
     """Ordered by node, every port sends and receives the serial run's frames at the

@@ -74,6 +74,28 @@ def test_one_rank_captures_the_serial_runs_frames(tmp_path):
         assert (ranked / "pcap" / name).read_bytes() == (serial / "pcap" / name).read_bytes()
 
 
+def test_a_given_split_is_checked_and_a_bad_one_refused(tmp_path):
+    # 32 hosts, 4 leaves (32-35), 4 spines (36-39): 40 nodes.
+    ones = "topology.partition=" + json.dumps([0] * 40)
+    serial, ranked = tmp_path / "serial", tmp_path / "ranked"
+    assert run(SCENARIO, "--out", str(serial), "--quiet").returncode == 0
+    p = run(SCENARIO, "--out", str(ranked), "--quiet", "--ranks", "1", "--set", ones)
+    assert p.returncode == 0, p.stderr
+    for f in serial.glob("*.csv"):
+        assert (ranked / f.name).read_bytes() == f.read_bytes(), f.name
+    host_apart = [0] * 40
+    host_apart[3] = 1  # host 3 away from its ToR, leaf 32
+    for args, words in (
+            (["--ranks", "1", "--set", "topology.partition=[0,0]"], "2 ranks given for 40 nodes"),
+            (["--ranks", "1", "--set", "topology.partition=" + json.dumps(host_apart)],
+             "node 3 has rank 1, and the ranks are 0 to 0"),
+            # Serially, checked as a split over 2 ranks (its largest is 1).
+            (["--set", "topology.partition=" + json.dumps(host_apart)],
+             "node 3 (a host) has rank 1 and its ToR, node 32, rank 0")):
+        line = refused(tmp_path, *args)
+        assert "key 'topology.partition'" in line and words in line, line
+
+
 def test_collectives_over_ranks_must_wait_on_deliveries(tmp_path):
     line = refused(tmp_path, "--ranks", "1", *MOE[:-2])
     assert "traffic.collective_wait" in line and "'acknowledged'" in line and "delivered" in line

@@ -23,6 +23,7 @@ FabricStage::Keys() const
     // clang-format off
     return {
         {"topology.link_events", T::LINK_EVENTS, json::array(), 0, 0, {}, "", "Link events: [{\"at_us\": 100, \"a\": 16, \"b\": 20, \"nth\": 0, \"action\": \"down\"|\"up\"|\"rate\", \"rate_gbps\": 25}]; a, b are node ids as in links.csv (hosts first, then leaves, then spines), nth picks among parallel links."},
+        {"topology.partition", T::INT_ARRAY, json::array(), 0, 65535, {}, "rank", "Runs over MPI ranks (--ranks N): the rank of every node, one entry per node in node id order (as in links.csv: hosts first, then switches). A host has its ToR's rank, every rank below N holds a host, and no rank is N or more. Empty = automatic: racks in contiguous blocks, every other switch with the rank most of its links lead to. A serial run checks it and runs everything as one rank."},
         {"nic.mtu_bytes", T::INT, 1024, 64, 9000, {}, "bytes", "Payload bytes per packet (RoCE MTU)."},
         {"nic.ack_interval", T::INT, 1, 1, 1e6, {}, "packets", "Responder ACKs every N in-order packets (and each message's last)."},
         {"nic.cnp_interval_us", T::NUMBER, nullptr, 0, 1e6, {}, "us", "Minimum spacing of CNPs per QP. Default: the one the congestion controller's parameters go with (dcqcn: its Preset's, nic 4 us, paper 50 us), else 4 us."},

@@ -381,13 +381,40 @@ ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& st
     }
     fabric.Configure(s, topo);
     TopologyStage::For(s).Build(s, topo);
+    const std::string file = m_origin.empty() ? Str(s, "name") : m_origin;
+    std::vector<uint32_t> given;
+    for (const json& r : At(s, "topology.partition"))
+    {
+        given.push_back(r.get<uint32_t>());
+    }
+    const auto refuse = [&](const std::string& why) {
+        const std::string value = At(s, "topology.partition").dump();
+        throw ScenarioError(
+            file + ": key 'topology.partition' has invalid value " +
+            (value.size() <= 80 ? value : "[" + std::to_string(given.size()) + " ranks]") + " (" +
+            why + ")");
+    };
     if (m_ranks > 0)
     {
-        const std::string why = topo.Partition(m_ranks);
+        const std::string why =
+            given.empty() ? topo.Partition(m_ranks) : topo.Partition(m_ranks, given);
+        if (!why.empty() && !given.empty())
+        {
+            refuse("--ranks " + std::to_string(m_ranks) + ": " + why);
+        }
         if (!why.empty())
         {
-            throw ScenarioError((m_origin.empty() ? Str(s, "name") : m_origin) + ": --ranks " +
-                                std::to_string(m_ranks) + ": " + why);
+            throw ScenarioError(file + ": --ranks " + std::to_string(m_ranks) + ": " + why);
+        }
+    }
+    else if (!given.empty())
+    {
+        // A serial run is one rank: the split is checked, as for the largest rank it names.
+        const std::string why =
+            topo.CheckPartition(*std::max_element(given.begin(), given.end()) + 1, given);
+        if (!why.empty())
+        {
+            refuse(why);
         }
     }
     topo.Finalize();

@@ -31,6 +31,71 @@ RdmaTopology::Partition(uint32_t ranks)
         return std::to_string(ranks) + " ranks for " + std::to_string(racks) +
                " racks (hosts stay with their ToR: at most one rank per rack)";
     }
+    AssignRanks(ranks);
+    return ApplyPartition();
+}
+
+std::string
+RdmaTopology::Partition(uint32_t ranks, const std::vector<uint32_t>& rankOfNode)
+{
+    NS_ABORT_MSG_IF(m_finalized, "RdmaTopology: Partition after Finalize");
+    NS_ABORT_MSG_IF(m_partitioned, "RdmaTopology: Partition called twice");
+    const std::string why = CheckPartition(ranks, rankOfNode);
+    if (!why.empty())
+    {
+        return why;
+    }
+    m_rankOf = rankOfNode;
+    return ApplyPartition();
+}
+
+std::string
+RdmaTopology::CheckPartition(uint32_t ranks, const std::vector<uint32_t>& rankOfNode)
+{
+    CheckHostsLinked();
+    IndexHosts();
+    const uint32_t n = m_nodes.GetN();
+    if (rankOfNode.size() != n)
+    {
+        return std::to_string(rankOfNode.size()) + " ranks given for " + std::to_string(n) +
+               " nodes (one per node, in node id order from " + std::to_string(m_firstId) + ")";
+    }
+    std::vector<bool> hasHost(ranks, false);
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        const std::string node = "node " + std::to_string(m_firstId + v);
+        if (rankOfNode[v] >= ranks)
+        {
+            return node + " has rank " + std::to_string(rankOfNode[v]) +
+                   ", and the ranks are 0 to " + std::to_string(ranks - 1);
+        }
+        if (!m_isHost[v])
+        {
+            continue;
+        }
+        const uint32_t tor = Local(GetAttachedSwitch(m_firstId + v));
+        if (rankOfNode[tor] != rankOfNode[v])
+        {
+            return node + " (a host) has rank " + std::to_string(rankOfNode[v]) +
+                   " and its ToR, node " + std::to_string(m_firstId + tor) + ", rank " +
+                   std::to_string(rankOfNode[tor]) + " (a host stays with its ToR)";
+        }
+        hasHost[rankOfNode[v]] = true;
+    }
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        if (!hasHost[r])
+        {
+            return "rank " + std::to_string(r) + " has no host";
+        }
+    }
+    return "";
+}
+
+void
+RdmaTopology::AssignRanks(uint32_t ranks)
+{
+    const uint32_t racks = m_anchors.size();
     const uint32_t n = m_nodes.GetN();
     m_rankOf.assign(n, kNoRank);
     std::vector<uint32_t> switchesOf(ranks, 0);
@@ -97,6 +162,12 @@ RdmaTopology::Partition(uint32_t ranks)
             m_rankOf[v] = 0; // a switch linked to no rack (unreachable): any rank
         }
     }
+}
+
+std::string
+RdmaTopology::ApplyPartition()
+{
+    const uint32_t n = m_nodes.GetN();
     Time lookahead = Time::Max();
     uint32_t cut = 0; // links between ranks
     for (const Link& l : m_links)

@@ -163,6 +163,19 @@ class RdmaTopology
      * between ranks without delay (its delay is the ranks' lookahead)
      */
     std::string Partition(uint32_t ranks);
+    /**
+     * Split the fabric as \p rankOfNode says: the rank of every node, by node id from the
+     * first node of this topology (before Finalize, as Partition(ranks)).
+     * \return "" or why it cannot be (CheckPartition, or a link between ranks without
+     * delay)
+     */
+    std::string Partition(uint32_t ranks, const std::vector<uint32_t>& rankOfNode);
+    /**
+     * Whether \p rankOfNode is a split over \p ranks ranks: one entry per node, each
+     * below \p ranks, a host with its ToR's rank, every rank with a host.
+     * \return "" or what is wrong, naming the node
+     */
+    std::string CheckPartition(uint32_t ranks, const std::vector<uint32_t>& rankOfNode);
     /// The rank of node \p node (0 before Partition).
     uint32_t GetRank(uint32_t node) const;
     /// Whether this process steps node \p node: its rank is RdmaRanks::Rank().
@@ -210,6 +223,10 @@ class RdmaTopology
     };
 
     uint32_t Local(uint32_t node) const;
+    /// Partition: each node's rank, racks in contiguous blocks (m_rankOf).
+    void AssignRanks(uint32_t ranks);
+    /// Partition: system ids, lookahead and cut links from m_rankOf; "" or why not.
+    std::string ApplyPartition();
     /// AddHost and AddSwitch: the Node and its bookkeeping.
     uint32_t AddNode(bool host, const std::string& kind);
     void CheckHostsLinked() const;

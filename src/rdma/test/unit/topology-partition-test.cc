@@ -197,6 +197,53 @@ TEST_F(TopologyPartition, ARankBuildsOnlyItsOwnNodesAndTheEndsOfItsLinks)
     EXPECT_EQ(farEnds, 4U);
 }
 
+TEST_F(TopologyPartition, AGivenSplitIsAppliedAndABadOneIsNamed)
+{
+    // 4 leaves x 3 hosts, 2 spines: hosts 0-11, leaves 12-15, spines 16-17. Leaves 0 and
+    // 2 (with their hosts) and spine 0 on rank 0, the others on rank 1.
+    const auto build = [](RdmaTopology& topo) {
+        LeafSpineHelper ls;
+        ls.leaves = 4;
+        ls.spines = 2;
+        ls.hostsPerLeaf = 3;
+        ls.Build(topo);
+    };
+    const std::vector<uint32_t> given = {0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1};
+    {
+        RdmaTopology topo;
+        build(topo);
+        ASSERT_EQ(topo.Partition(2, given), "");
+        topo.Finalize();
+        ExpectConsistent(topo, 2);
+        for (uint32_t n = 0; n < given.size(); ++n)
+        {
+            EXPECT_EQ(topo.GetRank(n), given[n]) << "node " << n;
+        }
+        EXPECT_EQ(topo.GetLocalHosts(), (std::vector<uint32_t>{0, 1, 2, 6, 7, 8}));
+        EXPECT_EQ(topo.GetNCutLinks(), 4U); // each leaf's link to the other rank's spine
+        Simulator::Destroy();
+    }
+    const auto why = [&](std::vector<uint32_t> split, uint32_t ranks) {
+        RdmaTopology topo;
+        build(topo);
+        const std::string reason = topo.Partition(ranks, split);
+        Simulator::Destroy();
+        return reason;
+    };
+    std::vector<uint32_t> bad = given;
+    bad.pop_back();
+    EXPECT_NE(why(bad, 2).find("17 ranks given for 18 nodes"), std::string::npos);
+    bad = given;
+    bad[4] = 0; // a host of leaf 1 (rank 1)
+    EXPECT_NE(why(bad, 2).find("node 4 (a host) has rank 0 and its ToR, node 13, rank 1"),
+              std::string::npos)
+        << why(bad, 2);
+    bad = given;
+    bad[17] = 2;
+    EXPECT_NE(why(bad, 2).find("node 17 has rank 2, and the ranks are 0 to 1"), std::string::npos);
+    EXPECT_NE(why(given, 3).find("rank 2 has no host"), std::string::npos);
+}
+
 TEST_F(TopologyPartition, OneRankCutsNothing)
 {
     RdmaTopology topo;
