@@ -8,12 +8,9 @@
 #include "ns3/scenario-error.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace ns3
 {
@@ -136,52 +133,37 @@ PcapStage::GatherRanks(const json& s, RunOutput& out, Time end)
     {
         return;
     }
-    const fs::path dir = fs::path(out.Path("pcap/rdma")).parent_path();
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(dir))
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(fs::path(out.Path("pcap/rdma")).parent_path()))
     {
-        files.push_back(entry.path());
+        names.push_back("pcap/" + entry.path().filename().string());
     }
-    std::sort(files.begin(), files.end());
+    std::sort(names.begin(), names.end());
     // A rank's files in one text: per file, its name and size on a line each, its bytes.
-    // Rank 0's stay where they are, cut at the end like the others.
+    // Rank 0's stay in its folder, cut at the end like the others.
     std::string pack;
-    for (const fs::path& f : files)
+    for (const std::string& name : names)
     {
-        std::ifstream in(f, std::ios::binary);
-        std::ostringstream read;
-        read << in.rdbuf();
-        const std::string bytes = read.str();
-        const std::size_t size = CaptureEnd(bytes, end.GetNanoSeconds());
+        std::string bytes;
+        out.Take(name, &bytes);
+        bytes.resize(CaptureEnd(bytes, end.GetNanoSeconds()));
         if (RdmaRanks::Rank() == 0)
         {
-            fs::resize_file(f, size);
+            out.WriteFile(name, bytes);
         }
         else
         {
-            pack +=
-                f.filename().string() + "\n" + std::to_string(size) + "\n" + bytes.substr(0, size);
+            pack += name + "\n" + std::to_string(bytes.size()) + "\n" + bytes;
         }
     }
-    const std::vector<std::string> packs = RdmaRanks::Gather(pack);
-    for (const std::string& p : packs)
+    for (const std::string& p : RdmaRanks::Gather(pack))
     {
-        std::size_t at = 0;
-        while (at < p.size())
+        for (std::size_t at = 0; at < p.size();)
         {
             const std::size_t nameEnd = p.find('\n', at);
             const std::size_t sizeEnd = p.find('\n', nameEnd + 1);
-            const std::string name = p.substr(at, nameEnd - at);
             const std::size_t size = std::stoull(p.substr(nameEnd + 1, sizeEnd - nameEnd - 1));
-            errno = 0;
-            std::ofstream f(dir / name, std::ios::binary);
-            f.write(p.data() + sizeEnd + 1, static_cast<std::streamsize>(size));
-            f.close();
-            if (!f)
-            {
-                throw ScenarioError("--out: cannot write '" + (dir / name).string() +
-                                    "': " + std::strerror(errno));
-            }
+            out.WriteFile(p.substr(at, nameEnd - at), p.substr(sizeEnd + 1, size));
             at = sizeEnd + 1 + size;
         }
     }

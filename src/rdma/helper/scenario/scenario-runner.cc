@@ -387,39 +387,32 @@ ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& st
     {
         given.push_back(r.get<uint32_t>());
     }
-    const auto refuse = [&](const std::string& why) {
-        const std::string value = At(s, "topology.partition").dump();
-        throw ScenarioError(
-            file + ": key 'topology.partition' has invalid value " +
-            (value.size() <= 80 ? value : "[" + std::to_string(given.size()) + " ranks]") + " (" +
-            why + ")");
-    };
+    std::string why;
     if (m_ranks > 0)
     {
-        const std::string why =
-            given.empty() ? topo.Partition(m_ranks) : topo.Partition(m_ranks, given);
-        if (!why.empty() && !given.empty())
-        {
-            refuse("--ranks " + std::to_string(m_ranks) + ": " + why);
-        }
-        if (!why.empty())
-        {
-            throw ScenarioError(file + ": --ranks " + std::to_string(m_ranks) + ": " + why);
-        }
+        why = given.empty() ? topo.Partition(m_ranks) : topo.Partition(m_ranks, given);
     }
     else if (!given.empty())
     {
         // A serial run is one rank: the split is checked, as for the largest rank it names.
-        const std::string why =
-            topo.CheckPartition(*std::max_element(given.begin(), given.end()) + 1, given);
-        if (!why.empty())
-        {
-            refuse(why);
-        }
+        why = topo.CheckPartition(*std::max_element(given.begin(), given.end()) + 1, given);
+    }
+    const std::string ranks = m_ranks > 0 ? "--ranks " + std::to_string(m_ranks) + ": " : "";
+    if (!why.empty() && given.empty())
+    {
+        throw ScenarioError(file + ": " + ranks + why);
+    }
+    if (!why.empty())
+    {
+        const std::string value = At(s, "topology.partition").dump();
+        throw ScenarioError(
+            file + ": key 'topology.partition' has invalid value " +
+            (value.size() <= 80 ? value : "[" + std::to_string(given.size()) + " ranks]") + " (" +
+            ranks + why + ")");
     }
     topo.Finalize();
     fabric.Finish(s, topo, stream);
-    PcapStage::Check(s, topo, m_origin.empty() ? Str(s, "name") : m_origin);
+    PcapStage::Check(s, topo, file);
 }
 
 void
