@@ -1,7 +1,8 @@
 """The validation cases, one module each; ALL lists them in report order."""
 
-from . import conweave, dcqcn, fabric, hpcc_paper, irn, load_balancing, rtt_probe, swift, timely
+from . import (conweave, dcqcn, fabric, hpcc_paper, irn, load_balancing, rtt_probe,
+               rtt_probe_robustness, swift, timely)
 
 ALL = [fabric.CASE, dcqcn.CASE, timely.CASE, swift.CASE, irn.CASE, load_balancing.CASE,
-       rtt_probe.CASE, hpcc_paper.CASE,
+       rtt_probe.CASE, rtt_probe_robustness.CASE, hpcc_paper.CASE,
        conweave.CASE]

@@ -121,7 +121,9 @@ PluginRegistry::Attributes(TypeId tid) const
     {
         for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
         {
-            if (!m_internal.count(t.GetAttribute(i).name))
+            // An obsolete attribute is no parameter; ParameterString names its successor.
+            if (!m_internal.count(t.GetAttribute(i).name) &&
+                t.GetAttribute(i).supportLevel != TypeId::OBSOLETE)
             {
                 out.push_back(t.GetAttribute(i));
             }
@@ -174,6 +176,21 @@ PluginRegistry::ParameterString(const std::string& path,
     const std::string attribute = dot == std::string::npos ? "" : path.substr(dot + 1);
     const Plugin* p = Find(name);
     TypeId::AttributeInformation info;
+    if (p)
+    {
+        for (TypeId t = p->tid; t != m_base && t != t.GetParent(); t = t.GetParent())
+        {
+            for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+            {
+                const TypeId::AttributeInformation& a = t.GetAttribute(i);
+                if (a.name == attribute && a.supportLevel == TypeId::OBSOLETE)
+                {
+                    throw ScenarioError(origin + ": key '" + path + "' (value " + value.dump() +
+                                        ") is no longer a parameter: " + a.supportMsg);
+                }
+            }
+        }
+    }
     if (!p || !FindAttribute(p->tid, attribute, info))
     {
         throw ScenarioError(origin + ": unknown key '" + path + "' (value " + value.dump() +

@@ -100,10 +100,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"timely", json{{"algorithm", "timely"}}, true},
         Case{"swift", json{{"algorithm", "swift"}}, true},
         Case{"hpcc", json{{"algorithm", "hpcc"}}, true},
-        Case{"rtt_probe_scalable", json{{"algorithm", "rtt-probe"}}, false},
-        Case{"rtt_probe_nvidia_sample",
-             json{{"algorithm", "rtt-probe"}, {"rtt-probe", {{"Preset", "NvidiaSample"}}}},
-             false}),
+        Case{"rtt_probe", json{{"algorithm", "rtt-probe"}}, false},
+        Case{"rtt_probe_shared", json{{"algorithm", "rtt-probe-shared"}}, false},
+        Case{"rtt_probe_nvidia", json{{"algorithm", "rtt-probe-nvidia"}}, false}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 } // namespace

@@ -3,9 +3,8 @@
  *
  * System tests of RttProbe at small fan-in (the shared 8 x 1 long-flow incast, at 100G
  * and 1 KB, 4 KB MTU, 400G): no drop, every byte delivered, fair, a short queue, and per
- * QP the link kept busy; and the
- * NVIDIA reference preset on the 7 x 1,000 QP incast, which does drop (so the targets of
- * rtt-probe-targets-test.cc, met by the default preset on the same traffic, can fail).
+ * QP the link kept busy; and of the per-destination claim (RttProbeShared) on the same
+ * traffic.
  */
 #include "cli-util.h"
 #include "long-flow-incast.h"
@@ -18,53 +17,13 @@ using namespace rdmatest;
 namespace
 {
 
-/// The shipped scenario's traffic (starts spread over 1 ms), shortened to 8 ms of
-/// streaming, under NVIDIA's reference rules.
-json
-NvidiaSampleIncast7x1000()
-{
-    return {
-        {"topology", {{"type", "star"}, {"hosts", 8}, {"host_rate_gbps", 100}}},
-        {"switch", {{"pfc", {{"enabled", false}}}, {"ecn", {{"enabled", false}}}}},
-        {"cc", {{"algorithm", "rtt-probe"}, {"rtt-probe", {{"Preset", "NvidiaSample"}}}}},
-        {"stop_time_ms", 10},
-        {"traffic",
-         {{"incast",
-           {{"enabled", true},
-            {"receiver", 0},
-            {"senders", {1, 2, 3, 4, 5, 6, 7}},
-            {"qps_per_sender", 1000},
-            {"until_ms", 8},
-            {"jitter_us", 1000}}}}},
-        {"output",
-         {{"progress", false},
-          {"port_sample_us", 0},
-          {"cc_sample_us", 0},
-          {"queue_sample_us", 10}}},
-    };
-}
-
-} // namespace
-
-TEST(RttProbeScale, TheNvidiaReferenceDropsAtThisScale)
-{
-    // Every QP starting at line rate with +5% of line per sample: 7,000 of them overflow
-    // the port's egress limit (half of the 32 MiB buffer), so packets are lost.
-    TempDir dir;
-    const json s = RunScenario(dir, "reference", NvidiaSampleIncast7x1000());
-    EXPECT_GT(s["drops"].get<uint64_t>(), 0u);
-}
-
-namespace
-{
-
-/// 8 senders x 1 long flow, PFC and ECN off, go-back-N; \p shared: ShareWithPeers.
+/// 8 senders x 1 long flow, PFC and ECN off, go-back-N; \p shared: the per-destination
+/// claim (RttProbeShared) instead of a rate per QP.
 LongFlowIncastOptions
 SmallFanIn(bool shared)
 {
     LongFlowIncastOptions o;
-    o.cc = "ns3::RttProbe";
-    o.ccAttributes["ShareWithPeers"] = shared ? "true" : "false";
+    o.cc = shared ? "ns3::RttProbeShared" : "ns3::RttProbe";
     o.pfc = false;
     o.ecn = false;
     o.lossRecovery = "ns3::GoBackN";
@@ -95,9 +54,8 @@ ExpectShortQueue(const LongFlowIncastOptions& o, double meanQueueBound, double m
 
 TEST(RttProbeScale, SmallFanInPerQpKeepsAShortQueueAndTheLinkBusy)
 {
-    // At most 150 KB (12 us at 100G: the 13 us target RTT minus the 4.2 us base RTT is
-    // 8.8 us, about 110 KB, plus the oscillation), and 90% of the payload the line
-    // carries: each QP alone on its NIC is a flow like any other.
+    // At most 150 KB (12 us at 100G: the target of 8 equal QPs is q0 + 3 s = 5 us of
+    // queueing, 62 KB, plus the oscillation), and 90% of the payload the line carries.
     ExpectShortQueue(SmallFanIn(false), 150e3, NinetyPercentOfLine(100, 1024));
 }
 
@@ -112,7 +70,7 @@ TEST(RttProbeScale, SmallFanInPerQpKeepsAShortQueueAndTheLinkBusyAtFourKilobyteM
 
 TEST(RttProbeScale, SmallFanInPerQpKeepsAShortQueueAndTheLinkBusyAt400G)
 {
-    // The same 8.8 us of target queueing delay is 4x the bytes at 400G: 4 x 150 KB.
+    // The same target queueing delay is 4x the bytes at 400G: 4 x 150 KB.
     LongFlowIncastOptions o = SmallFanIn(false);
     o.rateGbps = 400;
     o.flowBytes = 40 * 1000 * 1000;
@@ -121,7 +79,7 @@ TEST(RttProbeScale, SmallFanInPerQpKeepsAShortQueueAndTheLinkBusyAt400G)
 
 TEST(RttProbeScale, SmallFanInSharedClaimKeepsAShortQueue)
 {
-    // The shared claim (ShareWithPeers, an option) holds the queue, and is fair, at
+    // The shared claim (RttProbeShared, an option) holds the queue, and is fair, at
     // 100G, 4 KB MTU and 400G. It does not keep the link busy here (docs/design-notes.md,
     // "Per-QP rates": after the start-up's cut its claims regrow slowly), so no goodput
     // is asked of it.

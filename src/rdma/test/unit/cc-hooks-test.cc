@@ -227,9 +227,10 @@ TEST(CcHooksTest, ControllersDeclareTheHooksTheyNeed)
     EXPECT_EQ(hooksOf("hpcc"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_INT);
     EXPECT_EQ(hooksOf("swift"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_RTO);
     EXPECT_EQ(hooksOf("timely"), CC::HOOK_ACK);
-    EXPECT_EQ(hooksOf("rtt-probe") & (CC::HOOK_ACK | CC::HOOK_PACING | CC::HOOK_PROBE),
-              CC::HOOK_ACK | CC::HOOK_PACING | CC::HOOK_PROBE);
+    // RTT-probe: its data packets are its probes, its start a window, its gaps its own.
+    EXPECT_EQ(hooksOf("rtt-probe"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_PACING);
+    EXPECT_EQ(hooksOf("rtt-probe-nvidia"), CC::HOOK_ACK | CC::HOOK_PROBE);
+    EXPECT_EQ(hooksOf("rtt-probe-shared"),
+              CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_PACING | CC::HOOK_PROBE);
     EXPECT_EQ(hooksOf("dcqcn"), 0);
-    // The RTT probe's newcomer starts at its siblings' mean rate (FirstRate PeerShare).
-    EXPECT_TRUE(hooksOf("rtt-probe") & CC::HOOK_PEER_RATES);
 }

@@ -1,13 +1,13 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * System tests of the RTT-probe no-PFC controller (RttProbe) with its NvidiaSample preset
- * (the published reference; rtt-probe-scale-test.cc tests the default preset) on the
+ * System tests of NVIDIA's RTT sample algorithm (RttProbeNvidia, the published reference
+ * of the RTT-probe idea; rtt-probe-scale-test.cc tests the default RttProbe) on the
  * shared long-flow incast (8 senders x 10 MB into one 100G port, 1 us links), with PFC and
  * ECN off: the controller needs no switch feature, and losses are recovered by the NIC
  * (selective repeat or go-back-N).
  *
- * Quantities used below (LongFlowIncast defaults, RttProbe NvidiaSample defaults):
+ * Quantities used below (LongFlowIncast defaults, RttProbeNvidia defaults):
  *   C = 100 Gb/s, N = 8 flows, target T = 13 us, ProbeInterval = T, AiStep a = 5% of C
  *   = 5 Gb/s, MdFactor 0.9; probe unloaded RTT b0 = 4 x 1 us propagation + 4 x 98 B
  *   probe serialization (31 ns) ~ 4.03 us.
@@ -108,8 +108,7 @@ LongFlowIncastOptions
 Options(const std::string& lossRecovery, uint64_t bufferBytes)
 {
     LongFlowIncastOptions o;
-    o.cc = "ns3::RttProbe";
-    o.ccAttributes["Preset"] = "NvidiaSample"; // the bounds below derive its rules
+    o.cc = "ns3::RttProbeNvidia"; // the bounds below derive its rules
     o.pfc = false;
     o.ecn = false;
     o.bufferBytes = bufferBytes;

@@ -1,21 +1,20 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Unit tests of RttProbe's default rule set (Preset Scalable, rtt-probe.h), one rule each,
- * on a fake clock with a fake NIC peer group (CcPeerGroup). The NvidiaSample rules are in
- * rtt-probe-test.cc.
+ * Unit tests of RttProbeShared (one claim per NIC and destination, rtt-probe-shared.h),
+ * one rule each, on a fake clock with a fake NIC peer group (CcPeerGroup); the last ones
+ * without a peer group (RateLimitPerDestination: a claim of the controller's own).
  *
  * Defaults used below: line C = 100 Gb/s, target T = 13 us (Absolute), Beta 1, MaxMd 0.9,
  * MiFactor 0.1, AiPackets 1 (1 KB MTU: 8192 bit / 13 us = 630 Mb/s per update),
  * FlowScaleStep 4 us per halving below one MTU per T (630 Mb/s), FlowScaleMax 64 us,
- * GradientSpan 2 us, ProbeInterval = T, MinRateFraction 1/16384.
+ * GradientSpan 2 us, ProbeInterval = T, MinRateFraction 1/16384, PacingRecheck 50 us.
  */
 
 #include "fake-cc-clock.h"
 
 #include "ns3/core-module.h"
-#include "ns3/ns3-compat.h"
-#include "ns3/rtt-probe.h"
+#include "ns3/rtt-probe-shared.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -34,24 +33,23 @@ const double kWire = rdmawire::WireBytes(RdmaPacketType::DATA, 1024);
 
 using rdmatest::FakeClock;
 
-class RttProbeScalableTest : public ::testing::Test
+class RttProbeSharedTest : public ::testing::Test
 {
   protected:
     /// A controller whose NIC has \p active QPs to the destination (this one included);
-    /// \p share: ShareWithPeers.
-    void Make(uint32_t active = 1, bool withGroup = true, bool share = true)
+    /// \p withGroup: a NIC peer group (false: none, as with RateLimitPerDestination).
+    void Make(uint32_t active = 1, bool withGroup = true)
     {
         clock.now = Time(0);
         group = CcPeerGroup{};
         group.activeQps = active;
-        cc = MakeSibling(withGroup, share);
+        cc = MakeSibling(withGroup);
     }
 
     /// Another controller of the same NIC peer group (Make first).
-    Ptr<RttProbe> MakeSibling(bool withGroup = true, bool share = true)
+    Ptr<RttProbeShared> MakeSibling(bool withGroup = true)
     {
-        Ptr<RttProbe> c = CreateObject<RttProbe>();
-        c->SetAttribute("ShareWithPeers", BooleanValue(share));
+        Ptr<RttProbeShared> c = CreateObject<RttProbeShared>();
         CcContext ctx;
         ctx.lineRate = static_cast<uint64_t>(kLine);
         ctx.baseRtt = NanoSeconds(4200);
@@ -86,27 +84,29 @@ class RttProbeScalableTest : public ::testing::Test
 
     FakeClock clock;
     CcPeerGroup group;
-    Ptr<RttProbe> cc;
+    Ptr<RttProbeShared> cc;
 };
 
-TEST_F(RttProbeScalableTest, IsTheDefaultPreset)
+TEST_F(RttProbeSharedTest, IsNamedAndNeedsNoPeerRates)
 {
     Make();
-    compat::EnumValueOf<RttProbe::Preset> v;
-    cc->GetAttribute("Preset", v);
-    EXPECT_EQ(v.Get(), RttProbe::PRESET_SCALABLE);
+    EXPECT_EQ(cc->GetName(), "rtt-probe-shared");
+    using CC = CongestionControl;
+    EXPECT_EQ(cc->ImplementedHooks(),
+              CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_PACING | CC::HOOK_PROBE);
+    EXPECT_EQ(cc->GetWindow(), 0u); // a peer group: no window
 }
 
 // --- first rate and the shared claim ---------------------------------------------------
 
-TEST_F(RttProbeScalableTest, ALoneQpStartsAtLineRate)
+TEST_F(RttProbeSharedTest, ALoneQpStartsAtLineRate)
 {
     Make(1);
     FirstSend(Time(0));
     EXPECT_EQ(Rate(), kLine);
 }
 
-TEST_F(RttProbeScalableTest, QpsStartingTogetherShareTheLine)
+TEST_F(RttProbeSharedTest, QpsStartingTogetherShareTheLine)
 {
     // 1,000 QPs posted at once: none has sent, so the claim is the line, split 1,000 ways.
     Make(1000);
@@ -114,7 +114,7 @@ TEST_F(RttProbeScalableTest, QpsStartingTogetherShareTheLine)
     EXPECT_NEAR(Rate(), kLine / 1000, 1);
 }
 
-TEST_F(RttProbeScalableTest, ANewcomerTakesItsSiblingsLearnedClaim)
+TEST_F(RttProbeSharedTest, ANewcomerTakesItsSiblingsLearnedClaim)
 {
     // 99 siblings have learned a claim of 50 Gb/s (a sample at twice the target): the
     // 100th starts at 50 Gb/s / 100, not at line / 100.
@@ -123,12 +123,12 @@ TEST_F(RttProbeScalableTest, ANewcomerTakesItsSiblingsLearnedClaim)
     Ack(Time(0), MicroSeconds(26));
     ASSERT_NEAR(Rate() * 99, kLine / 2, 1e4);
     group.activeQps = 100;
-    Ptr<RttProbe> newcomer = MakeSibling();
+    Ptr<RttProbeShared> newcomer = MakeSibling();
     newcomer->OnFirstSend();
     EXPECT_NEAR(double(newcomer->GetRate()), kLine / 2 / 100, 1e3);
 }
 
-TEST_F(RttProbeScalableTest, JoinsAndLeavesChangeTheSplitNotTheTotal)
+TEST_F(RttProbeSharedTest, JoinsAndLeavesChangeTheSplitNotTheTotal)
 {
     Make(1000);
     FirstSend(Time(0));
@@ -139,30 +139,11 @@ TEST_F(RttProbeScalableTest, JoinsAndLeavesChangeTheSplitNotTheTotal)
     EXPECT_NEAR(Rate() * 800, total, 800);
 }
 
-TEST_F(RttProbeScalableTest, WithoutSharingAQpStartsAtTheLineOverItsNicsQpsToTheDestination)
-{
-    // FirstRate CountShare: a count of the NIC's QPs, no rate of theirs.
-    Make(1000, true, false);
-    FirstSend(Time(0));
-    EXPECT_NEAR(Rate(), kLine / 1000, 1);
-}
-
-TEST_F(RttProbeScalableTest, WithoutSharingAPeerShareNewcomerStartsAtItsSiblingsMeanRate)
-{
-    // FirstRate PeerShare: 99 siblings pace at 10 Mb/s each (the NIC's own counts).
-    Make(100, true, false);
-    cc->SetAttribute("FirstRate", EnumValue(RttProbe::FIRST_PEER_SHARE));
-    group.ratedQps = 99;
-    group.rateSum = 99 * uint64_t(10e6);
-    FirstSend(MicroSeconds(500));
-    EXPECT_NEAR(Rate(), 10e6, 1);
-}
-
-TEST_F(RttProbeScalableTest, SiblingsShareOneClaim)
+TEST_F(RttProbeSharedTest, SiblingsShareOneClaim)
 {
     // One QP's sample (twice the target: half) changes its sibling's rate at once.
     Make(2);
-    Ptr<RttProbe> sibling = MakeSibling();
+    Ptr<RttProbeShared> sibling = MakeSibling();
     FirstSend(Time(0));
     sibling->OnFirstSend();
     ASSERT_NEAR(double(sibling->GetRate()), kLine / 2, 1);
@@ -171,11 +152,11 @@ TEST_F(RttProbeScalableTest, SiblingsShareOneClaim)
     EXPECT_NEAR(Rate(), kLine / 4, 1e3);
 }
 
-TEST_F(RttProbeScalableTest, ANackCutsTheSharedClaimOncePerRtt)
+TEST_F(RttProbeSharedTest, ANackCutsTheSharedClaimOncePerRtt)
 {
     // Two siblings lose packets in the same burst: one halving, not a quarter.
     Make(2);
-    Ptr<RttProbe> sibling = MakeSibling();
+    Ptr<RttProbeShared> sibling = MakeSibling();
     FirstSend(Time(0));
     sibling->OnFirstSend();
     Ack(Time(0), MicroSeconds(10)); // an RTT of 10 us is known (below the target)
@@ -191,7 +172,7 @@ TEST_F(RttProbeScalableTest, ANackCutsTheSharedClaimOncePerRtt)
 
 // --- decrease ------------------------------------------------------------------------
 
-TEST_F(RttProbeScalableTest, DecreaseIsProportionalToTheExcess)
+TEST_F(RttProbeSharedTest, DecreaseIsProportionalToTheExcess)
 {
     // Beta 1: rate x target / rtt. At 26 us (twice the target): half.
     Make(1);
@@ -200,7 +181,7 @@ TEST_F(RttProbeScalableTest, DecreaseIsProportionalToTheExcess)
     EXPECT_NEAR(Rate(), kLine / 2, 1e3);
 }
 
-TEST_F(RttProbeScalableTest, RttAtTheTargetIsNoDecrease)
+TEST_F(RttProbeSharedTest, RttAtTheTargetIsNoDecrease)
 {
     Make(1);
     FirstSend(Time(0));
@@ -208,7 +189,7 @@ TEST_F(RttProbeScalableTest, RttAtTheTargetIsNoDecrease)
     EXPECT_EQ(Rate(), kLine); // an increase, capped at line rate
 }
 
-TEST_F(RttProbeScalableTest, OneDecreaseIsAtMostMaxMd)
+TEST_F(RttProbeSharedTest, OneDecreaseIsAtMostMaxMd)
 {
     // 1 ms against 13 us would be x0.013: MaxMd 0.9 keeps a tenth.
     Make(1);
@@ -217,7 +198,7 @@ TEST_F(RttProbeScalableTest, OneDecreaseIsAtMostMaxMd)
     EXPECT_NEAR(Rate(), kLine * 0.1, 1e3);
 }
 
-TEST_F(RttProbeScalableTest, AnOlderPacketBoundsTheRateItLeftAtAndDoesNotCompound)
+TEST_F(RttProbeSharedTest, AnOlderPacketBoundsTheRateItLeftAtAndDoesNotCompound)
 {
     // Update at 26 us (packet sent at 0): x0.5. Packets sent before that update (at 1 and
     // 2 us) report the same 26 us: they left at the full rate, whose bound is the same
@@ -232,21 +213,23 @@ TEST_F(RttProbeScalableTest, AnOlderPacketBoundsTheRateItLeftAtAndDoesNotCompoun
     EXPECT_NEAR(Rate(), kLine / 4, 1e3);
 }
 
-TEST_F(RttProbeScalableTest, OneRegularUpdatePerRtt)
+TEST_F(RttProbeSharedTest, OneRegularUpdatePerRtt)
 {
-    // After the cut at 26 us, the next regular update needs a packet sent after it (an
-    // unshared claim: no send-rate bound on the increase).
-    Make(1, true, false);
+    // After the cut at 26 us (to 50 Gb/s), the next regular update needs a packet sent
+    // after it: one sent at 20 us that saw 20 us only bounds the claim it left at (100
+    // Gb/s x 13 / 20 = 65 Gb/s, above the claim: nothing); one sent at 27 us that saw the
+    // same 20 us is an update, from 50 Gb/s (x 13 / 20).
+    Make(1);
     FirstSend(Time(0));
     Ack(Time(0), MicroSeconds(26));
-    const double afterCut = Rate();
-    Ack(MicroSeconds(20), MicroSeconds(10)); // sent before the cut, below the target
-    EXPECT_EQ(Rate(), afterCut);             // no increase from a stale sample
-    Ack(MicroSeconds(27), MicroSeconds(10)); // sent after it: an increase
-    EXPECT_GT(Rate(), afterCut);
+    ASSERT_NEAR(Rate(), kLine / 2, 1e3);
+    Ack(MicroSeconds(20), MicroSeconds(20)); // sent before the cut
+    EXPECT_NEAR(Rate(), kLine / 2, 1e3);
+    Ack(MicroSeconds(27), MicroSeconds(20)); // sent after it
+    EXPECT_NEAR(Rate(), kLine / 2 * 13 / 20, 1e3);
 }
 
-TEST_F(RttProbeScalableTest, GradientCutsByTheOverloadFactor)
+TEST_F(RttProbeSharedTest, GradientCutsByTheOverloadFactor)
 {
     // The RTT grows 6 us per us of send time (7 senders at line rate into one port): the
     // senders offer 7x the drain rate, so each scales what it sent at by 1/7, although
@@ -261,7 +244,7 @@ TEST_F(RttProbeScalableTest, GradientCutsByTheOverloadFactor)
     EXPECT_NEAR(Rate(), before / 7, before * 0.01);
 }
 
-TEST_F(RttProbeScalableTest, ShortSpansGiveNoGradient)
+TEST_F(RttProbeSharedTest, ShortSpansGiveNoGradient)
 {
     // Samples 0.1 us apart (one packet time): their RTT difference is noise, the level
     // decides alone.
@@ -272,7 +255,7 @@ TEST_F(RttProbeScalableTest, ShortSpansGiveNoGradient)
     EXPECT_NEAR(Rate(), kLine / 2, 1e3);
 }
 
-TEST_F(RttProbeScalableTest, NackHalvesOncePerEpisode)
+TEST_F(RttProbeSharedTest, NackHalvesOncePerEpisode)
 {
     Make(1);
     FirstSend(Time(0));
@@ -289,7 +272,7 @@ TEST_F(RttProbeScalableTest, NackHalvesOncePerEpisode)
 
 // --- increase ------------------------------------------------------------------------
 
-TEST_F(RttProbeScalableTest, SlowClaimsIncreaseMultiplicatively)
+TEST_F(RttProbeSharedTest, SlowClaimsIncreaseMultiplicatively)
 {
     // A claim of 1 Gb/s (two MaxMd cuts from the line), sent at for 500 us, grows by
     // MiFactor (5% here, within the send-rate validation's 10%) per update while that is
@@ -312,7 +295,7 @@ TEST_F(RttProbeScalableTest, SlowClaimsIncreaseMultiplicatively)
     EXPECT_NEAR(Rate(), 1.05e9, 1e3);
 }
 
-TEST_F(RttProbeScalableTest, TheSharedClaimGrowsOnlyWhileTheGroupSendsIt)
+TEST_F(RttProbeSharedTest, TheSharedClaimGrowsOnlyWhileTheGroupSendsIt)
 {
     // A claim of 10 Gb/s (one MaxMd cut) that the group does not send stays put; once it
     // has sent at that rate for a while, the same sample raises it (by the AI cap, 630
@@ -339,14 +322,14 @@ TEST_F(RttProbeScalableTest, TheSharedClaimGrowsOnlyWhileTheGroupSendsIt)
 
 // --- pacing by credit (shared claim) ---------------------------------------------------
 
-TEST_F(RttProbeScalableTest, ACutHoldsBackEveryQpOfTheGroupAtOnce)
+TEST_F(RttProbeSharedTest, ACutHoldsBackEveryQpOfTheGroupAtOnce)
 {
     // Two QPs at 50 Gb/s each. B sends a frame of W = kWire bytes at 0 (its next is due
     // after W / 6.25 ns). At 100 ns A's sample halves the claim: B has earned 625 bytes
     // and earns the remaining W - 625 at 25 Gb/s (3.125 bytes/ns), later than the gap.
     Make(2);
     cc->SetAttribute("PacingJitter", DoubleValue(0));
-    Ptr<RttProbe> b = MakeSibling();
+    Ptr<RttProbeShared> b = MakeSibling();
     b->SetAttribute("PacingJitter", DoubleValue(0));
     FirstSend(Time(0));
     b->OnFirstSend();
@@ -363,7 +346,7 @@ TEST_F(RttProbeScalableTest, ACutHoldsBackEveryQpOfTheGroupAtOnce)
     EXPECT_EQ(b->PacingDelay(kWire), Time(0));
 }
 
-TEST_F(RttProbeScalableTest, CreditIsEarnedAtTheShareInForce)
+TEST_F(RttProbeSharedTest, CreditIsEarnedAtTheShareInForce)
 {
     // One QP of a group whose size doubles halfway through its gap: the second half of
     // the frame is earned at half the rate.
@@ -378,13 +361,13 @@ TEST_F(RttProbeScalableTest, CreditIsEarnedAtTheShareInForce)
     EXPECT_NEAR(cc->PacingDelay(kWire).GetNanoSeconds(), due - 87, 1);
 }
 
-TEST_F(RttProbeScalableTest, ANewcomersFirstPacketWaitsAtMostOneGap)
+TEST_F(RttProbeSharedTest, ANewcomersFirstPacketWaitsAtMostOneGap)
 {
     // 1,000 QPs at 100 Mb/s: the gap is kWire x 80 ns; a newcomer's first packet goes at
     // a random point of it, the same point when asked again.
     Make(1000);
     const double gapNs = kWire * 80;
-    std::vector<Ptr<RttProbe>> qps;
+    std::vector<Ptr<RttProbeShared>> qps;
     double sum = 0;
     for (int i = 0; i < 200; ++i)
     {
@@ -397,7 +380,7 @@ TEST_F(RttProbeScalableTest, ANewcomersFirstPacketWaitsAtMostOneGap)
     EXPECT_NEAR(sum / 200, gapNs / 2, gapNs * 0.1); // uniform: the mean is half a gap
 }
 
-TEST_F(RttProbeScalableTest, JitterKeepsTheMeanRate)
+TEST_F(RttProbeSharedTest, JitterKeepsTheMeanRate)
 {
     // One of 1,000 QPs (100 Mb/s, a gap of kWire x 80 ns) sending whenever its credit
     // allows, with PacingJitter 0.5: 2,000 frames take 2,000 gaps within 2%.
@@ -413,29 +396,29 @@ TEST_F(RttProbeScalableTest, JitterKeepsTheMeanRate)
     EXPECT_NEAR(gaps, 2000, 40);
 }
 
-TEST_F(RttProbeScalableTest, OnlyASharedClaimAsksForRechecks)
+TEST_F(RttProbeSharedTest, OnlyASharedClaimAsksForRechecks)
 {
-    // Per QP, a rise reaches the NIC with its ACK (RdmaNic::Repace) and every gap is the
-    // QP's own credit; a shared claim changes with its siblings' samples, so a waiting QP
-    // must look again within PacingRecheck.
-    Make(1, true, false);
-    EXPECT_EQ(cc->PacingRecheck(), Time::Max());
-    EXPECT_TRUE(cc->PacesByCredit());
+    // A shared claim changes with its siblings' samples, so a waiting QP must look again
+    // within PacingRecheck; without a peer group (one controller per destination) a rise
+    // reaches the NIC with its ACK (RdmaNic::Repace) and every gap is its own credit.
     Make(1);
     EXPECT_EQ(cc->PacingRecheck(), MicroSeconds(50));
     EXPECT_FALSE(cc->PacesByCredit());
+    Make(1, false);
+    EXPECT_EQ(cc->PacingRecheck(), Time::Max());
+    EXPECT_TRUE(cc->PacesByCredit());
 }
 
 // --- flow-scaled target ----------------------------------------------------------------
 
-TEST_F(RttProbeScalableTest, TargetIsTheBaseAboveOneMtuPerRtt)
+TEST_F(RttProbeSharedTest, TargetIsTheBaseAboveOneMtuPerRtt)
 {
     Make(1);
     FirstSend(Time(0));
     EXPECT_EQ(cc->GetTargetRtt(), MicroSeconds(13));
 }
 
-TEST_F(RttProbeScalableTest, TargetGrowsPerHalvingBelowOneMtuPerRtt)
+TEST_F(RttProbeSharedTest, TargetGrowsPerHalvingBelowOneMtuPerRtt)
 {
     // 1,024 QPs sharing the line: 97.7 Mb/s each, log2(630 / 97.7) = 2.69 halvings below
     // the knee: 13 + 4 x 2.69 = 23.8 us. A QP below its peers aims higher and gains.
@@ -445,7 +428,7 @@ TEST_F(RttProbeScalableTest, TargetGrowsPerHalvingBelowOneMtuPerRtt)
     EXPECT_NEAR(cc->GetTargetRtt().GetNanoSeconds() / 1e3, 13 + 4 * halvings, 0.01);
 }
 
-TEST_F(RttProbeScalableTest, FlowScalingIsBounded)
+TEST_F(RttProbeSharedTest, FlowScalingIsBounded)
 {
     // 16,384 QPs at the rate floor (6.1 Mb/s): 6.7 halvings would add 27 us; with
     // FlowScaleMax 16 us the target stops at 29 us.
@@ -457,7 +440,7 @@ TEST_F(RttProbeScalableTest, FlowScalingIsBounded)
 
 // --- probes ----------------------------------------------------------------------------
 
-TEST_F(RttProbeScalableTest, NoProbeWhileDataFeedbackFlows)
+TEST_F(RttProbeSharedTest, NoProbeWhileDataFeedbackFlows)
 {
     // The data packets are the probes: nothing in flight, or a sample within the probe
     // interval, means no probe packet.
@@ -470,7 +453,7 @@ TEST_F(RttProbeScalableTest, NoProbeWhileDataFeedbackFlows)
     EXPECT_FALSE(cc->WantsProbe()); // nothing in flight
 }
 
-TEST_F(RttProbeScalableTest, ProbesWhenFeedbackIsOverdueAndItsAgeBoundsTheRate)
+TEST_F(RttProbeSharedTest, ProbesWhenFeedbackIsOverdueAndItsAgeBoundsTheRate)
 {
     // Data in flight and no sample for 13 us: a probe; while it waits, its age is a lower
     // bound on the RTT: at 52 us the rate is already a quarter of what it left at.
@@ -485,7 +468,7 @@ TEST_F(RttProbeScalableTest, ProbesWhenFeedbackIsOverdueAndItsAgeBoundsTheRate)
     EXPECT_NEAR(Rate(), kLine / 4, 1e3);
 }
 
-TEST_F(RttProbeScalableTest, SamplingTheRateChangesNothing)
+TEST_F(RttProbeSharedTest, SamplingTheRateChangesNothing)
 {
     // GetRate() between events (a cc.csv sampler) must not change later decisions.
     auto run = [this](bool sample) {
@@ -508,7 +491,7 @@ TEST_F(RttProbeScalableTest, SamplingTheRateChangesNothing)
     EXPECT_EQ(run(false), run(true));
 }
 
-TEST_F(RttProbeScalableTest, NeverBelowThePerQpFloor)
+TEST_F(RttProbeSharedTest, NeverBelowThePerQpFloor)
 {
     Make(1000);
     FirstSend(Time(0));
@@ -517,6 +500,41 @@ TEST_F(RttProbeScalableTest, NeverBelowThePerQpFloor)
         Ack(MicroSeconds(1000 * i), MilliSeconds(1));
     }
     EXPECT_NEAR(Rate(), kLine / 16384, 1);
+}
+
+// --- without a peer group (RateLimitPerDestination) ------------------------------------
+
+TEST_F(RttProbeSharedTest, WithoutAPeerGroupOnePacketUntilTheFirstSample)
+{
+    Make(1, false);
+    FirstSend(Time(0));
+    EXPECT_EQ(Rate(), kLine);
+    EXPECT_EQ(cc->GetWindow(), 1024u);
+    Ack(Time(0), MicroSeconds(5));
+    EXPECT_EQ(cc->GetWindow(), 0u);
+}
+
+TEST_F(RttProbeSharedTest, WithoutAPeerGroupTheFirstSampleReadsTheRateOfItsTarget)
+{
+    // 21 us is the flow-scaled target of the rate two halvings below one MTU per T.
+    Make(1, false);
+    FirstSend(Time(0));
+    Ack(Time(0), MicroSeconds(21));
+    EXPECT_NEAR(Rate(), kOneMtuPerT / 4, 1);
+}
+
+TEST_F(RttProbeSharedTest, WithoutAPeerGroupTheIncreaseIsAdditiveInTime)
+{
+    // First sample below the target (the line is kept), a cut to half (no gradient), then
+    // a sample 10 us after that update: + one MTU per T per T, for 10 us.
+    Make(1, false);
+    cc->SetAttribute("GradientSpan", TimeValue(Time(0)));
+    FirstSend(Time(0));
+    Ack(Time(0), MicroSeconds(10));
+    Ack(MicroSeconds(10), MicroSeconds(26));
+    ASSERT_NEAR(Rate(), kLine / 2, 1e3);
+    Ack(MicroSeconds(36), MicroSeconds(10));
+    EXPECT_NEAR(Rate(), kLine / 2 + kOneMtuPerT * 10 / 13, 1e3);
 }
 
 } // namespace
