@@ -177,7 +177,8 @@ class FakeSim:
 
 def test_quick_runs_four_cells_and_reports_each(tmp_path):
     case = [c for c in ALL if c.name == "rtt-probe-robustness"][0]
-    assert case.quick and case.source == "issue 59: RTT-probe outside its benchmark"
+    # Not in validate --quick: its failing cells are open work, not a CI gate.
+    assert not case.quick and case.source == "issue 59: RTT-probe outside its benchmark"
     sim = FakeSim(tmp_path)
     res = rpr.run(sim, True)
     assert sorted(n for n, _ in sim.calls) == ["rttrobust-fan31", "rttrobust-fan7",

@@ -3,7 +3,7 @@
  *
  * Unit tests of the RTT-probe law (RttProbe, docs/design.md "RTT-probe: the law"), each
  * rule driven on a fake clock, no simulation. Line rate C = 100 Gb/s, base RTT B = 4.2
- * us, MTU 1 KB, the defaults: q0 = 2 us, s = 1 us, Gain 1/2, AdditiveIncrease 5%,
+ * us, MTU 1 KB, the defaults: q0 = 2 us, s = 1 us, Gain 1/2, AdditiveIncrease 2%,
  * SparseUpdates 12, MaxIncrease 2, floor C / 2^14. Every expected value is computed from
  * the equations, never read from a run.
  */
@@ -47,7 +47,7 @@ Law(double r, double target, double sent, double dt, double rtt, double g)
             return r;
         }
         next =
-            base * (1 + 0.05 + 0.5 * (target - rtt) / target * std::min(1.0, target / dt)) * trend;
+            base * (1 + 0.02 + 0.5 * (target - rtt) / target * std::min(1.0, target / dt)) * trend;
     }
     else
     {
@@ -191,9 +191,9 @@ TEST_F(RttProbeTest, FirstUpdateActsOnTheRateTheStartAchieved)
     const double target = cc->TargetFor(r0).GetSeconds();
     ASSERT_GT(target, 10e-6);
     // dt = max(10 us, rtt) = 10 us; headroom h = (T - rtt) / T x min(1, T / dt) = (T -
-    // rtt) / T; rate = r0 (1 + 0.05 + 0.5 h).
+    // rtt) / T; rate = r0 (1 + 0.02 + 0.5 h).
     const double h = (target - 10e-6) / target;
-    EXPECT_NEAR(Rate(), r0 * (1 + 0.05 + 0.5 * h), 2);
+    EXPECT_NEAR(Rate(), r0 * (1 + 0.02 + 0.5 * h), 2);
 }
 
 TEST_F(RttProbeTest, AtItsTargetARateOnlyProbes)
@@ -210,7 +210,7 @@ TEST_F(RttProbeTest, AtItsTargetARateOnlyProbes)
     Send(Time(0));
     Ack(Time(0), sample);
     const double r0 = 8 * kWire / sample.GetSeconds();
-    EXPECT_NEAR(Rate(), r0 * 1.05, r0 * 1e-3);
+    EXPECT_NEAR(Rate(), r0 * 1.02, r0 * 1e-3);
 }
 
 TEST_F(RttProbeTest, AboveTheTargetTheCutIsThePowerOfTargetOverRttTimesTheTrend)
