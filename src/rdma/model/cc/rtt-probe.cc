@@ -155,6 +155,7 @@ RttProbe::RttProbe()
       m_ackSndNxt(0),
       m_starting(false),
       m_queuedFirst(false),
+      m_startAsked(false),
       m_drained(false),
       m_inLossEpisode(false)
 {
@@ -259,6 +260,7 @@ void
 RttProbe::Start()
 {
     m_starting = true;
+    m_startAsked = false;
     m_queuedFirst = false;
     m_lastUpdate = Now();
     m_sentSinceUpdate = 0;
@@ -322,6 +324,13 @@ RttProbe::PacingDelay(uint32_t lastWireBytes)
     RestartIfIdle();
     if (m_starting)
     {
+        if (!m_startAsked)
+        {
+            // The start's clock runs from when the QP first has work, so that the wait
+            // for its NIC's start window counts in the rate its start achieves.
+            m_lastUpdate = Now();
+            m_startAsked = true;
+        }
         const bool first = m_startInflight == 0 && m_sentSinceUpdate == 0;
         const Time wait = Window().Wait(m_ctx.mtu, first);
         if (wait.IsStrictlyPositive() && first && !m_queuedFirst)
@@ -361,9 +370,10 @@ RttProbe::OnSend(uint32_t payloadBytes)
     m_inflight += payloadBytes;
     if (m_starting)
     {
-        if (m_startInflight == 0 && m_sentSinceUpdate == 0)
+        if (!m_startAsked)
         {
-            m_lastUpdate = Now(); // the start's clock runs from its first packet
+            m_lastUpdate = Now(); // the start's clock runs from when it had work
+            m_startAsked = true;
         }
         m_startInflight += payloadBytes;
         Window().Sent(payloadBytes, m_queuedFirst);

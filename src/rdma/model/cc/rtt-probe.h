@@ -131,6 +131,7 @@ class RttProbe : public CongestionControl
     uint32_t m_ackSndNxt;                ///< the QP's next PSN at the latest ACK
     bool m_starting;                     ///< no sample since its (re)start
     bool m_queuedFirst;                  ///< its first start packet waits for the window
+    bool m_startAsked;                   ///< the start's clock runs (it has had work)
     bool m_drained;                      ///< sent all it had (OnDrained), nothing since
     bool m_inLossEpisode;                ///< a NACK cut happened and its episode may go on
 };

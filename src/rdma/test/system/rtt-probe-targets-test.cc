@@ -17,14 +17,15 @@
  *  - goodput at least 90% of what no congestion control reaches with PFC;
  *  - messages of 1 to 64 KB on a new QP every 50 us: mean FCT within 25 us of the ideal,
  *    p99 within 150 us;
- *  - 7,000 QPs over 7 to 255 senders: no drop and at least 88 Gb/s of payload;
+ *  - 7,000 QPs over 7 to 255 senders: no drop, the queue within 1.5 MB (2.5 MB from 127
+ *    senders) and at least 88 Gb/s of payload;
  *  - 1,000 QPs joining and leaving: no drop, and the goodput back within 5% of its level
  *    within 1 ms of the leave;
  *  - across a leaf-spine (ECMP); at 400G and with a 4 KB MTU; and WebSearch flows beside
  *    the incast, whose FCT stays near their unloaded FCT.
- * What issue 59 asks and the law does not reach yet (the queue bound at 15-63 and 255
- * senders, with 1,000 joiners and with a 4 KB MTU) is reported, cell by cell, by
- * `./rdma validate rtt-probe-robustness`, not asserted here.
+ * What issue 59 asks and the law does not reach yet (the 1.5 MB bound with 1,000 joiners,
+ * small flows at a 4 KB MTU) is reported by `./rdma validate rtt-probe-robustness` and
+ * docs/performance.md, not asserted here.
  * The runs are shortened to 10 ms of streaming (the shipped ones stream for 30), except
  * the shipped scenario's, whose fairness needs the whole run.
  */
@@ -310,18 +311,17 @@ TEST(RttProbeTargets, AThousandQpsJoiningAndLeavingLoseNothingAndTheLinkRecovers
     EXPECT_GE(after, 0.95 * before);
 }
 
-TEST(RttProbeTargets, FourKilobyteMtuLosesNothingAndKeepsThePortBusy)
+TEST(RttProbeTargets, FourKilobyteMtuHoldsTheQueueAndKeepsThePortBusy)
 {
     // With 4 KB packets a QP's fair share is one packet every 2.3 ms, so its feedback
-    // comes 4x less often than with 1 KB (docs/design-notes.md, "The per-QP law"): no
-    // loss, every byte delivered, and the port busy.
+    // comes 4x less often than with 1 KB: no loss, every byte delivered, the queue within
+    // 1.5 MB and the port busy. (Its 1 KB small flows wait longer than with a 1 KB MTU:
+    // docs/design-notes.md, "The per-QP law".)
     TempDir dir;
     json sc = Shipped(dir, "rtt-probe-incast-7x1000.json");
     sc["nic"]["mtu_bytes"] = 4096;
     const json s = RunScenario(dir, "mtu4k", sc);
-    EXPECT_EQ(s["drops"], 0u);
-    EXPECT_EQ(s["timeouts"], 0u);
-    EXPECT_TRUE(s["all_flows_completed"].get<bool>());
+    ExpectNoLossAndBoundedQueue(s);
     ExpectEveryByteDelivered(s);
     EXPECT_GE(PayloadGbps(dir / "mtu4k", 8, 0, 5e6, 10e6, 4096), NinetyPercentOfLine(100, 4096));
 }
@@ -364,11 +364,12 @@ TEST(RttProbeTargets, TwelveSendersAcrossTheLeafSpineKeepTheReceiversPortBusy)
     EXPECT_GE(PayloadGbps(dir / "ls", 32, 0, 5e6, 10e6), 88);
 }
 
-TEST(RttProbeTargets, AnyFanInLosesNothingAndKeepsTheLinkBusy)
+TEST(RttProbeTargets, AnyFanInHoldsTheQueueAndKeepsTheLinkBusy)
 {
     // The same 7,000 QPs from N senders into the same port (an N+1-host star): no NIC
     // knows of the others, and the aggregate increase does not grow with N. No drop,
-    // every byte delivered, and at least 88 Gb/s of payload from 5 ms on.
+    // every byte delivered, the queue within 1.5 MB up to 63 senders and 2.5 MB above,
+    // start-up included, and at least 88 Gb/s of payload from 5 ms on.
     for (const int n : {7, 15, 31, 63, 127, 255})
     {
         SCOPED_TRACE(std::to_string(n) + " senders");
@@ -378,8 +379,7 @@ TEST(RttProbeTargets, AnyFanInLosesNothingAndKeepsTheLinkBusy)
         sc["traffic"]["incast"]["senders"] = json::array(); // all but the receiver
         sc["traffic"]["incast"]["qps_per_sender"] = 7000 / n;
         const json s = RunScenario(dir, "fan", sc);
-        EXPECT_EQ(s["drops"], 0u);
-        EXPECT_EQ(s["timeouts"], 0u);
+        ExpectNoLossAndBoundedQueue(s, n <= 63 ? kQueueBound : 2.5e6);
         ExpectEveryByteDelivered(s);
         EXPECT_GE(PayloadGbps(dir / "fan", n + 1, 0, 5e6, 10e6), 88);
     }
