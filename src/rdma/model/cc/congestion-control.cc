@@ -53,116 +53,79 @@ CongestionControl::Init(const CcContext& ctx)
         m_ctx.clock = SimulatorCcClock::Get();
     }
     m_rate = ctx.lineRate;
+    DoInit(ctx);
 }
 
 void
-CongestionControl::OnAck(const CcAck& /* ack */)
+CongestionControl::DoInit(const CcContext& /* ctx */)
 {
 }
 
 void
-CongestionControl::OnCnp()
+CongestionControl::DoOnAck(const CcAck& /* ack */)
 {
 }
 
 void
-CongestionControl::OnNack()
+CongestionControl::DoOnCnp()
 {
 }
 
 void
-CongestionControl::OnTimeout()
+CongestionControl::DoOnNack()
 {
 }
 
 void
-CongestionControl::OnSend(uint32_t /* payloadBytes */)
+CongestionControl::DoOnTimeout()
 {
 }
 
 void
-CongestionControl::OnFirstSend()
+CongestionControl::DoOnSendEvent(CcSendEvent /* event */, uint32_t /* payloadBytes */)
 {
 }
 
 bool
-CongestionControl::NeedsInt() const
+CongestionControl::DoNeedsInt() const
 {
     return false;
-}
-
-bool
-CongestionControl::WantsProbe()
-{
-    return false;
-}
-
-void
-CongestionControl::OnProbeResponse(Time /* rtt */)
-{
-}
-
-void
-CongestionControl::OnProbeTimeout()
-{
 }
 
 Time
-CongestionControl::GetRetransmissionTimeout() const
+CongestionControl::DoGetRetransmissionTimeout() const
 {
     return Time(0);
 }
 
 Time
-CongestionControl::GetCnpInterval() const
+CongestionControl::DoGetCnpInterval() const
 {
     return NanoSeconds(-1);
 }
 
-void
-CongestionControl::OnPeersChanged()
-{
-}
-
-Time
-CongestionControl::PacingDelay(uint32_t /* lastWireBytes */)
-{
-    return Time(0);
-}
-
-Time
-CongestionControl::PacingRecheck() const
-{
-    return Time::Max();
-}
-
-void
-CongestionControl::OnDrained()
-{
-}
-
-bool
-CongestionControl::PacesByCredit() const
-{
-    return false;
-}
-
 uint64_t
-CongestionControl::PeekRate() const
+CongestionControl::DoPeekRate() const
 {
     return m_rate.Get();
 }
 
 uint8_t
-CongestionControl::ImplementedHooks() const
+CongestionControl::DoImplementedHooks() const
 {
     return HOOK_ALL;
 }
 
 uint64_t
-CongestionControl::GetWindow() const
+CongestionControl::DoGetWindow() const
 {
     return 0;
+}
+
+CcPacingAndProbes*
+CongestionControl::DoGetExtension()
+{
+    return nullptr;
 }
 
 const CcContext&

@@ -4,6 +4,7 @@
 #ifndef RDMA_CONGESTION_CONTROL_H
 #define RDMA_CONGESTION_CONTROL_H
 
+#include "ns3/cc-extension.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -115,11 +116,40 @@ struct CcAck
 };
 
 /**
+ * The send-side events of a QP that a controller may act on, in the manner of TCP's
+ * CwndEvent (CongestionControl::OnSendEvent).
+ */
+enum class CcSendEvent : uint8_t
+{
+    /// A data packet (new or resent) is being sent, after GetRate() for it; the payload
+    /// bytes come with it.
+    SEND,
+    /// Once, right before the QP's first data packet (before GetRate() for it), so that a
+    /// controller can choose its first rate from what it knows then (CcContext::peers).
+    FIRST_SEND,
+    /// Right after SEND when the packet just sent was the last the QP had, so that its
+    /// next packet will wait for its application, not for its rate. Part of the pacing
+    /// hooks: sent only to a controller declaring HOOK_PACING, with per-QP limiting.
+    DRAINED,
+    /// The NIC has just changed CcContext::peers->activeQps (a QP of the group, this one
+    /// or a sibling, got work or finished it), so that a controller whose rate depends on
+    /// it can account for the time before the change at the old count.
+    PEERS_CHANGED,
+};
+
+/**
  * \ingroup rdma
  * Per-QP congestion control, in the style of ns-3's TcpCongestionOps: the NIC creates
  * one instance per QP through an ObjectFactory (parameters are Attributes), feeds it
- * events and reads its decision (rate, optional window, probe wish). It never touches a
- * device or a packet.
+ * events and reads its decision (rate, optional window). It never touches a device or a
+ * packet.
+ *
+ * Non-virtual interface, as ns-3's QueueDisc: the NIC calls the public entry points
+ * (OnAck, OnSendEvent, GetRate, ...), which are the place for what every controller
+ * shares (the context, the traced Rate); an algorithm implements the private virtual
+ * hooks (DoOnAck, DoOnSendEvent, DoGetRate, ...), each with the contract of its entry
+ * point. Pacing by credit and RTT probes, which only the RTT-probe family uses, are an
+ * optional extension (CcPacingAndProbes, GetExtension()).
  *
  * Controllers should keep timers lazy: the NIC asks GetRate() when it is about to send,
  * so a periodic rule (DCQCN's rate-increase timer, alpha decay) can be applied for all
@@ -127,16 +157,14 @@ struct CcAck
  * period per QP. Idle QPs then cost nothing.
  *
  * Call order, per controller (one per QP, or per destination with per-destination rate
- * limiting): Init once; then, as its QPs send, WantsProbe (before each data packet; a
- * probe takes the packet's turn), OnFirstSend (once, before the first GetRate), GetRate
- * and OnSend for each data packet (OnDrained after it if the QP has nothing more to
- * send), PacingDelay when a pacing gap has passed (with PacesByCredit, as soon as the
- * next packet is ready); as feedback arrives, OnAck for every ACK and NACK (before
- * OnNack), OnCnp, OnNack, OnProbeResponse or OnProbeTimeout, OnTimeout when the
- * retransmission timer expires; OnPeersChanged whenever the NIC's count of active QPs to
- * the destination changes. GetWindow, GetRetransmissionTimeout and PacingRecheck may be
- * asked at any time after Init. Time is Now() (the CcContext clock): hooks take no time
- * argument. A NIC does not call the optional hooks that ImplementedHooks() leaves out.
+ * limiting): Init once; then, as its QPs send, OnSendEvent(FIRST_SEND) (once, before the
+ * first GetRate), GetRate and OnSendEvent(SEND) for each data packet (DRAINED after it
+ * if the QP has nothing more to send); as feedback arrives, OnAck for every ACK and NACK
+ * (before OnNack), OnCnp, OnNack, OnTimeout when the retransmission timer expires;
+ * OnSendEvent(PEERS_CHANGED) whenever the NIC's count of active QPs to the destination
+ * changes. GetWindow and GetRetransmissionTimeout may be asked at any time after Init.
+ * Time is Now() (the CcContext clock): hooks take no time argument. A NIC does not call
+ * the optional hooks that ImplementedHooks() leaves out.
  */
 class CongestionControl : public Object
 {
@@ -144,139 +172,16 @@ class CongestionControl : public Object
     static TypeId GetTypeId();
     CongestionControl();
 
-    /**
-     * Called once, when the QP (or destination limiter) is created, before any other hook.
-     * \param ctx the path and NIC the controller serves (line rate, base RTT, MTU, hops,
-     *        the NIC's peer group, the clock); subclasses must call this base first
-     */
-    virtual void Init(const CcContext& ctx);
-    /**
-     * An acknowledgement arrived: a cumulative ACK, or the cumulative part of a NACK
-     * (OnNack follows). Called after the NIC has applied it to the QP.
-     * \param ack what it acknowledges, its RTT sample, ECN echo, in-flight bytes and INT
-     *        records
-     */
-    virtual void OnAck(const CcAck& ack);
-    /// A congestion notification packet arrived for this QP (or a NACK flagged as one).
-    virtual void OnCnp();
-    /// The receiver reported a sequence gap (a loss), after the OnAck of its cumulative
-    /// part and before the loss-recovery policy decides what to resend.
-    virtual void OnNack();
-    /// The retransmission timer expired with packets outstanding, before the loss-recovery
-    /// policy decides what to resend.
-    virtual void OnTimeout();
-    /**
-     * A data packet (new or resent) is being sent, after GetRate() for it.
-     * \param payloadBytes its payload
-     */
-    virtual void OnSend(uint32_t payloadBytes);
-    /**
-     * Called once, right before the QP's first data packet (before GetRate() for it), so
-     * that a controller can choose its first rate from what it knows then (for example
-     * CcContext::peers). Default: nothing.
-     */
-    virtual void OnFirstSend();
-    /**
-     * The NIC has just changed CcContext::peers->activeQps (a QP of the group, this one
-     * or a sibling, got work or finished it), so that a controller whose rate depends on
-     * it can account for the time before the change at the old count. Default: nothing.
-     */
-    virtual void OnPeersChanged();
-    /**
-     * \return whether data packets must collect INT records (switches stamp them); asked
-     *         for every data packet and by the scenario checks (constant per class)
-     */
-    virtual bool NeedsInt() const;
-    /**
-     * Asked before each data packet while no probe of this controller is outstanding (the
-     * NIC keeps at most one).
-     * \return whether the NIC should send an RTT probe now, in this packet's turn
-     */
-    virtual bool WantsProbe();
-    /**
-     * The response to the outstanding probe arrived.
-     * \param rtt the probe's round-trip time
-     */
-    virtual void OnProbeResponse(Time rtt);
-    /// The outstanding probe got no response within the NIC's probe timeout (which then
-    /// doubles); the probe is given up.
-    virtual void OnProbeTimeout();
-    /**
-     * Asked for every data packet, right before it is sent; may advance lazy timers.
-     * \return the sending rate now (bit/s), in [1, CcContext::lineRate]; the NIC paces
-     *         the next packet of the QP one wire size at this rate later
-     */
-    virtual uint64_t GetRate() = 0;
-    /**
-     * The rate GetRate() would return now, for samplers and traces (cc.csv): it must not
-     * change any state, so that what a run records cannot change what it simulates.
-     * Override when GetRate() catches up lazily on rules that depend on time alone.
-     * \return the sending rate now (bit/s); default: the rate decided last (the traced
-     *         Rate, which such controllers keep current)
-     */
-    virtual uint64_t PeekRate() const;
-    /**
-     * Pacing by credit (default: none). The NIC fixes the gap after a packet at the
-     * rate of that moment; a controller whose rate can change for reasons of its own
-     * between two of its packets (a claim shared with other QPs) may hold the next one
-     * back: asked when the gap has passed, it returns how much longer the QP must wait
-     * before it has earned \p lastWireBytes, the wire size of its previous packet, at
-     * the rates in force since that packet left (0: send now). Default: 0.
-     */
-    virtual Time PacingDelay(uint32_t lastWireBytes);
-    /**
-     * Longest time the NIC should wait before asking PacingDelay() again, so that a
-     * rate that rises during a long gap takes effect within it (default: never, i.e.
-     * Time::Max(); the NIC then waits the whole gap).
-     */
-    virtual Time PacingRecheck() const;
-    /**
-     * Part of the pacing hooks (HOOK_PACING; per-QP rate limiting only): called right
-     * after OnSend when the packet just sent was the last the QP had, so that its next
-     * packet will wait for its application, not for its rate. Default: nothing.
-     */
-    virtual void OnDrained();
-    /**
-     * Part of the pacing hooks (HOOK_PACING): whether the controller decides every gap
-     * itself, by credit. The NIC then fixes no gap at GetRate() after a packet but asks
-     * PacingDelay() as soon as the QP has another packet ready (and again when the wait
-     * it returned has passed), so that the controller may lengthen or shorten any gap
-     * (e.g. draw it around its mean, or let a QP idle for long send at once). Default:
-     * false (PacingDelay only lengthens the NIC's gap).
-     */
-    virtual bool PacesByCredit() const;
-    /// \return the in-flight limit (payload bytes); 0 means no window. Asked before each
-    ///         data packet and after each acknowledgement.
-    virtual uint64_t GetWindow() const;
-    /// \return the retransmission timeout the controller wants (e.g. Swift: srtt + 4
-    ///         rttvar); zero means the loss-recovery policy's (LossRecovery::GetRto).
-    virtual Time GetRetransmissionTimeout() const;
-    /**
-     * The CNP spacing that goes with this controller's parameters (DCQCN: its preset's).
-     * CNPs are paced by the receiving NIC (RdmaNic::CnpInterval), which does not know
-     * the sender's controller, so no NIC asks: the scenario runner calls it once per run,
-     * after Init, on the controller that CcRegistry::Resolve builds for the host line
-     * rate, and uses the answer for `nic.cnp_interval_us` when the scenario does not set
-     * it. The answer must depend only on the attributes and CcContext::lineRate.
-     * \return the wanted minimum time between two CNPs for one QP (zero: a CNP for every
-     *         marked packet); negative (the default) means no preference (the runner
-     *         then uses 4 us)
-     */
-    virtual Time GetCnpInterval() const;
-    /// \return the short name used in scenarios (cc.algorithm) and outputs ("dcqcn",
-    ///         "none", ...); the registry asks a fresh instance, so it must not depend on
-    ///         Init or attributes
-    virtual std::string GetName() const = 0;
-
     /// The optional hooks of the packet path, as bits of ImplementedHooks().
     enum Hook : uint8_t
     {
         HOOK_ACK = 1 << 0,    ///< OnAck
         HOOK_WINDOW = 1 << 1, ///< GetWindow
-        HOOK_PACING = 1 << 2, ///< PacingDelay, PacingRecheck, OnDrained, PacesByCredit
-        HOOK_PROBE = 1 << 3,  ///< WantsProbe (no probe is sent without it)
-        HOOK_INT = 1 << 4,    ///< NeedsInt
-        HOOK_RTO = 1 << 5,    ///< GetRetransmissionTimeout
+        /// the extension's PacingDelay, PacingRecheck, PacesByCredit; the DRAINED event
+        HOOK_PACING = 1 << 2,
+        HOOK_PROBE = 1 << 3, ///< the extension's WantsProbe (no probe is sent without it)
+        HOOK_INT = 1 << 4,   ///< NeedsInt
+        HOOK_RTO = 1 << 5,   ///< GetRetransmissionTimeout
         /// reads CcPeerGroup::ratedQps and rateSum (the NIC keeps them, a write per data
         /// packet to a group of its own, only for a controller that reads them)
         HOOK_PEER_RATES = 1 << 6,
@@ -284,18 +189,100 @@ class CongestionControl : public Object
     };
 
     /**
-     * Which optional hooks this class implements, in the manner of
-     * TcpCongestionOps::HasCongControl. The NIC asks once, when it creates the controller
-     * (after Init), and on its packet path does not call a hook left out: it takes the
-     * base class's answer instead (OnAck does nothing, no window, no pacing delay and no
-     * recheck, no probe, no INT, the loss-recovery policy's RTO). That saves a virtual
-     * call per packet and, with hundreds of thousands of QPs, the cache miss of loading
-     * a controller that would only give the default answer. Samplers may still call any
-     * hook.
-     * \return a set of Hook bits, constant per class; it may leave out only hooks whose
-     *         behaviour is the base class's. Default: HOOK_ALL (every hook asked).
+     * Called once, when the QP (or destination limiter) is created, before any other
+     * entry point: keeps \p ctx (with the simulator's clock if it has none), sets the
+     * traced Rate to the line rate, then calls DoInit.
      */
-    virtual uint8_t ImplementedHooks() const;
+    void Init(const CcContext& ctx);
+
+    /// An acknowledgement arrived (DoOnAck).
+    void OnAck(const CcAck& ack)
+    {
+        DoOnAck(ack);
+    }
+
+    /// A congestion notification packet arrived for this QP (DoOnCnp).
+    void OnCnp()
+    {
+        DoOnCnp();
+    }
+
+    /// The receiver reported a sequence gap (DoOnNack).
+    void OnNack()
+    {
+        DoOnNack();
+    }
+
+    /// The retransmission timer expired with packets outstanding (DoOnTimeout).
+    void OnTimeout()
+    {
+        DoOnTimeout();
+    }
+
+    /**
+     * A send-side event of the QP (DoOnSendEvent).
+     * \param event what happened
+     * \param payloadBytes the data packet's payload for SEND, 0 otherwise
+     */
+    void OnSendEvent(CcSendEvent event, uint32_t payloadBytes = 0)
+    {
+        DoOnSendEvent(event, payloadBytes);
+    }
+
+    /// \return the sending rate now, bit/s (DoGetRate)
+    uint64_t GetRate()
+    {
+        return DoGetRate();
+    }
+
+    /// \return the rate GetRate() would return now, changing nothing (DoPeekRate)
+    uint64_t PeekRate() const
+    {
+        return DoPeekRate();
+    }
+
+    /// \return the in-flight limit in payload bytes, 0 for none (DoGetWindow)
+    uint64_t GetWindow() const
+    {
+        return DoGetWindow();
+    }
+
+    /// \return the wanted retransmission timeout, 0 for the recovery policy's
+    ///         (DoGetRetransmissionTimeout)
+    Time GetRetransmissionTimeout() const
+    {
+        return DoGetRetransmissionTimeout();
+    }
+
+    /// \return whether data packets must collect INT records (DoNeedsInt)
+    bool NeedsInt() const
+    {
+        return DoNeedsInt();
+    }
+
+    /// \return the CNP spacing that goes with the parameters (DoGetCnpInterval)
+    Time GetCnpInterval() const
+    {
+        return DoGetCnpInterval();
+    }
+
+    /// \return the short name used in scenarios (DoGetName)
+    std::string GetName() const
+    {
+        return DoGetName();
+    }
+
+    /// \return the Hook bits the class implements (DoImplementedHooks)
+    uint8_t ImplementedHooks() const
+    {
+        return DoImplementedHooks();
+    }
+
+    /// \return the pacing-and-probes extension, or null (DoGetExtension)
+    CcPacingAndProbes* GetExtension()
+    {
+        return DoGetExtension();
+    }
 
     const CcContext& GetContext() const;
 
@@ -307,6 +294,104 @@ class CongestionControl : public Object
     CcContext m_ctx;
     /// The rate decided last (bit/s), for tracing; subclasses update it.
     TracedValue<uint64_t> m_rate;
+
+  private:
+    /**
+     * The controller's own start, after the base class has kept \p ctx (GetContext(),
+     * m_ctx) and set the traced Rate to the line rate. Default: nothing.
+     * \param ctx the path and NIC the controller serves (line rate, base RTT, MTU, hops,
+     *        the NIC's peer group, the clock)
+     */
+    virtual void DoInit(const CcContext& ctx);
+    /**
+     * An acknowledgement arrived: a cumulative ACK, or the cumulative part of a NACK
+     * (OnNack follows). Called after the NIC has applied it to the QP, and only if
+     * ImplementedHooks() has HOOK_ACK. Default: nothing.
+     * \param ack what it acknowledges, its RTT sample, ECN echo, in-flight bytes and INT
+     *        records
+     */
+    virtual void DoOnAck(const CcAck& ack);
+    /// A congestion notification packet arrived for this QP (or a NACK flagged as one).
+    /// Default: nothing.
+    virtual void DoOnCnp();
+    /// The receiver reported a sequence gap (a loss), after the OnAck of its cumulative
+    /// part and before the loss-recovery policy decides what to resend. Default: nothing.
+    virtual void DoOnNack();
+    /// The retransmission timer expired with packets outstanding, before the loss-recovery
+    /// policy decides what to resend. Default: nothing.
+    virtual void DoOnTimeout();
+    /**
+     * A send-side event of the QP, in the order CcSendEvent describes: per data packet
+     * FIRST_SEND (first only), GetRate, SEND, DRAINED (if it was the QP's last); and
+     * PEERS_CHANGED at any time. A controller ignores the events it has no use for.
+     * Default: nothing.
+     * \param event what happened
+     * \param payloadBytes the data packet's payload for SEND, 0 otherwise
+     */
+    virtual void DoOnSendEvent(CcSendEvent event, uint32_t payloadBytes);
+    /**
+     * Asked for every data packet, right before it is sent; may advance lazy timers.
+     * \return the sending rate now (bit/s), in [1, CcContext::lineRate]; the NIC paces
+     *         the next packet of the QP one wire size at this rate later
+     */
+    virtual uint64_t DoGetRate() = 0;
+    /**
+     * The rate GetRate() would return now, for samplers and traces (cc.csv): it must not
+     * change any state, so that what a run records cannot change what it simulates.
+     * Override when GetRate() catches up lazily on rules that depend on time alone.
+     * \return the sending rate now (bit/s); default: the rate decided last (the traced
+     *         Rate, which such controllers keep current)
+     */
+    virtual uint64_t DoPeekRate() const;
+    /// \return the in-flight limit (payload bytes); 0 (the default) means no window.
+    ///         Asked before each data packet and after each acknowledgement (HOOK_WINDOW).
+    virtual uint64_t DoGetWindow() const;
+    /// \return the retransmission timeout the controller wants (e.g. Swift: srtt + 4
+    ///         rttvar); zero (the default) means the loss-recovery policy's
+    ///         (LossRecovery::GetRto). Asked when the timer is armed (HOOK_RTO).
+    virtual Time DoGetRetransmissionTimeout() const;
+    /**
+     * \return whether data packets must collect INT records (switches stamp them); asked
+     *         for every data packet (HOOK_INT) and by the scenario checks (constant per
+     *         class). Default: false
+     */
+    virtual bool DoNeedsInt() const;
+    /**
+     * The CNP spacing that goes with this controller's parameters (DCQCN: its preset's).
+     * CNPs are paced by the receiving NIC (RdmaNic::CnpInterval), which does not know
+     * the sender's controller, so no NIC asks: the scenario runner calls it once per run,
+     * after Init, on the controller that CcRegistry::Resolve builds for the host line
+     * rate, and uses the answer for `nic.cnp_interval_us` when the scenario does not set
+     * it. The answer must depend only on the attributes and CcContext::lineRate.
+     * \return the wanted minimum time between two CNPs for one QP (zero: a CNP for every
+     *         marked packet); negative (the default) means no preference (the runner
+     *         then uses 4 us)
+     */
+    virtual Time DoGetCnpInterval() const;
+    /// \return the short name used in scenarios (cc.algorithm) and outputs ("dcqcn",
+    ///         "none", ...); the registry asks a fresh instance, so it must not depend on
+    ///         Init or attributes
+    virtual std::string DoGetName() const = 0;
+    /**
+     * Which optional hooks this class implements, in the manner of
+     * TcpCongestionOps::HasCongControl. The NIC asks once, when it creates the controller
+     * (after Init), and on its packet path does not call a hook left out: it takes the
+     * default answer instead (OnAck does nothing, no window, no pacing delay and no
+     * recheck, no probe, no INT, the loss-recovery policy's RTO). That saves a virtual
+     * call per packet and, with hundreds of thousands of QPs, the cache miss of loading
+     * a controller that would only give the default answer. Samplers may still call any
+     * hook.
+     * \return a set of Hook bits, constant per class; it may leave out only hooks whose
+     *         behaviour is the default. HOOK_PACING and HOOK_PROBE require an extension.
+     *         Default: HOOK_ALL (every hook asked).
+     */
+    virtual uint8_t DoImplementedHooks() const;
+    /**
+     * \return the controller's CcPacingAndProbes (a controller that inherits it returns
+     *         this), constant per instance; default null (the NIC then neither paces by
+     *         credit nor probes)
+     */
+    virtual CcPacingAndProbes* DoGetExtension();
 };
 
 } // namespace ns3

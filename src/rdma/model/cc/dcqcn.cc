@@ -243,9 +243,8 @@ Dcqcn::Intern(const Params& p)
 }
 
 void
-Dcqcn::Init(const CcContext& ctx)
+Dcqcn::DoInit(const CcContext& ctx)
 {
-    CongestionControl::Init(ctx);
     // A parameter still at `preset` takes the preset's value for this line rate.
     const PresetParameters p = GetPresetParameters(m_preset, ctx.lineRate);
     Params r = *m_params;
@@ -264,19 +263,19 @@ Dcqcn::Init(const CcContext& ctx)
 }
 
 Time
-Dcqcn::GetCnpInterval() const
+Dcqcn::DoGetCnpInterval() const
 {
     return GetPresetParameters(m_preset, m_ctx.lineRate).cnpInterval;
 }
 
 std::string
-Dcqcn::GetName() const
+Dcqcn::DoGetName() const
 {
     return "dcqcn";
 }
 
 uint8_t
-Dcqcn::ImplementedHooks() const
+Dcqcn::DoImplementedHooks() const
 {
     return 0;
 }
@@ -397,7 +396,7 @@ Dcqcn::Decrease(State& s, Time at) const
 }
 
 void
-Dcqcn::OnCnp()
+Dcqcn::DoOnCnp()
 {
     const Params& par = GetParams();
     const Time now = Now();
@@ -428,7 +427,7 @@ Dcqcn::OnCnp()
 }
 
 void
-Dcqcn::OnSend(uint32_t payloadBytes)
+Dcqcn::HandleSend(uint32_t payloadBytes)
 {
     const Params& par = GetParams();
     if (*par.byteCounter == 0)
@@ -446,7 +445,7 @@ Dcqcn::OnSend(uint32_t payloadBytes)
 }
 
 uint64_t
-Dcqcn::GetRate()
+Dcqcn::DoGetRate()
 {
     CatchUp(m_st, Now());
     NoteRate();
@@ -454,7 +453,7 @@ Dcqcn::GetRate()
 }
 
 uint64_t
-Dcqcn::PeekRate() const
+Dcqcn::DoPeekRate() const
 {
     State s = m_st; // the periods that ended, applied to a copy
     CatchUp(s, Now());
@@ -468,6 +467,19 @@ Dcqcn::NoteRate()
     if (r != m_rate.Get())
     {
         m_rate = r;
+    }
+}
+
+void
+Dcqcn::DoOnSendEvent(CcSendEvent event, uint32_t payloadBytes)
+{
+    switch (event)
+    {
+    case CcSendEvent::SEND:
+        HandleSend(payloadBytes);
+        break;
+    default:
+        break;
     }
 }
 

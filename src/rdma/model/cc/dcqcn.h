@@ -60,27 +60,6 @@ class Dcqcn : public CongestionControl
     static TypeId GetTypeId();
     Dcqcn();
 
-    /**
-     * Resolves the parameters left at `preset` (for \p ctx.lineRate) and starts the
-     * flow at line rate with alpha = 1.
-     * \param ctx the QP's context
-     */
-    void Init(const CcContext& ctx) override;
-    void OnCnp() override;
-    void OnSend(uint32_t payloadBytes) override;
-    uint64_t GetRate() override;
-    /// The rate after the timer periods that ended, computed on a copy of the state.
-    uint64_t PeekRate() const override;
-    std::string GetName() const override;
-    /// \return the optional hooks it implements: none: DCQCN reacts to CNPs and paces by rate only
-    uint8_t ImplementedHooks() const override;
-    /**
-     * The CNP spacing at the receiving NIC that goes with the preset (Nic 4 us, Paper
-     * 50 us, HpccSim 0: every marked packet, as that simulator marks every ACK of one).
-     * \return the preset's minimum time between two CNPs for one QP
-     */
-    Time GetCnpInterval() const override;
-
     /// Alpha and target rate as of the last event or GetRate() (timers are lazy).
     double GetAlpha() const;
     uint64_t GetTargetRate() const;
@@ -123,6 +102,31 @@ class Dcqcn : public CongestionControl
     Params& MutableParams();
 
   private:
+    // CongestionControl
+    /**
+     * Resolves the parameters left at `preset` (for \p ctx.lineRate) and starts the
+     * flow at line rate with alpha = 1.
+     * \param ctx the QP's context
+     */
+    void DoInit(const CcContext& ctx) override;
+    void DoOnCnp() override;
+    uint64_t DoGetRate() override;
+    /// The rate after the timer periods that ended, computed on a copy of the state.
+    uint64_t DoPeekRate() const override;
+    std::string DoGetName() const override;
+    /// \return the optional hooks it implements: none: DCQCN reacts to CNPs and paces by rate only
+    uint8_t DoImplementedHooks() const override;
+    /**
+     * The CNP spacing at the receiving NIC that goes with the preset (Nic 4 us, Paper
+     * 50 us, HpccSim 0: every marked packet, as that simulator marks every ACK of one).
+     * \return the preset's minimum time between two CNPs for one QP
+     */
+    Time DoGetCnpInterval() const override;
+    void DoOnSendEvent(CcSendEvent event, uint32_t payloadBytes) override;
+
+    // The send events (DoOnSendEvent)
+    void HandleSend(uint32_t payloadBytes);
+
     /// The reaction point's state: everything the rules change (wide fields first: 72
     /// bytes with no padding but the last four).
     struct State

@@ -118,9 +118,8 @@ Hpcc::Hpcc()
 }
 
 void
-Hpcc::Init(const CcContext& ctx)
+Hpcc::DoInit(const CcContext& ctx)
 {
-    CongestionControl::Init(ctx);
     Time t = m_baseRtt;
     if (!t.IsStrictlyPositive())
     {
@@ -145,19 +144,19 @@ Hpcc::Init(const CcContext& ctx)
 }
 
 bool
-Hpcc::NeedsInt() const
+Hpcc::DoNeedsInt() const
 {
     return true;
 }
 
 std::string
-Hpcc::GetName() const
+Hpcc::DoGetName() const
 {
     return "hpcc";
 }
 
 uint8_t
-Hpcc::ImplementedHooks() const
+Hpcc::DoImplementedHooks() const
 {
     return HOOK_ACK | HOOK_WINDOW | HOOK_INT;
 }
@@ -282,7 +281,7 @@ Hpcc::UpdateWindow(const CcAck& ack, double uMax, double tau)
 }
 
 void
-Hpcc::OnAck(const CcAck& ack)
+Hpcc::DoOnAck(const CcAck& ack)
 {
     const uint32_t n = ForwardHops(ack);
     if (n == 0)
@@ -336,13 +335,13 @@ Hpcc::EndsRtt(const CcAck& ack) const
 }
 
 uint64_t
-Hpcc::GetRate()
+Hpcc::DoGetRate()
 {
     return m_rate.Get();
 }
 
 uint64_t
-Hpcc::GetWindow() const
+Hpcc::DoGetWindow() const
 {
     return static_cast<uint64_t>(std::llround(m_w));
 }

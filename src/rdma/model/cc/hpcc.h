@@ -64,15 +64,6 @@ class Hpcc : public CongestionControl
     static TypeId GetTypeId();
     Hpcc();
 
-    void Init(const CcContext& ctx) override;
-    void OnAck(const CcAck& ack) override;
-    bool NeedsInt() const override;
-    uint64_t GetRate() override;
-    uint64_t GetWindow() const override;
-    std::string GetName() const override;
-    /// \return the optional hooks it implements: OnAck, GetWindow and NeedsInt
-    uint8_t ImplementedHooks() const override;
-
     /// Normalised utilisation estimate U (EWMA over the most loaded hop).
     double GetUtilization() const;
     /// Window W in use (bytes).
@@ -89,6 +80,16 @@ class Hpcc : public CongestionControl
     Time GetT() const;
 
   private:
+    // CongestionControl
+    void DoInit(const CcContext& ctx) override;
+    void DoOnAck(const CcAck& ack) override;
+    bool DoNeedsInt() const override;
+    uint64_t DoGetRate() override;
+    uint64_t DoGetWindow() const override;
+    std::string DoGetName() const override;
+    /// \return the optional hooks it implements: OnAck, GetWindow and NeedsInt
+    uint8_t DoImplementedHooks() const override;
+
     /// Store the forward-path records of \p ack as the reference for the next deltas.
     void StoreHops(const CcAck& ack, uint32_t n);
     /// Set W, keeping it within [min, W_init], and the rate that follows from it.

@@ -19,19 +19,19 @@ NoCongestionControl::GetTypeId()
 }
 
 uint64_t
-NoCongestionControl::GetRate()
+NoCongestionControl::DoGetRate()
 {
     return m_ctx.lineRate;
 }
 
 std::string
-NoCongestionControl::GetName() const
+NoCongestionControl::DoGetName() const
 {
     return "none";
 }
 
 uint8_t
-NoCongestionControl::ImplementedHooks() const
+NoCongestionControl::DoImplementedHooks() const
 {
     return 0;
 }

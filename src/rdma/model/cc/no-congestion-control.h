@@ -18,10 +18,13 @@ class NoCongestionControl : public CongestionControl
 {
   public:
     static TypeId GetTypeId();
-    uint64_t GetRate() override;
-    std::string GetName() const override;
+
+  private:
+    // CongestionControl
+    uint64_t DoGetRate() override;
+    std::string DoGetName() const override;
     /// \return the optional hooks it implements: none
-    uint8_t ImplementedHooks() const override;
+    uint8_t DoImplementedHooks() const override;
 };
 
 } // namespace ns3

@@ -190,9 +190,8 @@ RttProbeNvidia::RttProbeNvidia()
 }
 
 void
-RttProbeNvidia::Init(const CcContext& ctx)
+RttProbeNvidia::DoInit(const CcContext& ctx)
 {
-    CongestionControl::Init(ctx);
     m_targetRtt = m_targetMode == TARGET_ABSOLUTE ? m_targetRttAttr : ctx.baseRtt + m_targetMargin;
     m_probeInterval = m_probeIntervalAttr.IsStrictlyPositive() ? m_probeIntervalAttr : m_targetRtt;
     const double line = double(ctx.lineRate);
@@ -216,13 +215,13 @@ RttProbeNvidia::Init(const CcContext& ctx)
 }
 
 std::string
-RttProbeNvidia::GetName() const
+RttProbeNvidia::DoGetName() const
 {
     return "rtt-probe-nvidia";
 }
 
 uint8_t
-RttProbeNvidia::ImplementedHooks() const
+RttProbeNvidia::DoImplementedHooks() const
 {
     // OnAck: the NACK episodes (cumulative PSNs) and UseAckRtt; WantsProbe: the samples.
     // No window, no pacing delay or recheck of its own, no peer rates.
@@ -314,7 +313,7 @@ RttProbeNvidia::OnProbeTimeout()
 }
 
 void
-RttProbeNvidia::OnAck(const CcAck& ack)
+RttProbeNvidia::DoOnAck(const CcAck& ack)
 {
     // Kept for the NACK that may follow (the NIC reports it through OnAck first).
     m_ackPsn = ack.ackPsn;
@@ -362,7 +361,7 @@ RttProbeNvidia::Sample(Time rtt)
 }
 
 void
-RttProbeNvidia::OnNack()
+RttProbeNvidia::DoOnNack()
 {
     if (m_nackMode == NACK_ON_HIGH_RTT)
     {
@@ -431,7 +430,7 @@ RttProbeNvidia::ApplyLateDecreases(Time elapsed)
 }
 
 uint64_t
-RttProbeNvidia::GetRate()
+RttProbeNvidia::DoGetRate()
 {
     if (m_lateProbeDecrease && m_probeOutstanding)
     {
@@ -441,7 +440,7 @@ RttProbeNvidia::GetRate()
 }
 
 uint64_t
-RttProbeNvidia::PeekRate() const
+RttProbeNvidia::DoPeekRate() const
 {
     double rc = m_rc;
     if (m_lateProbeDecrease && m_probeOutstanding)

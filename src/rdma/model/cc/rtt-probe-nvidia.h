@@ -43,7 +43,7 @@ namespace ns3
  * episodes, UseAckRtt) and probe hooks only: no window, no pacing of its own, no peer
  * rates.
  */
-class RttProbeNvidia : public CongestionControl
+class RttProbeNvidia : public CongestionControl, public CcPacingAndProbes
 {
   public:
     /// Where the target RTT comes from.
@@ -63,18 +63,10 @@ class RttProbeNvidia : public CongestionControl
     static TypeId GetTypeId();
     RttProbeNvidia();
 
-    void Init(const CcContext& ctx) override;
-    void OnAck(const CcAck& ack) override;
-    void OnNack() override;
+    // CcPacingAndProbes
     bool WantsProbe() override;
     void OnProbeResponse(Time rtt) override;
     void OnProbeTimeout() override;
-    uint64_t GetRate() override;
-    /// GetRate() without applying the late decreases it would apply (no state changes).
-    uint64_t PeekRate() const override;
-    std::string GetName() const override;
-    /// \return the optional hooks it implements: OnAck and WantsProbe
-    uint8_t ImplementedHooks() const override;
 
     /// The target RTT (resolved at Init).
     Time GetTargetRtt() const;
@@ -84,6 +76,22 @@ class RttProbeNvidia : public CongestionControl
     bool IsProbeOutstanding() const;
 
   private:
+    // CongestionControl
+    void DoInit(const CcContext& ctx) override;
+    void DoOnAck(const CcAck& ack) override;
+    void DoOnNack() override;
+    uint64_t DoGetRate() override;
+    /// GetRate() without applying the late decreases it would apply (no state changes).
+    uint64_t DoPeekRate() const override;
+    std::string DoGetName() const override;
+    /// \return the optional hooks it implements: OnAck and WantsProbe
+    uint8_t DoImplementedHooks() const override;
+
+    CcPacingAndProbes* DoGetExtension() override
+    {
+        return this;
+    }
+
     /// The reference rule for one sample (probe answer, or data ACK with UseAckRtt).
     void Sample(Time rtt);
 

@@ -71,7 +71,7 @@ RttProbeShared::OnProbeTimeout()
 }
 
 void
-RttProbeShared::OnAck(const CcAck& ack)
+RttProbeShared::DoOnAck(const CcAck& ack)
 {
     if (m_probeOutstanding)
     {
@@ -319,7 +319,7 @@ RttProbeShared::NewEpoch()
 }
 
 void
-RttProbeShared::OnNack()
+RttProbeShared::DoOnNack()
 {
     if (m_nackOncePerEpisode && m_inLossEpisode && m_ackPsn < m_recoverPsn)
     {

@@ -212,9 +212,8 @@ RttProbeShared::RttProbeShared()
 }
 
 void
-RttProbeShared::Init(const CcContext& ctx)
+RttProbeShared::DoInit(const CcContext& ctx)
 {
-    CongestionControl::Init(ctx);
     m_targetRtt = m_targetMode == TARGET_ABSOLUTE ? m_targetRttAttr : ctx.baseRtt + m_targetMargin;
     m_probeInterval = m_probeIntervalAttr.IsStrictlyPositive() ? m_probeIntervalAttr : m_targetRtt;
     const double line = double(ctx.lineRate);
@@ -271,13 +270,13 @@ RttProbeShared::Init(const CcContext& ctx)
 }
 
 std::string
-RttProbeShared::GetName() const
+RttProbeShared::DoGetName() const
 {
     return "rtt-probe-shared";
 }
 
 uint8_t
-RttProbeShared::ImplementedHooks() const
+RttProbeShared::DoImplementedHooks() const
 {
     // No peer rates: a newcomer takes its share of the group's claim, not its siblings'
     // mean rate. The window serves the case without a peer group only.
@@ -330,7 +329,7 @@ RttProbeShared::SetRate(double rate)
 }
 
 void
-RttProbeShared::OnFirstSend()
+RttProbeShared::HandleFirstSend()
 {
     if (m_group)
     {
@@ -341,7 +340,7 @@ RttProbeShared::OnFirstSend()
 }
 
 uint64_t
-RttProbeShared::GetRate()
+RttProbeShared::DoGetRate()
 {
     if (m_probeOutstanding)
     {
@@ -351,7 +350,7 @@ RttProbeShared::GetRate()
 }
 
 uint64_t
-RttProbeShared::PeekRate() const
+RttProbeShared::DoPeekRate() const
 {
     double rc = m_s->rc;
     if (m_probeOutstanding)
@@ -383,12 +382,6 @@ RttProbeShared::Advance()
     c.qpRate = Effective();
 }
 
-void
-RttProbeShared::OnPeersChanged()
-{
-    Advance(); // the credit so far at the old share, the new share from now
-}
-
 UniformRandomVariable*
 RttProbeShared::Rng()
 {
@@ -402,7 +395,7 @@ RttProbeShared::Rng()
 }
 
 void
-RttProbeShared::OnSend(uint32_t payloadBytes)
+RttProbeShared::HandleSend(uint32_t payloadBytes)
 {
     m_inflight += payloadBytes;
     const double wire = rdmawire::WireBytes(RdmaPacketType::DATA, payloadBytes);
@@ -429,12 +422,6 @@ RttProbeShared::OnSend(uint32_t payloadBytes)
         m_earnedMark += d;
         m_lastPrice += d;
     }
-}
-
-void
-RttProbeShared::OnDrained()
-{
-    m_drained = true;
 }
 
 bool
@@ -473,7 +460,7 @@ RttProbeShared::PacingDelay(uint32_t lastWireBytes)
 }
 
 uint64_t
-RttProbeShared::GetWindow() const
+RttProbeShared::DoGetWindow() const
 {
     // Without a peer group, until its first sample the controller knows nothing of its
     // path: one packet in flight, then none.
@@ -485,6 +472,28 @@ RttProbeShared::PacingRecheck() const
 {
     // Own claim: a rise reaches the NIC with the ACK that caused it (RdmaNic::Repace).
     return m_group ? m_pacingRecheck : Time::Max();
+}
+
+void
+RttProbeShared::DoOnSendEvent(CcSendEvent event, uint32_t payloadBytes)
+{
+    switch (event)
+    {
+    case CcSendEvent::FIRST_SEND:
+        HandleFirstSend();
+        break;
+    case CcSendEvent::SEND:
+        HandleSend(payloadBytes);
+        break;
+    case CcSendEvent::PEERS_CHANGED:
+        Advance(); // the credit so far at the old share, the new share from now
+        break;
+    case CcSendEvent::DRAINED:
+        m_drained = true;
+        break;
+    default:
+        break;
+    }
 }
 
 } // namespace ns3

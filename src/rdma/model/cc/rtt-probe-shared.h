@@ -65,7 +65,7 @@ namespace ns3
  * No timers: every change happens in an event handler or lazily at GetRate(), so idle
  * QPs cost nothing and every rule is testable with a fake clock.
  */
-class RttProbeShared : public CongestionControl
+class RttProbeShared : public CongestionControl, public CcPacingAndProbes
 {
   public:
     /// Where the target RTT comes from.
@@ -78,30 +78,15 @@ class RttProbeShared : public CongestionControl
     static TypeId GetTypeId();
     RttProbeShared();
 
-    void Init(const CcContext& ctx) override;
-    void OnFirstSend() override;
-    void OnSend(uint32_t payloadBytes) override;
-    void OnAck(const CcAck& ack) override;
-    void OnNack() override;
+    // CcPacingAndProbes
     bool WantsProbe() override;
     void OnProbeResponse(Time rtt) override;
     void OnProbeTimeout() override;
-    uint64_t GetRate() override;
-    /// GetRate() without applying the late decrease it would apply (no state changes).
-    uint64_t PeekRate() const override;
-    void OnPeersChanged() override;
     Time PacingDelay(uint32_t lastWireBytes) override;
     /// PacingRecheck with a peer group; Time::Max() without.
     Time PacingRecheck() const override;
-    void OnDrained() override;
     /// Without a peer group only: every gap is the controller's own credit.
     bool PacesByCredit() const override;
-    /// Without a peer group only: one packet in flight until the first RTT sample.
-    uint64_t GetWindow() const override;
-    std::string GetName() const override;
-    /// \return the optional hooks it implements: OnAck, GetWindow, the pacing hooks and
-    ///         WantsProbe
-    uint8_t ImplementedHooks() const override;
 
     /// The target RTT at the QP's current rate (with flow scaling).
     Time GetTargetRtt() const;
@@ -111,6 +96,30 @@ class RttProbeShared : public CongestionControl
     bool IsProbeOutstanding() const;
 
   private:
+    // CongestionControl
+    void DoInit(const CcContext& ctx) override;
+    void DoOnAck(const CcAck& ack) override;
+    void DoOnNack() override;
+    uint64_t DoGetRate() override;
+    /// GetRate() without applying the late decrease it would apply (no state changes).
+    uint64_t DoPeekRate() const override;
+    /// Without a peer group only: one packet in flight until the first RTT sample.
+    uint64_t DoGetWindow() const override;
+    std::string DoGetName() const override;
+    /// \return the optional hooks it implements: OnAck, GetWindow, the pacing hooks and
+    ///         WantsProbe
+    uint8_t DoImplementedHooks() const override;
+    void DoOnSendEvent(CcSendEvent event, uint32_t payloadBytes) override;
+
+    CcPacingAndProbes* DoGetExtension() override
+    {
+        return this;
+    }
+
+    // The send events (DoOnSendEvent)
+    void HandleFirstSend();
+    void HandleSend(uint32_t payloadBytes);
+
     /// A regular update (at most one per RTT) and the claim it set.
     struct Epoch
     {

@@ -162,9 +162,8 @@ RttProbe::RttProbe()
 }
 
 void
-RttProbe::Init(const CcContext& ctx)
+RttProbe::DoInit(const CcContext& ctx)
 {
-    CongestionControl::Init(ctx);
     m_line = double(ctx.lineRate);
     m_minRate = std::min(m_line, m_line * m_minFraction);
     m_baseTarget = ctx.baseRtt + m_q0;
@@ -208,13 +207,13 @@ RttProbe::Init(const CcContext& ctx)
 }
 
 std::string
-RttProbe::GetName() const
+RttProbe::DoGetName() const
 {
     return "rtt-probe";
 }
 
 uint8_t
-RttProbe::ImplementedHooks() const
+RttProbe::DoImplementedHooks() const
 {
     return HOOK_ACK | HOOK_WINDOW | HOOK_PACING;
 }
@@ -289,19 +288,19 @@ RttProbe::SetRate(double rate)
 }
 
 uint64_t
-RttProbe::GetRate()
+RttProbe::DoGetRate()
 {
     return PeekRate();
 }
 
 uint64_t
-RttProbe::PeekRate() const
+RttProbe::DoPeekRate() const
 {
     return m_starting ? m_ctx.lineRate : m_rate.Get();
 }
 
 uint64_t
-RttProbe::GetWindow() const
+RttProbe::DoGetWindow() const
 {
     return m_starting ? GetInitialWindow() : 0;
 }
@@ -310,12 +309,6 @@ bool
 RttProbe::PacesByCredit() const
 {
     return true;
-}
-
-void
-RttProbe::OnDrained()
-{
-    m_drained = true;
 }
 
 Time
@@ -351,7 +344,7 @@ RttProbe::PacingDelay(uint32_t lastWireBytes)
 }
 
 void
-RttProbe::OnSend(uint32_t payloadBytes)
+RttProbe::HandleSend(uint32_t payloadBytes)
 {
     RestartIfIdle();
     m_drained = false;
@@ -383,7 +376,7 @@ RttProbe::OnSend(uint32_t payloadBytes)
 }
 
 void
-RttProbe::OnAck(const CcAck& ack)
+RttProbe::DoOnAck(const CcAck& ack)
 {
     m_ackPsn = ack.ackPsn;
     m_ackSndNxt = ack.sndNxt;
@@ -475,7 +468,7 @@ RttProbe::Sample(Time sent, Time rtt, uint64_t startAcked)
 }
 
 void
-RttProbe::OnNack()
+RttProbe::DoOnNack()
 {
     if (m_inLossEpisode && m_ackPsn < m_recoverPsn)
     {
@@ -491,9 +484,25 @@ RttProbe::OnNack()
 }
 
 void
-RttProbe::OnTimeout()
+RttProbe::DoOnTimeout()
 {
     OnNack();
+}
+
+void
+RttProbe::DoOnSendEvent(CcSendEvent event, uint32_t payloadBytes)
+{
+    switch (event)
+    {
+    case CcSendEvent::SEND:
+        HandleSend(payloadBytes);
+        break;
+    case CcSendEvent::DRAINED:
+        m_drained = true; // the next packet waits for the application
+        break;
+    default:
+        break;
+    }
 }
 
 } // namespace ns3

@@ -53,27 +53,16 @@ namespace ns3
  * per-destination claim and NVIDIA's reference are classes of their own
  * (RttProbeShared, RttProbeNvidia).
  */
-class RttProbe : public CongestionControl
+class RttProbe : public CongestionControl, public CcPacingAndProbes
 {
   public:
     static TypeId GetTypeId();
     RttProbe();
 
-    void Init(const CcContext& ctx) override;
-    void OnSend(uint32_t payloadBytes) override;
-    void OnAck(const CcAck& ack) override;
-    void OnNack() override;
-    void OnTimeout() override;
-    uint64_t GetRate() override;
-    uint64_t PeekRate() const override;
-    /// While it starts, W0; then no window (rate only).
-    uint64_t GetWindow() const override;
+    // CcPacingAndProbes
     Time PacingDelay(uint32_t lastWireBytes) override;
-    void OnDrained() override;
     /// True: every gap is the QP's own (a cut at an ACK lengthens the gap being waited).
     bool PacesByCredit() const override;
-    std::string GetName() const override;
-    uint8_t ImplementedHooks() const override;
 
     /// \return the target RTT T(r) at the QP's current rate
     Time GetTargetRtt() const;
@@ -85,6 +74,27 @@ class RttProbe : public CongestionControl
     bool IsStarting() const;
 
   private:
+    // CongestionControl
+    void DoInit(const CcContext& ctx) override;
+    void DoOnAck(const CcAck& ack) override;
+    void DoOnNack() override;
+    void DoOnTimeout() override;
+    uint64_t DoGetRate() override;
+    uint64_t DoPeekRate() const override;
+    /// While it starts, W0; then no window (rate only).
+    uint64_t DoGetWindow() const override;
+    std::string DoGetName() const override;
+    uint8_t DoImplementedHooks() const override;
+    void DoOnSendEvent(CcSendEvent event, uint32_t payloadBytes) override;
+
+    CcPacingAndProbes* DoGetExtension() override
+    {
+        return this;
+    }
+
+    // The send events (DoOnSendEvent)
+    void HandleSend(uint32_t payloadBytes);
+
     /// One RTT sample of a packet that left at \p sent; \p startAcked of the bytes it
     /// acknowledges were sent in the QP's start.
     void Sample(Time sent, Time rtt, uint64_t startAcked);

@@ -157,9 +157,8 @@ Swift::Swift()
 }
 
 void
-Swift::Init(const CcContext& ctx)
+Swift::DoInit(const CcContext& ctx)
 {
-    CongestionControl::Init(ctx);
     NS_ABORT_MSG_IF(m_flowScaling && m_fsMinCwnd >= m_fsMaxCwnd,
                     "Swift: FsMinCwnd must be below FsMaxCwnd");
     NS_ABORT_MSG_IF(ctx.mtu == 0, "Swift: MTU of 0");
@@ -194,13 +193,13 @@ Swift::Init(const CcContext& ctx)
 }
 
 std::string
-Swift::GetName() const
+Swift::DoGetName() const
 {
     return "swift";
 }
 
 uint8_t
-Swift::ImplementedHooks() const
+Swift::DoImplementedHooks() const
 {
     return HOOK_ACK | HOOK_WINDOW | HOOK_RTO;
 }
@@ -313,7 +312,7 @@ Swift::React(Window& w, double delay, double target, double ackedPackets, Time n
 }
 
 void
-Swift::OnAck(const CcAck& ack)
+Swift::DoOnAck(const CcAck& ack)
 {
     const Time now = Now();
     if (ack.ackedBytes > 0)
@@ -347,7 +346,7 @@ Swift::OnAck(const CcAck& ack)
 }
 
 void
-Swift::OnNack()
+Swift::DoOnNack()
 {
     // Fast recovery: a loss the receiver reported, which says nothing about which window
     // is at fault, so both are cut (the effective window halves either way).
@@ -359,7 +358,7 @@ Swift::OnNack()
 }
 
 void
-Swift::OnTimeout()
+Swift::DoOnTimeout()
 {
     const Time now = Now();
     ++m_retxCount;
@@ -380,7 +379,7 @@ Swift::OnTimeout()
 }
 
 Time
-Swift::GetRetransmissionTimeout() const
+Swift::DoGetRetransmissionTimeout() const
 {
     if (!m_srtt.IsStrictlyPositive())
     {
@@ -390,7 +389,7 @@ Swift::GetRetransmissionTimeout() const
 }
 
 uint64_t
-Swift::GetWindow() const
+Swift::DoGetWindow() const
 {
     // The NIC blocks when inflight * mtu >= window: rounding up lets it send while
     // inflight < cwnd, and a window below one packet still lets one packet out (its
@@ -399,7 +398,7 @@ Swift::GetWindow() const
 }
 
 uint64_t
-Swift::GetRate()
+Swift::DoGetRate()
 {
     UpdateRate();
     return m_rate.Get();

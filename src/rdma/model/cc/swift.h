@@ -47,17 +47,6 @@ class Swift : public CongestionControl
     static TypeId GetTypeId();
     Swift();
 
-    void Init(const CcContext& ctx) override;
-    void OnAck(const CcAck& ack) override;
-    void OnNack() override;
-    void OnTimeout() override;
-    uint64_t GetRate() override;
-    uint64_t GetWindow() const override;
-    Time GetRetransmissionTimeout() const override;
-    std::string GetName() const override;
-    /// \return the optional hooks it implements: OnAck, GetWindow and GetRetransmissionTimeout
-    uint8_t ImplementedHooks() const override;
-
     /// Effective window min(fcwnd, ecwnd), packets.
     double GetCwnd() const;
     /// Fabric window, packets.
@@ -78,6 +67,18 @@ class Swift : public CongestionControl
     uint32_t GetRetxCount() const;
 
   private:
+    // CongestionControl
+    void DoInit(const CcContext& ctx) override;
+    void DoOnAck(const CcAck& ack) override;
+    void DoOnNack() override;
+    void DoOnTimeout() override;
+    uint64_t DoGetRate() override;
+    uint64_t DoGetWindow() const override;
+    Time DoGetRetransmissionTimeout() const override;
+    std::string DoGetName() const override;
+    /// \return the optional hooks it implements: OnAck, GetWindow and GetRetransmissionTimeout
+    uint8_t DoImplementedHooks() const override;
+
     /// One of the two AIMD windows.
     struct Window
     {

@@ -169,9 +169,8 @@ Timely::Timely()
 }
 
 void
-Timely::Init(const CcContext& ctx)
+Timely::DoInit(const CcContext& ctx)
 {
-    CongestionControl::Init(ctx);
     const double line = double(ctx.lineRate);
     m_delta = double(m_addStep.GetBitRate()) * line / kAddStepReferenceRate;
     // The paper's sample is t_completion - t_send - Seg/NLR: the time the NIC needs to put
@@ -203,13 +202,13 @@ Timely::Init(const CcContext& ctx)
 }
 
 std::string
-Timely::GetName() const
+Timely::DoGetName() const
 {
     return "timely";
 }
 
 uint8_t
-Timely::ImplementedHooks() const
+Timely::DoImplementedHooks() const
 {
     return HOOK_ACK;
 }
@@ -229,7 +228,7 @@ Timely::PatchedWeight(double gradient)
 }
 
 void
-Timely::OnAck(const CcAck& ack)
+Timely::DoOnAck(const CcAck& ack)
 {
     m_acc += ack.ackedBytes;
     // An ACK without a timestamp cannot close a segment: the next one that has one will.
@@ -314,7 +313,7 @@ Timely::Update(double rtt)
 }
 
 uint64_t
-Timely::GetRate()
+Timely::DoGetRate()
 {
     return static_cast<uint64_t>(m_rc);
 }

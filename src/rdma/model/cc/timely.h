@@ -53,13 +53,6 @@ class Timely : public CongestionControl
     static TypeId GetTypeId();
     Timely();
 
-    void Init(const CcContext& ctx) override;
-    void OnAck(const CcAck& ack) override;
-    uint64_t GetRate() override;
-    std::string GetName() const override;
-    /// \return the optional hooks it implements: OnAck
-    uint8_t ImplementedHooks() const override;
-
     /// Weight w(g) of the patched rule: 0 (g <= -1/4), 2g + 1/2 (|g| < 1/4), 1 (g >= 1/4).
     static double PatchedWeight(double gradient);
 
@@ -81,6 +74,14 @@ class Timely : public CongestionControl
     uint64_t GetSegmentBytes() const;
 
   private:
+    // CongestionControl
+    void DoInit(const CcContext& ctx) override;
+    void DoOnAck(const CcAck& ack) override;
+    uint64_t DoGetRate() override;
+    std::string DoGetName() const override;
+    /// \return the optional hooks it implements: OnAck
+    uint8_t DoImplementedHooks() const override;
+
     /// Apply the rate rule for one RTT sample (ns, serialization excluded).
     void Update(double rtt);
     /// New rate after a decrease to \p proposed, limited to MaxDecrease of the rate.

@@ -93,7 +93,7 @@ struct alignas(64) SendQueuePair
     uint32_t recoverHigh = 0;
     uint64_t completedBytes = 0;  ///< payload of the messages completed so far
     CcPeerGroup* peers = nullptr; ///< its NIC's group for its destination (per-QP limiting)
-    bool started = false;         ///< has sent a data packet (OnFirstSend was called)
+    bool started = false;         ///< has sent a data packet (FIRST_SEND was sent)
     bool active = false;          ///< counted in its peer group's activeQps
     bool rated = false;           ///< counted in its peer group's ratedQps / rateSum
     /// rto is pending (armed and not yet run; it is cancelled only at disposal): read

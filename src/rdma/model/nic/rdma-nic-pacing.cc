@@ -157,7 +157,7 @@ RdmaNic::Pull(uint8_t pausedMask)
         {
             // A controller pacing by credit may hold the packet back further (also
             // the QP's first, lastWire 0).
-            const Time wait = limiter.cc->PacingDelay(limiter.lastWire);
+            const Time wait = limiter.cc->GetExtension()->PacingDelay(limiter.lastWire);
             if (wait.IsStrictlyPositive())
             {
                 limiter.nextSendPs = now + CappedWaitPs(qp, wait.GetPicoSeconds());
@@ -171,7 +171,7 @@ RdmaNic::Pull(uint8_t pausedMask)
         }
         Ptr<RdmaFrame> p;
         if ((qp.ccHooks & CongestionControl::HOOK_PROBE) && !limiter.probeOutstanding &&
-            limiter.cc->WantsProbe())
+            limiter.cc->GetExtension()->WantsProbe())
         {
             // The probe takes this turn; the QP stays ready for its data.
             p = MakeProbePacket(qp);
@@ -294,14 +294,14 @@ RdmaNic::PaceDataPacket(SendQueuePair& qp, uint32_t payload)
     if (!qp.started)
     {
         qp.started = true;
-        qp.cc->OnFirstSend();
+        qp.cc->OnSendEvent(CcSendEvent::FIRST_SEND);
     }
     const uint64_t rate = qp.cc->GetRate();
     if (m_trackPeerRates)
     {
         NotePeerRate(qp, rate);
     }
-    qp.cc->OnSend(payload);
+    qp.cc->OnSendEvent(CcSendEvent::SEND, payload);
     const uint64_t nowPs = RdmaSim::NowPs();
     const uint32_t wire = rdmawire::WireBytes(RdmaPacketType::DATA, payload);
     bool creditPaced = false;
@@ -310,9 +310,9 @@ RdmaNic::PaceDataPacket(SendQueuePair& qp, uint32_t payload)
         // Per-QP limiting: the controller is the QP's own.
         if (!qp.HasUnsent())
         {
-            qp.cc->OnDrained(); // the next packet waits for the application
+            qp.cc->OnSendEvent(CcSendEvent::DRAINED); // the next packet waits for the application
         }
-        creditPaced = qp.cc->PacesByCredit(); // then PacingDelay decides the gap
+        creditPaced = qp.cc->GetExtension()->PacesByCredit(); // then PacingDelay decides the gap
     }
     limiter.nextSendPs =
         creditPaced || rate >= m_device->GetBitRate()
@@ -387,7 +387,7 @@ RdmaNic::ProbeExpired(uint32_t index)
     limiter.probeOutstanding = false;
     limiter.probeTimeout = limiter.probeTimeout * 2;
     ++m_stats.probeTimeouts;
-    limiter.cc->OnProbeTimeout();
+    limiter.cc->GetExtension()->OnProbeTimeout();
 }
 
 void
@@ -418,7 +418,7 @@ RdmaNic::CappedWaitPs(const SendQueuePair& qp, uint64_t waitPs) const
     {
         return waitPs;
     }
-    const Time cap = qp.cc->PacingRecheck();
+    const Time cap = qp.cc->GetExtension()->PacingRecheck();
     return cap == Time::Max() ? waitPs : std::min<uint64_t>(waitPs, cap.GetPicoSeconds());
 }
 

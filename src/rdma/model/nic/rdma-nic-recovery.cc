@@ -51,7 +51,7 @@ RdmaNic::ReceiveProbeResponse(const RdmaHeader& h)
     limiter.probeTimer.Cancel();
     limiter.probeOutstanding = false;
     limiter.probeTimeout = m_probeTimeout;
-    limiter.cc->OnProbeResponse(RdmaSim::Now() - NanoSeconds(h.timestamp));
+    limiter.cc->GetExtension()->OnProbeResponse(RdmaSim::Now() - NanoSeconds(h.timestamp));
     Repace(qp);
     Reschedule(qp);
 }
@@ -124,7 +124,7 @@ RdmaNic::LeavePeerGroupIfDone(SendQueuePair& qp)
     qp.active = false;
     --group.activeQps;
     --m_nicGroup.activeQps;
-    qp.cc->OnPeersChanged();
+    qp.cc->OnSendEvent(CcSendEvent::PEERS_CHANGED);
     if (qp.rated)
     {
         qp.rated = false;

@@ -389,6 +389,11 @@ RdmaNic::UseLimiter(SendQueuePair& qp, uint32_t limiter)
     qp.limiter = limiter;
     qp.cc = m_limiters[limiter].cc;
     qp.ccHooks = qp.cc->ImplementedHooks();
+    if (qp.cc->GetExtension() == nullptr)
+    {
+        // Pacing by credit and probes are the extension's: none without one.
+        qp.ccHooks &= ~(CongestionControl::HOOK_PACING | CongestionControl::HOOK_PROBE);
+    }
     qp.ccLines = static_cast<uint8_t>(CcPrefetchLines(*qp.cc));
 }
 
@@ -462,7 +467,7 @@ RdmaNic::PostSend(uint32_t qpn, uint64_t bytes, uint64_t flowId)
         qp.active = true;
         ++qp.peers->activeQps;
         ++m_nicGroup.activeQps;
-        qp.cc->OnPeersChanged();
+        qp.cc->OnSendEvent(CcSendEvent::PEERS_CHANGED);
     }
     Reschedule(qp);
 }

@@ -11,18 +11,34 @@
  *    same (rate, window, RTO) as the one that gets them all;
  *  - if HOOK_PEER_RATES is left out, one whose peer group holds other QPs' rates (which
  *    the NIC then does not keep) decides exactly the same as one whose group holds none.
+ * And of the interface's size (issue 59): CongestionControl is a small core of public
+ * non-virtual entry points over private hooks; what only the RTT-probe family uses
+ * (pacing by credit, probes) is the CcPacingAndProbes extension, which only that family
+ * implements; every event hook of the core changes the decisions of at least two
+ * controllers, but for the few listed below that belong to one protocol's signal.
  */
 
 #include "fake-cc-clock.h"
 
 #include "ns3/congestion-control.h"
 #include "ns3/core-module.h"
+#include "ns3/dcqcn.h"
+#include "ns3/hpcc.h"
 #include "ns3/int-hop.h"
+#include "ns3/no-congestion-control.h"
 #include "ns3/plugin-registry.h"
+#include "ns3/rtt-probe-nvidia.h"
+#include "ns3/rtt-probe-shared.h"
+#include "ns3/rtt-probe.h"
+#include "ns3/swift.h"
+#include "ns3/timely.h"
 
+#include <functional>
 #include <gtest/gtest.h>
 #include <initializer_list>
+#include <map>
 #include <string>
+#include <type_traits>
 
 using namespace ns3;
 
@@ -35,7 +51,10 @@ constexpr uint32_t kWire = 1078; // a data packet's wire bytes at that MTU (any 
 
 /// One controller of \p tid on the fake clock, initialized for a 3-hop path.
 Ptr<CongestionControl>
-MakeController(TypeId tid, const rdmatest::FakeClock& clock, CcPeerGroup& peers)
+MakeController(TypeId tid,
+               const rdmatest::FakeClock& clock,
+               CcPeerGroup& peers,
+               UniformRandomVariable* rng = nullptr)
 {
     ObjectFactory f;
     f.SetTypeId(tid);
@@ -48,6 +67,7 @@ MakeController(TypeId tid, const rdmatest::FakeClock& clock, CcPeerGroup& peers)
     ctx.fabricBaseRtt = MicroSeconds(10);
     ctx.peers = &peers;
     ctx.clock = &clock;
+    ctx.rng = rng;
     cc->Init(ctx);
     return cc;
 }
@@ -60,14 +80,16 @@ ExpectBaseAnswers(const std::string& name, uint8_t hooks, CongestionControl& cc,
     {
         EXPECT_EQ(cc.GetWindow(), 0U) << name << " step " << step;
     }
-    if (!(hooks & CongestionControl::HOOK_PACING))
+    CcPacingAndProbes* ext = cc.GetExtension();
+    if (!(hooks & CongestionControl::HOOK_PACING) && ext != nullptr)
     {
-        EXPECT_EQ(cc.PacingDelay(kWire), Time(0)) << name << " step " << step;
-        EXPECT_EQ(cc.PacingRecheck(), Time::Max()) << name << " step " << step;
+        EXPECT_EQ(ext->PacingDelay(kWire), Time(0)) << name << " step " << step;
+        EXPECT_EQ(ext->PacingRecheck(), Time::Max()) << name << " step " << step;
+        EXPECT_FALSE(ext->PacesByCredit()) << name << " step " << step;
     }
-    if (!(hooks & CongestionControl::HOOK_PROBE))
+    if (!(hooks & CongestionControl::HOOK_PROBE) && ext != nullptr)
     {
-        EXPECT_FALSE(cc.WantsProbe()) << name << " step " << step;
+        EXPECT_FALSE(ext->WantsProbe()) << name << " step " << step;
     }
     if (!(hooks & CongestionControl::HOOK_INT))
     {
@@ -168,9 +190,9 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
         const bool ackMatters = hooks & CongestionControl::HOOK_ACK;
         withoutAck += ackMatters ? 0 : 1;
 
-        cc->OnFirstSend();
-        twin->OnFirstSend();
-        blind->OnFirstSend();
+        cc->OnSendEvent(CcSendEvent::FIRST_SEND);
+        twin->OnSendEvent(CcSendEvent::FIRST_SEND);
+        blind->OnSendEvent(CcSendEvent::FIRST_SEND);
         uint32_t sndNxt = 0;
         uint32_t sndUna = 0;
         uint64_t txBytes[3] = {0, 0, 0};
@@ -180,7 +202,7 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
             for (Ptr<CongestionControl> c : {cc, twin, blind})
             {
                 c->GetRate();
-                c->OnSend(kMtu);
+                c->OnSendEvent(CcSendEvent::SEND, kMtu);
             }
             ++sndNxt;
             const CcAck ack = StepAck(step, clock.now, sndNxt, ++sndUna, txBytes);
@@ -233,4 +255,218 @@ TEST(CcHooksTest, ControllersDeclareTheHooksTheyNeed)
     EXPECT_EQ(hooksOf("rtt-probe-shared"),
               CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_PACING | CC::HOOK_PROBE);
     EXPECT_EQ(hooksOf("dcqcn"), 0);
+}
+
+namespace
+{
+
+// Whether T has an accessible member called NAME (a private one does not count).
+#define CC_HAS_MEMBER(NAME)                                                                        \
+    template <typename T, typename = void>                                                         \
+    struct Has##NAME : std::false_type                                                             \
+    {                                                                                              \
+    };                                                                                             \
+    template <typename T>                                                                          \
+    struct Has##NAME<T, std::void_t<decltype(&T::NAME)>> : std::true_type                          \
+    {                                                                                              \
+    }
+
+// The core's entry points.
+CC_HAS_MEMBER(Init);
+CC_HAS_MEMBER(OnAck);
+CC_HAS_MEMBER(OnCnp);
+CC_HAS_MEMBER(OnNack);
+CC_HAS_MEMBER(OnTimeout);
+CC_HAS_MEMBER(OnSendEvent);
+CC_HAS_MEMBER(GetRate);
+CC_HAS_MEMBER(PeekRate);
+CC_HAS_MEMBER(GetWindow);
+CC_HAS_MEMBER(GetRetransmissionTimeout);
+CC_HAS_MEMBER(NeedsInt);
+CC_HAS_MEMBER(GetCnpInterval);
+CC_HAS_MEMBER(GetName);
+CC_HAS_MEMBER(ImplementedHooks);
+CC_HAS_MEMBER(GetExtension);
+// What used to be hooks of the core, for the RTT-probe family alone.
+CC_HAS_MEMBER(OnSend);
+CC_HAS_MEMBER(OnFirstSend);
+CC_HAS_MEMBER(OnDrained);
+CC_HAS_MEMBER(OnPeersChanged);
+CC_HAS_MEMBER(PacingDelay);
+CC_HAS_MEMBER(PacingRecheck);
+CC_HAS_MEMBER(PacesByCredit);
+CC_HAS_MEMBER(WantsProbe);
+CC_HAS_MEMBER(OnProbeResponse);
+CC_HAS_MEMBER(OnProbeTimeout);
+// The algorithms' hooks, which nothing outside may call.
+CC_HAS_MEMBER(DoOnAck);
+CC_HAS_MEMBER(DoOnSendEvent);
+CC_HAS_MEMBER(DoGetRate);
+CC_HAS_MEMBER(DoInit);
+
+using CC = CongestionControl;
+static_assert(HasInit<CC>::value && HasOnAck<CC>::value && HasOnCnp<CC>::value &&
+                  HasOnNack<CC>::value && HasOnTimeout<CC>::value && HasOnSendEvent<CC>::value &&
+                  HasGetRate<CC>::value && HasPeekRate<CC>::value && HasGetWindow<CC>::value &&
+                  HasGetRetransmissionTimeout<CC>::value && HasNeedsInt<CC>::value &&
+                  HasGetCnpInterval<CC>::value && HasGetName<CC>::value &&
+                  HasImplementedHooks<CC>::value && HasGetExtension<CC>::value,
+              "the core's entry points");
+static_assert(!HasOnSend<CC>::value && !HasOnFirstSend<CC>::value && !HasOnDrained<CC>::value &&
+                  !HasOnPeersChanged<CC>::value,
+              "send events go through OnSendEvent");
+static_assert(!HasPacingDelay<CC>::value && !HasPacingRecheck<CC>::value &&
+                  !HasPacesByCredit<CC>::value && !HasWantsProbe<CC>::value &&
+                  !HasOnProbeResponse<CC>::value && !HasOnProbeTimeout<CC>::value,
+              "pacing by credit and probes are the extension's, not the core's");
+static_assert(HasPacingDelay<CcPacingAndProbes>::value &&
+                  HasPacingRecheck<CcPacingAndProbes>::value &&
+                  HasPacesByCredit<CcPacingAndProbes>::value &&
+                  HasWantsProbe<CcPacingAndProbes>::value &&
+                  HasOnProbeResponse<CcPacingAndProbes>::value &&
+                  HasOnProbeTimeout<CcPacingAndProbes>::value,
+              "the extension");
+
+/// The algorithms' hooks are private, in the base class and in every controller.
+template <typename T>
+constexpr bool
+HooksPrivate()
+{
+    return !HasDoOnAck<T>::value && !HasDoOnSendEvent<T>::value && !HasDoGetRate<T>::value &&
+           !HasDoInit<T>::value;
+}
+
+static_assert(HooksPrivate<CC>() && HooksPrivate<Dcqcn>() && HooksPrivate<Timely>() &&
+                  HooksPrivate<Swift>() && HooksPrivate<Hpcc>() &&
+                  HooksPrivate<NoCongestionControl>() && HooksPrivate<RttProbe>() &&
+                  HooksPrivate<RttProbeShared>() && HooksPrivate<RttProbeNvidia>(),
+              "non-virtual interface: the hooks are private");
+
+/// The core's event hooks, each withheld in turn from one of two twin controllers.
+enum class Withheld
+{
+    ACK,
+    CNP,
+    NACK,
+    TIMEOUT,
+    SEND,
+};
+
+/**
+ * Whether a controller of \p tid decides differently (rate, window, RTO) when it misses
+ * the events \p w of the run of AHookLeftOutBehavesAsTheBaseClass. Both twins draw from
+ * random streams of the same number, so that only the event can set them apart.
+ */
+bool
+UsesHook(TypeId tid, Withheld w)
+{
+    rdmatest::FakeClock clock;
+    CcPeerGroup peers;
+    peers.activeQps = 1;
+    CcPeerGroup twinPeers = peers;
+    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+    Ptr<UniformRandomVariable> twinRng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(11);
+    twinRng->SetStream(11);
+    Ptr<CongestionControl> cc = MakeController(tid, clock, peers, PeekPointer(rng));
+    Ptr<CongestionControl> twin = MakeController(tid, clock, twinPeers, PeekPointer(twinRng));
+    cc->OnSendEvent(CcSendEvent::FIRST_SEND);
+    twin->OnSendEvent(CcSendEvent::FIRST_SEND);
+    uint32_t sndNxt = 0;
+    uint64_t txBytes[3] = {0, 0, 0};
+    for (int step = 0; step < 3000; ++step)
+    {
+        clock.now += NanoSeconds(700 + 300 * (step % 5));
+        for (const Ptr<CongestionControl>& c : {cc, twin})
+        {
+            c->GetRate();
+            if (c == cc || w != Withheld::SEND)
+            {
+                c->OnSendEvent(CcSendEvent::SEND, kMtu);
+            }
+        }
+        ++sndNxt;
+        const CcAck ack = StepAck(step, clock.now, sndNxt, sndNxt, txBytes);
+        cc->OnAck(ack);
+        if (w != Withheld::ACK)
+        {
+            twin->OnAck(ack);
+        }
+        const bool cnp = step % 97 == 0 && StepQueueUs(step) > 20;
+        const bool nack = step % 499 == 0 && step > 0;
+        // Timeouts away from the NACKs, so that they do not fall in a NACK's episode.
+        const bool timeout = step % 1499 == 700;
+        for (const Ptr<CongestionControl>& c : {cc, twin})
+        {
+            const bool skip = c == twin;
+            if (cnp && !(skip && w == Withheld::CNP))
+            {
+                c->OnCnp();
+            }
+            if (nack && !(skip && w == Withheld::NACK))
+            {
+                c->OnNack();
+            }
+            if (timeout && !(skip && w == Withheld::TIMEOUT))
+            {
+                c->OnTimeout();
+            }
+        }
+        if (cc->PeekRate() != twin->PeekRate() || cc->GetWindow() != twin->GetWindow() ||
+            cc->GetRetransmissionTimeout() != twin->GetRetransmissionTimeout())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+// Rule: the core is small and shared. Pacing by credit and probes are an extension that
+// only the RTT-probe family implements (and the hooks HOOK_PACING and HOOK_PROBE need
+// it); every event hook of the core moves at least two controllers, but for OnCnp, the
+// signal of DCQCN's protocol (the NIC turns ECN marks into CNPs whatever the sender
+// runs). The queries NeedsInt (HPCC), GetRetransmissionTimeout (Swift) and
+// GetCnpInterval (DCQCN) are class properties with one user each: they stay in the core
+// as answers the NIC and the runner need from any controller.
+TEST(CcHooksTest, TheCoreIsSharedAndTheExtensionIsTheRttProbeFamilys)
+{
+    const std::map<Withheld, std::string> names = {{Withheld::ACK, "OnAck"},
+                                                   {Withheld::CNP, "OnCnp"},
+                                                   {Withheld::NACK, "OnNack"},
+                                                   {Withheld::TIMEOUT, "OnTimeout"},
+                                                   {Withheld::SEND, "OnSendEvent(SEND)"}};
+    std::map<Withheld, int> users;
+    int withExtension = 0;
+    for (const PluginRegistry::Plugin& a : PluginRegistry::CongestionControls().Plugins())
+    {
+        ObjectFactory f;
+        f.SetTypeId(a.tid);
+        Ptr<CongestionControl> cc = f.Create<CongestionControl>();
+        const uint8_t hooks = cc->ImplementedHooks();
+        const bool rttProbeFamily = a.name.rfind("rtt-probe", 0) == 0;
+        if (cc->GetExtension() != nullptr)
+        {
+            ++withExtension;
+            EXPECT_TRUE(rttProbeFamily) << a.name << ": the extension is the RTT probe's";
+            EXPECT_EQ(static_cast<void*>(cc->GetExtension()),
+                      static_cast<void*>(dynamic_cast<CcPacingAndProbes*>(PeekPointer(cc))))
+                << a.name << ": a controller is its own extension";
+        }
+        else
+        {
+            EXPECT_EQ(hooks & (CC::HOOK_PACING | CC::HOOK_PROBE), 0)
+                << a.name << ": pacing and probe hooks need the extension";
+        }
+        for (const auto& [w, name] : names)
+        {
+            users[w] += UsesHook(a.tid, w) ? 1 : 0;
+        }
+    }
+    EXPECT_EQ(withExtension, 3); // rtt-probe, rtt-probe-shared, rtt-probe-nvidia
+    for (const auto& [w, name] : names)
+    {
+        EXPECT_GE(users[w], w == Withheld::CNP ? 1 : 2) << name;
+    }
 }

@@ -307,7 +307,7 @@ TEST(NoCongestionControl, ReturnsLineRate)
         ack.ackedBytes = 1024;
         ack.ecnEcho = true;
         cc->OnAck(ack);
-        cc->OnSend(1024);
+        cc->OnSendEvent(CcSendEvent::SEND, 1024);
         clock.now = Seconds(1);
         EXPECT_EQ(cc->GetRate(), line);
         EXPECT_EQ(cc->GetWindow(), 0u);

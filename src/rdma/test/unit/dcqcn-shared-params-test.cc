@@ -100,8 +100,8 @@ TEST(DcqcnSharedParams, SharedBlockBehavesAsOwnBlock)
             shared->OnCnp();
             own->OnCnp();
         }
-        shared->OnSend(1000);
-        own->OnSend(1000);
+        shared->OnSendEvent(CcSendEvent::SEND, 1000);
+        own->OnSendEvent(CcSendEvent::SEND, 1000);
         ASSERT_EQ(shared->GetRate(), own->GetRate()) << "step " << step;
         ASSERT_DOUBLE_EQ(shared->GetAlpha(), own->GetAlpha()) << "step " << step;
     }

@@ -193,7 +193,8 @@ TEST_P(DcqcnPresetTest, RateNeverAboveLineRate)
         clock.now = t;
         if (spec.byteCounter > 0)
         {
-            dc->OnSend(uint32_t(spec.byteCounter)); // one byte-counter event per step
+            dc->OnSendEvent(CcSendEvent::SEND,
+                            uint32_t(spec.byteCounter)); // one byte-counter event per step
         }
         ASSERT_LE(dc->GetRate(), kLine) << "at " << t;
         ASSERT_LE(dc->GetTargetRate(), kLine) << "at " << t;
@@ -283,7 +284,7 @@ TEST_P(DcqcnPresetTest, TargetRateOnCutFollowsClampRule)
 // Rule (paper preset, B = 10 MB): hyper increase once both the timer and the byte counter
 // have counted F = 5 events since the cut: R_T += i R_HAI, i = min(T_cnt, BC) - F + 1.
 // After the two cuts (R_T 50 Gb/s): 5 timer events (fast recovery, R_T unchanged), then
-// OnSend(10 MB) x 5: byte events with BC = 0..4 before them, T_cnt = 5: additive
+// SEND (10 MB) x 5: byte events with BC = 0..4 before them, T_cnt = 5: additive
 // (+40 Mb/s each); the 6th OnSend (BC = T_cnt = 5): hyper, i = 1 (+400 Mb/s); the 7th
 // (BC 6, T 5): i = 1; timer event 6 (T 5, BC 7): i = 1; timer event 7 (T 6, BC 7): i = 2.
 TEST_F(DcqcnTest, PaperHyperIncreaseAfterFTimerAndFByteEvents)
@@ -300,14 +301,14 @@ TEST_F(DcqcnTest, PaperHyperIncreaseAfterFTimerAndFByteEvents)
     double rt = 50e9;
     for (int j = 1; j <= 5; ++j)
     {
-        dc->OnSend(10000000);
+        dc->OnSendEvent(CcSendEvent::SEND, 10000000);
         rt += spec.rai;
         EXPECT_EQ(double(dc->GetTargetRate()), rt) << "byte event " << j << " (additive)";
     }
-    dc->OnSend(10000000);
+    dc->OnSendEvent(CcSendEvent::SEND, 10000000);
     rt += spec.rhai;
     EXPECT_EQ(double(dc->GetTargetRate()), rt) << "byte event 6 (hyper, i = 1)";
-    dc->OnSend(10000000);
+    dc->OnSendEvent(CcSendEvent::SEND, 10000000);
     rt += spec.rhai;
     EXPECT_EQ(double(dc->GetTargetRate()), rt) << "byte event 7 (hyper, i = 1)";
     RateAt(t0 + spec.timer * 6);
@@ -333,7 +334,7 @@ TEST_F(DcqcnTest, PaperHyperStepGrowsByRhaiUpToTimerCount)
     double prev = double(dc->GetTargetRate());
     for (int j = 1; j <= 16; ++j)
     {
-        dc->OnSend(10000000);
+        dc->OnSendEvent(CcSendEvent::SEND, 10000000);
         const double rt = double(dc->GetTargetRate());
         const double d = rt - prev;
         prev = rt;
@@ -363,7 +364,7 @@ TEST_F(DcqcnTest, NicByteCounterOff)
     clock.now = MicroSeconds(1);
     for (int i = 0; i < 100; ++i)
     {
-        dc->OnSend(1000000000);
+        dc->OnSendEvent(CcSendEvent::SEND, 1000000000);
     }
     EXPECT_EQ(dc->GetRate(), 50000000000ULL);
     EXPECT_EQ(dc->GetTargetRate(), kLine);

@@ -64,8 +64,8 @@ class RttProbeSharedTest : public ::testing::Test
     void FirstSend(Time t)
     {
         clock.now = t;
-        cc->OnFirstSend();
-        cc->OnSend(1024);
+        cc->OnSendEvent(CcSendEvent::FIRST_SEND);
+        cc->OnSendEvent(CcSendEvent::SEND, 1024);
     }
 
     /// The ACK of a packet sent at \p sent arrives after \p rtt.
@@ -124,7 +124,7 @@ TEST_F(RttProbeSharedTest, ANewcomerTakesItsSiblingsLearnedClaim)
     ASSERT_NEAR(Rate() * 99, kLine / 2, 1e4);
     group.activeQps = 100;
     Ptr<RttProbeShared> newcomer = MakeSibling();
-    newcomer->OnFirstSend();
+    newcomer->OnSendEvent(CcSendEvent::FIRST_SEND);
     EXPECT_NEAR(double(newcomer->GetRate()), kLine / 2 / 100, 1e3);
 }
 
@@ -145,7 +145,7 @@ TEST_F(RttProbeSharedTest, SiblingsShareOneClaim)
     Make(2);
     Ptr<RttProbeShared> sibling = MakeSibling();
     FirstSend(Time(0));
-    sibling->OnFirstSend();
+    sibling->OnSendEvent(CcSendEvent::FIRST_SEND);
     ASSERT_NEAR(double(sibling->GetRate()), kLine / 2, 1);
     Ack(Time(0), MicroSeconds(26));
     EXPECT_NEAR(double(sibling->GetRate()), kLine / 4, 1e3);
@@ -158,7 +158,7 @@ TEST_F(RttProbeSharedTest, ANackCutsTheSharedClaimOncePerRtt)
     Make(2);
     Ptr<RttProbeShared> sibling = MakeSibling();
     FirstSend(Time(0));
-    sibling->OnFirstSend();
+    sibling->OnSendEvent(CcSendEvent::FIRST_SEND);
     Ack(Time(0), MicroSeconds(10)); // an RTT of 10 us is known (below the target)
     const double before = Rate();
     cc->OnNack();
@@ -281,7 +281,7 @@ TEST_F(RttProbeSharedTest, SlowClaimsIncreaseMultiplicatively)
     cc->SetAttribute("MiFactor", DoubleValue(0.05));
     FirstSend(Time(0));
     Ack(Time(0), MilliSeconds(1));
-    cc->OnSend(1024);
+    cc->OnSendEvent(CcSendEvent::SEND, 1024);
     Ack(MilliSeconds(1), MilliSeconds(1));
     ASSERT_NEAR(Rate(), 1e9, 1e3);
     const Time gap = NanoSeconds(int64_t(kWire * 8 / 1e9 * 1e9));
@@ -289,7 +289,7 @@ TEST_F(RttProbeSharedTest, SlowClaimsIncreaseMultiplicatively)
     while (clock.now < end)
     {
         clock.now += gap;
-        cc->OnSend(1024);
+        cc->OnSendEvent(CcSendEvent::SEND, 1024);
     }
     Ack(clock.now - MicroSeconds(5), MicroSeconds(5));
     EXPECT_NEAR(Rate(), 1.05e9, 1e3);
@@ -314,7 +314,7 @@ TEST_F(RttProbeSharedTest, TheSharedClaimGrowsOnlyWhileTheGroupSendsIt)
     while (clock.now < end)
     {
         clock.now += gap;
-        cc->OnSend(1024);
+        cc->OnSendEvent(CcSendEvent::SEND, 1024);
     }
     Ack(clock.now - MicroSeconds(5), MicroSeconds(5)); // sent while the group sent
     EXPECT_NEAR(Rate(), claim + kOneMtuPerT, 1e3);
@@ -332,8 +332,8 @@ TEST_F(RttProbeSharedTest, ACutHoldsBackEveryQpOfTheGroupAtOnce)
     Ptr<RttProbeShared> b = MakeSibling();
     b->SetAttribute("PacingJitter", DoubleValue(0));
     FirstSend(Time(0));
-    b->OnFirstSend();
-    b->OnSend(1024);
+    b->OnSendEvent(CcSendEvent::FIRST_SEND);
+    b->OnSendEvent(CcSendEvent::SEND, 1024);
     clock.now = NanoSeconds(100);
     CcAck a;
     a.rtt = MicroSeconds(26);
@@ -354,8 +354,8 @@ TEST_F(RttProbeSharedTest, CreditIsEarnedAtTheShareInForce)
     cc->SetAttribute("PacingJitter", DoubleValue(0));
     FirstSend(Time(0)); // 100 Gb/s: 12.5 bytes/ns
     clock.now = NanoSeconds(43);
-    group.activeQps = 2;  // from here 50 Gb/s
-    cc->OnPeersChanged(); // as the NIC calls it
+    group.activeQps = 2;                         // from here 50 Gb/s
+    cc->OnSendEvent(CcSendEvent::PEERS_CHANGED); // as the NIC calls it
     clock.now = NanoSeconds(87);
     const double due = 43 + (kWire - 43 * 12.5) / 6.25; // the rest at 6.25 bytes/ns
     EXPECT_NEAR(cc->PacingDelay(kWire).GetNanoSeconds(), due - 87, 1);
@@ -390,7 +390,7 @@ TEST_F(RttProbeSharedTest, JitterKeepsTheMeanRate)
     for (int i = 0; i < 2000; ++i)
     {
         clock.now += cc->PacingDelay(kWire);
-        cc->OnSend(1024);
+        cc->OnSendEvent(CcSendEvent::SEND, 1024);
     }
     const double gaps = (clock.now - start).GetNanoSeconds() / (kWire * 80);
     EXPECT_NEAR(gaps, 2000, 40);

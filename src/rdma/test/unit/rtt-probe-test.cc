@@ -95,7 +95,7 @@ class RttProbeTest : public ::testing::Test
         clock.now = t;
         for (int i = 0; i < n; ++i)
         {
-            (c ? c : cc)->OnSend(1024);
+            (c ? c : cc)->OnSendEvent(CcSendEvent::SEND, 1024);
         }
     }
 
@@ -373,7 +373,7 @@ TEST_F(RttProbeTest, JitterKeepsTheMeanGapAndNeverBeatsTheLine)
     for (int i = 0; i < n; ++i)
     {
         const Time t = clock.now;
-        cc->OnSend(1024);
+        cc->OnSendEvent(CcSendEvent::SEND, 1024);
         const Time gap = cc->PacingDelay(uint32_t(kWire));
         EXPECT_GE(gap.GetSeconds(), 8 * kWire / kLine - 1e-9);
         sum += gap.GetSeconds();
@@ -387,7 +387,7 @@ TEST_F(RttProbeTest, JitterKeepsTheMeanGapAndNeverBeatsTheLine)
 TEST_F(RttProbeTest, AnIdleQpStartsAgain)
 {
     Send(Time(0));
-    cc->OnDrained();
+    cc->OnSendEvent(CcSendEvent::DRAINED);
     Ack(Time(0), MicroSeconds(8)); // all acknowledged
     EXPECT_FALSE(cc->IsStarting());
     clock.now = MicroSeconds(50);
