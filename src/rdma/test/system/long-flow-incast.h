@@ -97,6 +97,11 @@ BuildLongFlowIncastFabric(const LongFlowIncastOptions& o, ns3::RdmaTopology& top
     star.hostDelay = o.linkDelay;
     star.Build(topo);
     topo.Finalize();
+    // Its random draws (the NICs' pacing jitter) the same whatever ran before in this
+    // process: a seed, a run and streams of its own.
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+    topo.AssignSwitchStreams(topo.AssignNicStreams(0));
 }
 
 /// The totals of a finished run into \p r: bytes sent and delivered by every NIC, the

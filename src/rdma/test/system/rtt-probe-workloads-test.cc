@@ -10,7 +10,7 @@
  *    slowdown of at most 3.5 and a p99 of at most 20 (they share their senders' links
  *    with 1,000 incast QPs each, and their increase follows their own RTT).
  */
-#include "cli-util.h"
+#include "rtt-probe-incast-util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,11 +19,10 @@
 
 using nlohmann::json;
 using namespace rdmatest;
+using namespace rdmatest::incast;
 
 namespace
 {
-
-const std::string kScenarios = std::string(RDMA_SOURCE_DIR) + "/scenarios/";
 
 json
 Moe(const std::string& algorithm, const std::string& scenario = "moe-deepseek-leaf-spine.json")
@@ -34,14 +33,6 @@ Moe(const std::string& algorithm, const std::string& scenario = "moe-deepseek-le
     s["switch"]["ecn"]["enabled"] = false;
     s["output"]["progress"] = false;
     return s;
-}
-
-/// p-quantile (nearest rank) of \p v.
-double
-Quantile(std::vector<double> v, double p)
-{
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, size_t(std::ceil(p * v.size())) - 1)];
 }
 
 } // namespace
