@@ -13,6 +13,7 @@
  *    7,000 of them overflow the port and packets are lost (rtt-probe-scale-test.cc).
  * Every figure is read from the run's own output files.
  */
+#include "cli-util.h" // a repository test: it runs rdma-run (not in an ns-3 tree)
 #include "rtt-probe-incast-util.h"
 
 #include "ns3/rdma-wire.h"

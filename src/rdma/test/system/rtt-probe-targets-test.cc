@@ -29,6 +29,7 @@
  * The runs are shortened to 10 ms of streaming (the shipped ones stream for 30), except
  * the shipped scenario's, whose fairness needs the whole run.
  */
+#include "cli-util.h" // a repository test: it runs rdma-run (not in an ns-3 tree)
 #include "rtt-probe-incast-util.h"
 
 #include "ns3/rdma-wire.h"

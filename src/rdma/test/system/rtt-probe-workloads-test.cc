@@ -10,6 +10,7 @@
  *    slowdown of at most 3.5 and a p99 of at most 20 (they share their senders' links
  *    with 1,000 incast QPs each, and their increase follows their own RTT).
  */
+#include "cli-util.h" // a repository test: it runs rdma-run (not in an ns-3 tree)
 #include "rtt-probe-incast-util.h"
 
 #include <algorithm>
