@@ -81,16 +81,4 @@ RttProbeStartWindow::Acked(uint64_t bytes, double growth)
     }
 }
 
-uint64_t
-RttProbeStartWindow::InFlight() const
-{
-    return m_inflight;
-}
-
-uint64_t
-RttProbeStartWindow::GetWindow() const
-{
-    return m_window;
-}
-
 } // namespace ns3

@@ -55,10 +55,6 @@ class RttProbeStartWindow : public CcSharedState
     void Acked(uint64_t bytes, double growth);
     /// An RTT sample of any QP of the NIC, at \p now: the pace of the ACK clock.
     void NoteRtt(Time now, Time rtt);
-    /// \return the bytes in flight
-    uint64_t InFlight() const;
-    /// \return the window now
-    uint64_t GetWindow() const;
 
   private:
     uint64_t m_max;

@@ -192,7 +192,7 @@ RttProbe::DoInit(const CcContext& ctx)
             m_start = DynamicCast<RttProbeStartWindow>(nic.shared);
             if (!m_start)
             {
-                m_start = Create<RttProbeStartWindow>(GetInitialWindow(), m_baseTarget, ctx.mtu);
+                m_start = NewWindow();
                 nic.shared = m_start;
             }
         }
@@ -224,9 +224,15 @@ RttProbe::Window()
     if (!m_start)
     {
         // Outside a NIC (unit tests): a window of the QP's own.
-        m_start = Create<RttProbeStartWindow>(GetInitialWindow(), m_baseTarget, m_ctx.mtu);
+        m_start = NewWindow();
     }
     return *m_start;
+}
+
+Ptr<RttProbeStartWindow>
+RttProbe::NewWindow() const
+{
+    return Create<RttProbeStartWindow>(GetInitialWindow(), m_baseTarget, m_ctx.mtu);
 }
 
 uint64_t
@@ -407,9 +413,8 @@ RttProbe::Trend(Time sent, Time rtt, Time span) const
 }
 
 double
-RttProbe::Update(Time rtt, double g, double base, bool heldBack) const
+RttProbe::Update(double target, Time rtt, double g, double base, bool heldBack) const
 {
-    const double target = TargetFor(m_r).GetSeconds();
     const double x = rtt.GetSeconds();
     const double dt = std::max((Now() - m_lastUpdate).GetSeconds(), x);
     // The trend: the QPs together remove Gain of the overload (or underload) it shows.
@@ -438,7 +443,8 @@ RttProbe::Update(Time rtt, double g, double base, bool heldBack) const
 void
 RttProbe::Sample(Time sent, Time rtt, uint64_t startAcked)
 {
-    const Time span = Seconds(kTrendSpan * TargetFor(m_r).GetSeconds());
+    const Time targetNow = TargetFor(m_r);
+    const Time span = Seconds(kTrendSpan * targetNow.GetSeconds());
     const double g = Trend(sent, rtt, span);
     Window().NoteRtt(Now(), rtt);
     if (startAcked > 0)
@@ -451,15 +457,17 @@ RttProbe::Sample(Time sent, Time rtt, uint64_t startAcked)
     }
     const double since = (Now() - m_lastUpdate).GetSeconds();
     const double sentRate = since > 0 ? 8.0 * m_sentSinceUpdate / since : m_r;
+    Time target = targetNow;
     if (m_starting)
     {
         // The first sample: the rules act on the rate the start achieved.
         m_starting = false;
         m_r = std::clamp(sentRate, m_minRate, m_line);
+        target = TargetFor(m_r);
     }
     const bool heldBack = sentRate < kHeldBack * m_r;
     const double base = heldBack ? std::max(sentRate, m_minRate) : m_r;
-    SetRate(Update(rtt, g, base, heldBack));
+    SetRate(Update(target.GetSeconds(), rtt, g, base, heldBack));
     NS_LOG_LOGIC("rtt " << rtt.As(Time::US) << " target " << TargetFor(m_r).As(Time::US) << " g "
                         << g << ": rate " << m_r);
     m_trend->Note({sent, rtt}, span);

@@ -98,8 +98,9 @@ class RttProbe : public CongestionControl, public CcPacingAndProbes
     /// One RTT sample of a packet that left at \p sent; \p startAcked of the bytes it
     /// acknowledges were sent in the QP's start.
     void Sample(Time sent, Time rtt, uint64_t startAcked);
-    /// The rule for an update at \p rtt with trend \p g, from the rate \p base.
-    double Update(Time rtt, double g, double base, bool heldBack) const;
+    /// The rule for an update at \p rtt with trend \p g, from the rate \p base, for a QP
+    /// whose target is \p target (seconds, T of its rate).
+    double Update(double target, Time rtt, double g, double base, bool heldBack) const;
     /// The trend g of a sample, over at least \p span of send time (0 if unknown).
     double Trend(Time sent, Time rtt, Time span) const;
     void SetRate(double rate);
@@ -108,6 +109,8 @@ class RttProbe : public CongestionControl, public CcPacingAndProbes
     /// A QP that sent all it had, all acknowledged, starts again at its next packet.
     void RestartIfIdle();
     RttProbeStartWindow& Window();
+    /// A start window of W0 (the NIC's, or outside a NIC the QP's own).
+    Ptr<RttProbeStartWindow> NewWindow() const;
 
     // Attributes
     Time m_q0;              ///< TargetQueueDelay
