@@ -121,9 +121,12 @@ PluginRegistry::Attributes(TypeId tid) const
     {
         for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
         {
-            // An obsolete attribute is no parameter; ParameterString names its successor.
-            if (!m_internal.count(t.GetAttribute(i).name) &&
-                t.GetAttribute(i).supportLevel != TypeId::OBSOLETE)
+            // An obsolete attribute is no parameter (ParameterString names its successor),
+            // nor is a read-only one (a property the class reports, e.g. DCQCN's
+            // CnpInterval).
+            const TypeId::AttributeInformation& info = t.GetAttribute(i);
+            if (!m_internal.count(info.name) && info.supportLevel != TypeId::OBSOLETE &&
+                (info.flags & (TypeId::ATTR_SET | TypeId::ATTR_CONSTRUCT)) != 0)
             {
                 out.push_back(t.GetAttribute(i));
             }

@@ -7,37 +7,43 @@ namespace ns3
 {
 
 Time
-CcPacingAndProbes::PacingDelay(uint32_t /* lastWireBytes */)
+CcSendTiming::PacingDelay(uint32_t /* lastWireBytes */)
 {
     return Time(0);
 }
 
 Time
-CcPacingAndProbes::PacingRecheck() const
+CcSendTiming::PacingRecheck() const
 {
     return Time::Max();
 }
 
 bool
-CcPacingAndProbes::PacesByCredit() const
+CcSendTiming::PacesByCredit() const
 {
     return false;
 }
 
 bool
-CcPacingAndProbes::WantsProbe()
+CcSendTiming::WantsProbe()
 {
     return false;
 }
 
 void
-CcPacingAndProbes::OnProbeResponse(Time /* rtt */)
+CcSendTiming::OnProbeResponse(Time /* rtt */)
 {
 }
 
 void
-CcPacingAndProbes::OnProbeTimeout()
+CcSendTiming::OnProbeTimeout()
 {
+}
+
+Time
+CcSendTiming::RetransmissionTimeout() const
+{
+    return Time(0);
 }
 
 } // namespace ns3

@@ -13,25 +13,27 @@ namespace ns3
 
 /**
  * \ingroup rdma
- * The optional part of a congestion controller: pacing by credit and RTT probes, which
- * only the RTT-probe family uses. A controller that has them inherits this interface
- * next to CongestionControl and returns itself from CongestionControl::DoGetExtension();
- * the NIC calls these methods only on a controller whose GetExtension() is not null, and
- * only those its ImplementedHooks() declares (HOOK_PACING: PacingDelay, PacingRecheck,
- * PacesByCredit and the DRAINED send event; HOOK_PROBE: WantsProbe and the probe's
- * outcome). A method left out answers as the default here.
+ * The optional part of a congestion controller: its own timing of the QP's sends, that is
+ * pacing by credit, RTT probes and the retransmission timeout, which most controllers
+ * leave to the NIC (its rate pacing, no probes, the loss-recovery policy's timeout). A
+ * controller that times them inherits this interface next to CongestionControl and
+ * returns itself from CongestionControl::DoGetExtension(); the NIC calls these methods
+ * only on a controller whose GetExtension() is not null, and only those its
+ * ImplementedHooks() declares (HOOK_PACING: PacingDelay, PacingRecheck, PacesByCredit and
+ * the DRAINED send event; HOOK_PROBE: WantsProbe and the probe's outcome; HOOK_RTO:
+ * RetransmissionTimeout). A method left out answers as the default here.
  *
  * Call order, in addition to CongestionControl's: WantsProbe before each data packet
  * while no probe of the controller is outstanding (a probe takes the packet's turn);
  * PacingDelay when a pacing gap has passed (with PacesByCredit, as soon as the next
  * packet is ready); PacesByCredit right after OnSendEvent(SEND) (and DRAINED) of each
- * data packet; OnProbeResponse or OnProbeTimeout once per probe; PacingRecheck at any
- * time after Init. Time is the controller's Now().
+ * data packet; OnProbeResponse or OnProbeTimeout once per probe; PacingRecheck and
+ * RetransmissionTimeout at any time after Init. Time is the controller's Now().
  *
  * It is not an Object and owns nothing: its lifetime is the controller's, which cannot
  * be deleted through it.
  */
-class CcPacingAndProbes
+class CcSendTiming
 {
   public:
     /**
@@ -80,9 +82,17 @@ class CcPacingAndProbes
      * doubles); the probe is given up (HOOK_PROBE). Default: nothing.
      */
     virtual void OnProbeTimeout();
+    /**
+     * The retransmission timeout the controller wants (HOOK_RTO; e.g. Swift: srtt + 4
+     * rttvar, RFC 6298's estimator). Asked when the NIC arms the QP's timer. Must not
+     * change state.
+     * \return the timeout; zero (the default) means the loss-recovery policy's
+     *         (LossRecovery::GetRto)
+     */
+    virtual Time RetransmissionTimeout() const;
 
   protected:
-    virtual ~CcPacingAndProbes() = default;
+    virtual ~CcSendTiming() = default;
 };
 
 } // namespace ns3

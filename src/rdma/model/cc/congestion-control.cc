@@ -86,22 +86,14 @@ CongestionControl::DoOnSendEvent(CcSendEvent /* event */, uint32_t /* payloadByt
 {
 }
 
-bool
-CongestionControl::DoNeedsInt() const
-{
-    return false;
-}
-
 Time
-CongestionControl::DoGetRetransmissionTimeout() const
+CongestionControl::GetCnpInterval() const
 {
-    return Time(0);
-}
-
-Time
-CongestionControl::DoGetCnpInterval() const
-{
-    return NanoSeconds(-1);
+    // A class property that varies with the parameters, read through the attribute
+    // system (a read-only attribute is no scenario key), so that the core needs no method
+    // for the one protocol that has CNPs.
+    TimeValue v;
+    return GetAttributeFailSafe("CnpInterval", v) ? v.Get() : NanoSeconds(-1);
 }
 
 uint64_t
@@ -113,7 +105,7 @@ CongestionControl::DoPeekRate() const
 uint8_t
 CongestionControl::DoImplementedHooks() const
 {
-    return HOOK_ALL;
+    return HOOK_ALL & ~HOOK_INT;
 }
 
 uint64_t
@@ -122,7 +114,7 @@ CongestionControl::DoGetWindow() const
     return 0;
 }
 
-CcPacingAndProbes*
+CcSendTiming*
 CongestionControl::DoGetExtension()
 {
     return nullptr;

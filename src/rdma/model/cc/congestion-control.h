@@ -148,8 +148,11 @@ enum class CcSendEvent : uint8_t
  * (OnAck, OnSendEvent, GetRate, ...), which are the place for what every controller
  * shares (the context, the traced Rate); an algorithm implements the private virtual
  * hooks (DoOnAck, DoOnSendEvent, DoGetRate, ...), each with the contract of its entry
- * point. Pacing by credit and RTT probes, which only the RTT-probe family uses, are an
- * optional extension (CcPacingAndProbes, GetExtension()).
+ * point. A controller's own timing of sends (pacing by credit, RTT probes, the
+ * retransmission timeout) is an optional extension (CcSendTiming, GetExtension()). What
+ * a class needs of the NIC is data, not a method: INT records are a bit of
+ * ImplementedHooks() (HOOK_INT), the CNP spacing a parameter set goes with a read-only
+ * attribute (CnpInterval).
  *
  * Controllers should keep timers lazy: the NIC asks GetRate() when it is about to send,
  * so a periodic rule (DCQCN's rate-increase timer, alpha decay) can be applied for all
@@ -162,7 +165,7 @@ enum class CcSendEvent : uint8_t
  * if the QP has nothing more to send); as feedback arrives, OnAck for every ACK and NACK
  * (before OnNack), OnCnp, OnNack, OnTimeout when the retransmission timer expires;
  * OnSendEvent(PEERS_CHANGED) whenever the NIC's count of active QPs to the destination
- * changes. GetWindow and GetRetransmissionTimeout may be asked at any time after Init.
+ * changes. GetWindow may be asked at any time after Init.
  * Time is Now() (the CcContext clock): hooks take no time argument. A NIC does not call
  * the optional hooks that ImplementedHooks() leaves out.
  */
@@ -180,8 +183,10 @@ class CongestionControl : public Object
         /// the extension's PacingDelay, PacingRecheck, PacesByCredit; the DRAINED event
         HOOK_PACING = 1 << 2,
         HOOK_PROBE = 1 << 3, ///< the extension's WantsProbe (no probe is sent without it)
-        HOOK_INT = 1 << 4,   ///< NeedsInt
-        HOOK_RTO = 1 << 5,   ///< GetRetransmissionTimeout
+        /// not a call: the controller reads INT records (CcAck::intStack), so its data
+        /// packets collect them (NeedsInt)
+        HOOK_INT = 1 << 4,
+        HOOK_RTO = 1 << 5, ///< the extension's RetransmissionTimeout
         /// reads CcPeerGroup::ratedQps and rateSum (the NIC keeps them, a write per data
         /// packet to a group of its own, only for a controller that reads them)
         HOOK_PEER_RATES = 1 << 6,
@@ -247,24 +252,25 @@ class CongestionControl : public Object
         return DoGetWindow();
     }
 
-    /// \return the wanted retransmission timeout, 0 for the recovery policy's
-    ///         (DoGetRetransmissionTimeout)
-    Time GetRetransmissionTimeout() const
-    {
-        return DoGetRetransmissionTimeout();
-    }
-
-    /// \return whether data packets must collect INT records (DoNeedsInt)
+    /// \return whether data packets must collect INT records (switches stamp them):
+    ///         HOOK_INT in ImplementedHooks(), constant per class
     bool NeedsInt() const
     {
-        return DoNeedsInt();
+        return (ImplementedHooks() & HOOK_INT) != 0;
     }
 
-    /// \return the CNP spacing that goes with the parameters (DoGetCnpInterval)
-    Time GetCnpInterval() const
-    {
-        return DoGetCnpInterval();
-    }
+    /**
+     * The CNP spacing that goes with this controller's parameters (DCQCN: its preset's),
+     * read from the class's read-only attribute CnpInterval. CNPs are paced by the
+     * receiving NIC (RdmaNic::CnpInterval), which does not know the sender's controller,
+     * so no NIC asks: the scenario runner asks once per run, after Init, the controller
+     * that CcRegistry::Resolve builds for the host line rate, and uses the answer for
+     * `nic.cnp_interval_us` when the scenario does not set it.
+     * \return the wanted minimum time between two CNPs for one QP (zero: a CNP for every
+     *         marked packet); negative if the class has no such attribute (no preference:
+     *         the runner then uses 4 us)
+     */
+    Time GetCnpInterval() const;
 
     /// \return the short name used in scenarios (DoGetName)
     std::string GetName() const
@@ -279,7 +285,7 @@ class CongestionControl : public Object
     }
 
     /// \return the pacing-and-probes extension, or null (DoGetExtension)
-    CcPacingAndProbes* GetExtension()
+    CcSendTiming* GetExtension()
     {
         return DoGetExtension();
     }
@@ -346,28 +352,6 @@ class CongestionControl : public Object
     /// \return the in-flight limit (payload bytes); 0 (the default) means no window.
     ///         Asked before each data packet and after each acknowledgement (HOOK_WINDOW).
     virtual uint64_t DoGetWindow() const;
-    /// \return the retransmission timeout the controller wants (e.g. Swift: srtt + 4
-    ///         rttvar); zero (the default) means the loss-recovery policy's
-    ///         (LossRecovery::GetRto). Asked when the timer is armed (HOOK_RTO).
-    virtual Time DoGetRetransmissionTimeout() const;
-    /**
-     * \return whether data packets must collect INT records (switches stamp them); asked
-     *         for every data packet (HOOK_INT) and by the scenario checks (constant per
-     *         class). Default: false
-     */
-    virtual bool DoNeedsInt() const;
-    /**
-     * The CNP spacing that goes with this controller's parameters (DCQCN: its preset's).
-     * CNPs are paced by the receiving NIC (RdmaNic::CnpInterval), which does not know
-     * the sender's controller, so no NIC asks: the scenario runner calls it once per run,
-     * after Init, on the controller that CcRegistry::Resolve builds for the host line
-     * rate, and uses the answer for `nic.cnp_interval_us` when the scenario does not set
-     * it. The answer must depend only on the attributes and CcContext::lineRate.
-     * \return the wanted minimum time between two CNPs for one QP (zero: a CNP for every
-     *         marked packet); negative (the default) means no preference (the runner
-     *         then uses 4 us)
-     */
-    virtual Time DoGetCnpInterval() const;
     /// \return the short name used in scenarios (cc.algorithm) and outputs ("dcqcn",
     ///         "none", ...); the registry asks a fresh instance, so it must not depend on
     ///         Init or attributes
@@ -380,18 +364,18 @@ class CongestionControl : public Object
      * recheck, no probe, no INT, the loss-recovery policy's RTO). That saves a virtual
      * call per packet and, with hundreds of thousands of QPs, the cache miss of loading
      * a controller that would only give the default answer. Samplers may still call any
-     * hook.
+     * hook. HOOK_INT is no hook but the class's need for INT records (NeedsInt).
      * \return a set of Hook bits, constant per class; it may leave out only hooks whose
-     *         behaviour is the default. HOOK_PACING and HOOK_PROBE require an extension.
-     *         Default: HOOK_ALL (every hook asked).
+     *         behaviour is the default. HOOK_PACING, HOOK_PROBE and HOOK_RTO require the
+     *         extension. Default: every hook asked, no INT (HOOK_ALL without HOOK_INT).
      */
     virtual uint8_t DoImplementedHooks() const;
     /**
-     * \return the controller's CcPacingAndProbes (a controller that inherits it returns
+     * \return the controller's CcSendTiming (a controller that inherits it returns
      *         this), constant per instance; default null (the NIC then neither paces by
-     *         credit nor probes)
+     *         credit nor probes, and arms the loss-recovery policy's timeout)
      */
-    virtual CcPacingAndProbes* DoGetExtension();
+    virtual CcSendTiming* DoGetExtension();
 };
 
 } // namespace ns3

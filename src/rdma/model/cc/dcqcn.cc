@@ -126,8 +126,8 @@ Dcqcn::GetTypeId()
                           "steps scaled by rate/25G. HpccSim: the DCQCN of the HPCC "
                           "simulator (HPCC paper's curves). Paper: Zhu et al., SIGCOMM 2015 "
                           "(40G values). Each goes with a CNP spacing at the receiving NIC "
-                          "(GetCnpInterval: Nic 4 us, HpccSim every marked packet, Paper "
-                          "50 us).",
+                          "(CnpInterval: Nic 4 us, HpccSim every marked packet, Paper 50 "
+                          "us).",
                           EnumValue(Dcqcn::PRESET_NIC),
                           compat::MakeEnumAccessor(&Dcqcn::m_preset),
                           MakeEnumChecker(Dcqcn::PRESET_NIC,
@@ -136,6 +136,15 @@ Dcqcn::GetTypeId()
                                           "Paper",
                                           Dcqcn::PRESET_HPCC_SIM,
                                           "HpccSim"))
+            .AddAttribute("CnpInterval",
+                          "Read only: the CNP spacing at the receiving NIC that goes with "
+                          "the Preset, for the line rate after Init (time: Nic 4 us, Paper "
+                          "50 us, HpccSim 0, a CNP for every marked packet). The scenario "
+                          "runner uses it for nic.cnp_interval_us when that is not set.",
+                          TypeId::ATTR_GET,
+                          TimeValue(MicroSeconds(4)),
+                          MakeTimeAccessor(&Dcqcn::GetPresetCnpInterval),
+                          MakeTimeChecker())
             .AddAttribute("G",
                           "Alpha EWMA gain g. preset: Nic 5/1024 (dce_tcp_g 1019), HpccSim "
                           "and Paper 1/256.",
@@ -263,7 +272,7 @@ Dcqcn::DoInit(const CcContext& ctx)
 }
 
 Time
-Dcqcn::DoGetCnpInterval() const
+Dcqcn::GetPresetCnpInterval() const
 {
     return GetPresetParameters(m_preset, m_ctx.lineRate).cnpInterval;
 }

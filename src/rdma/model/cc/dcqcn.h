@@ -119,9 +119,10 @@ class Dcqcn : public CongestionControl
     /**
      * The CNP spacing at the receiving NIC that goes with the preset (Nic 4 us, Paper
      * 50 us, HpccSim 0: every marked packet, as that simulator marks every ACK of one).
-     * \return the preset's minimum time between two CNPs for one QP
+     * \return the preset's minimum time between two CNPs for one QP (the read-only
+     *         attribute CnpInterval, CongestionControl::GetCnpInterval)
      */
-    Time DoGetCnpInterval() const override;
+    Time GetPresetCnpInterval() const;
     void DoOnSendEvent(CcSendEvent event, uint32_t payloadBytes) override;
 
     // The send events (DoOnSendEvent)

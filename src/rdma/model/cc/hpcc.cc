@@ -143,12 +143,6 @@ Hpcc::DoInit(const CcContext& ctx)
     SetWindow(m_wInit);
 }
 
-bool
-Hpcc::DoNeedsInt() const
-{
-    return true;
-}
-
 std::string
 Hpcc::DoGetName() const
 {

@@ -17,7 +17,7 @@ namespace ns3
  * \ingroup rdma
  * HPCC sender (Li et al., "HPCC: High Precision Congestion Control", SIGCOMM 2019).
  *
- * Switches push one IntHop record per egress on every data packet (NeedsInt() is true),
+ * Switches push one IntHop record per egress on every data packet (HOOK_INT: NeedsInt()),
  * the receiver echoes the stack in the ACK. Per ACK, for each hop i against the record of
  * the previous ACK: txRate = dTxBytes/dts and
  *   u_i = min(qlen, qlen_prev)/(B_i T) + txRate/B_i      (B_i in bytes/s, T = BaseRtt),
@@ -83,11 +83,10 @@ class Hpcc : public CongestionControl
     // CongestionControl
     void DoInit(const CcContext& ctx) override;
     void DoOnAck(const CcAck& ack) override;
-    bool DoNeedsInt() const override;
     uint64_t DoGetRate() override;
     uint64_t DoGetWindow() const override;
     std::string DoGetName() const override;
-    /// \return the optional hooks it implements: OnAck, GetWindow and NeedsInt
+    /// \return the optional hooks it implements: OnAck, GetWindow, and it reads INT
     uint8_t DoImplementedHooks() const override;
 
     /// Store the forward-path records of \p ack as the reference for the next deltas.

@@ -43,7 +43,7 @@ namespace ns3
  * episodes, UseAckRtt) and probe hooks only: no window, no pacing of its own, no peer
  * rates.
  */
-class RttProbeNvidia : public CongestionControl, public CcPacingAndProbes
+class RttProbeNvidia : public CongestionControl, public CcSendTiming
 {
   public:
     /// Where the target RTT comes from.
@@ -63,7 +63,7 @@ class RttProbeNvidia : public CongestionControl, public CcPacingAndProbes
     static TypeId GetTypeId();
     RttProbeNvidia();
 
-    // CcPacingAndProbes
+    // CcSendTiming
     bool WantsProbe() override;
     void OnProbeResponse(Time rtt) override;
     void OnProbeTimeout() override;
@@ -87,7 +87,7 @@ class RttProbeNvidia : public CongestionControl, public CcPacingAndProbes
     /// \return the optional hooks it implements: OnAck and WantsProbe
     uint8_t DoImplementedHooks() const override;
 
-    CcPacingAndProbes* DoGetExtension() override
+    CcSendTiming* DoGetExtension() override
     {
         return this;
     }

@@ -65,7 +65,7 @@ namespace ns3
  * No timers: every change happens in an event handler or lazily at GetRate(), so idle
  * QPs cost nothing and every rule is testable with a fake clock.
  */
-class RttProbeShared : public CongestionControl, public CcPacingAndProbes
+class RttProbeShared : public CongestionControl, public CcSendTiming
 {
   public:
     /// Where the target RTT comes from.
@@ -78,7 +78,7 @@ class RttProbeShared : public CongestionControl, public CcPacingAndProbes
     static TypeId GetTypeId();
     RttProbeShared();
 
-    // CcPacingAndProbes
+    // CcSendTiming
     bool WantsProbe() override;
     void OnProbeResponse(Time rtt) override;
     void OnProbeTimeout() override;
@@ -111,7 +111,7 @@ class RttProbeShared : public CongestionControl, public CcPacingAndProbes
     uint8_t DoImplementedHooks() const override;
     void DoOnSendEvent(CcSendEvent event, uint32_t payloadBytes) override;
 
-    CcPacingAndProbes* DoGetExtension() override
+    CcSendTiming* DoGetExtension() override
     {
         return this;
     }

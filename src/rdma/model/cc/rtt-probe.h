@@ -53,13 +53,13 @@ namespace ns3
  * per-destination claim and NVIDIA's reference are classes of their own
  * (RttProbeShared, RttProbeNvidia).
  */
-class RttProbe : public CongestionControl, public CcPacingAndProbes
+class RttProbe : public CongestionControl, public CcSendTiming
 {
   public:
     static TypeId GetTypeId();
     RttProbe();
 
-    // CcPacingAndProbes
+    // CcSendTiming
     Time PacingDelay(uint32_t lastWireBytes) override;
     /// True: every gap is the QP's own (a cut at an ACK lengthens the gap being waited).
     bool PacesByCredit() const override;
@@ -87,7 +87,7 @@ class RttProbe : public CongestionControl, public CcPacingAndProbes
     uint8_t DoImplementedHooks() const override;
     void DoOnSendEvent(CcSendEvent event, uint32_t payloadBytes) override;
 
-    CcPacingAndProbes* DoGetExtension() override
+    CcSendTiming* DoGetExtension() override
     {
         return this;
     }

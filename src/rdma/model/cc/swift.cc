@@ -378,8 +378,14 @@ Swift::DoOnTimeout()
     UpdateRate();
 }
 
+CcSendTiming*
+Swift::DoGetExtension()
+{
+    return this;
+}
+
 Time
-Swift::DoGetRetransmissionTimeout() const
+Swift::RetransmissionTimeout() const
 {
     if (!m_srtt.IsStrictlyPositive())
     {

@@ -41,7 +41,7 @@ namespace ns3
  *
  * No timers: every rule is driven by an event (ACK, NACK, timeout).
  */
-class Swift : public CongestionControl
+class Swift : public CongestionControl, public CcSendTiming
 {
   public:
     static TypeId GetTypeId();
@@ -74,9 +74,11 @@ class Swift : public CongestionControl
     void DoOnTimeout() override;
     uint64_t DoGetRate() override;
     uint64_t DoGetWindow() const override;
-    Time DoGetRetransmissionTimeout() const override;
+    CcSendTiming* DoGetExtension() override;
+    // CcSendTiming: its own retransmission timeout, srtt + 4 rttvar (HOOK_RTO)
+    Time RetransmissionTimeout() const override;
     std::string DoGetName() const override;
-    /// \return the optional hooks it implements: OnAck, GetWindow and GetRetransmissionTimeout
+    /// \return the optional hooks it implements: OnAck, GetWindow and its own timeout
     uint8_t DoImplementedHooks() const override;
 
     /// One of the two AIMD windows.

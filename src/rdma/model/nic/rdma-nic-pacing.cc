@@ -241,7 +241,7 @@ RdmaNic::FillDataHeader(RdmaHeader& h,
         // Only the capture's opcode reads it (SEND First or Only), whatever the PSN's try.
         h.flags |= RdmaHeader::FLAG_FIRST;
     }
-    if ((qp.ccHooks & CongestionControl::HOOK_INT) && qp.cc->NeedsInt())
+    if (qp.ccHooks & CongestionControl::HOOK_INT)
     {
         h.flags |= RdmaHeader::FLAG_INT;
     }

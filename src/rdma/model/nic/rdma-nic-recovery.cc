@@ -138,7 +138,8 @@ Time
 RdmaNic::CurrentRto(const SendQueuePair& qp) const
 {
     const Time wanted =
-        (qp.ccHooks & CongestionControl::HOOK_RTO) ? qp.cc->GetRetransmissionTimeout() : Time(0);
+        (qp.ccHooks & CongestionControl::HOOK_RTO) ? qp.cc->GetExtension()->RetransmissionTimeout()
+                                                   : Time(0);
     if (wanted.IsStrictlyPositive())
     {
         return wanted;

@@ -391,8 +391,9 @@ RdmaNic::UseLimiter(SendQueuePair& qp, uint32_t limiter)
     qp.ccHooks = qp.cc->ImplementedHooks();
     if (qp.cc->GetExtension() == nullptr)
     {
-        // Pacing by credit and probes are the extension's: none without one.
-        qp.ccHooks &= ~(CongestionControl::HOOK_PACING | CongestionControl::HOOK_PROBE);
+        // Pacing by credit, probes and an own timeout are the extension's: none without one.
+        qp.ccHooks &= ~(CongestionControl::HOOK_PACING | CongestionControl::HOOK_PROBE |
+                        CongestionControl::HOOK_RTO);
     }
     qp.ccLines = static_cast<uint8_t>(CcPrefetchLines(*qp.cc));
 }

@@ -11,11 +11,13 @@
  *    same (rate, window, RTO) as the one that gets them all;
  *  - if HOOK_PEER_RATES is left out, one whose peer group holds other QPs' rates (which
  *    the NIC then does not keep) decides exactly the same as one whose group holds none.
- * And of the interface's size (issue 59): CongestionControl is a small core of public
- * non-virtual entry points over private hooks; what only the RTT-probe family uses
- * (pacing by credit, probes) is the CcPacingAndProbes extension, which only that family
- * implements; every event hook of the core changes the decisions of at least two
- * controllers, but for the few listed below that belong to one protocol's signal.
+ * And of the interface's size: CongestionControl is a small core of public non-virtual
+ * entry points over private hooks; a controller's own timing of sends (pacing by credit,
+ * probes, its retransmission timeout) is the CcSendTiming extension, and only
+ * controllers that declare one of its hooks implement it; what a class needs of the NIC
+ * (INT records, a CNP spacing) is data, not a method; every event hook of the core
+ * changes the decisions of at least two controllers, but for OnCnp, the signal of one
+ * protocol (see the rule below).
  */
 
 #include "fake-cc-clock.h"
@@ -72,6 +74,14 @@ MakeController(TypeId tid,
     return cc;
 }
 
+/// The retransmission timeout \p cc wants (zero: the loss-recovery policy's).
+Time
+RtoOf(CongestionControl& cc)
+{
+    CcSendTiming* ext = cc.GetExtension();
+    return ext != nullptr ? ext->RetransmissionTimeout() : Time(0);
+}
+
 /// The base class's answer for every hook left out of \p hooks.
 void
 ExpectBaseAnswers(const std::string& name, uint8_t hooks, CongestionControl& cc, int step)
@@ -80,7 +90,7 @@ ExpectBaseAnswers(const std::string& name, uint8_t hooks, CongestionControl& cc,
     {
         EXPECT_EQ(cc.GetWindow(), 0U) << name << " step " << step;
     }
-    CcPacingAndProbes* ext = cc.GetExtension();
+    CcSendTiming* ext = cc.GetExtension();
     if (!(hooks & CongestionControl::HOOK_PACING) && ext != nullptr)
     {
         EXPECT_EQ(ext->PacingDelay(kWire), Time(0)) << name << " step " << step;
@@ -97,7 +107,7 @@ ExpectBaseAnswers(const std::string& name, uint8_t hooks, CongestionControl& cc,
     }
     if (!(hooks & CongestionControl::HOOK_RTO))
     {
-        EXPECT_EQ(cc.GetRetransmissionTimeout(), Time(0)) << name << " step " << step;
+        EXPECT_EQ(RtoOf(cc), Time(0)) << name << " step " << step;
     }
 }
 
@@ -223,7 +233,7 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
             {
                 ASSERT_EQ(cc->PeekRate(), twin->PeekRate()) << a.name << " step " << step;
                 ASSERT_EQ(cc->GetWindow(), twin->GetWindow()) << a.name << " step " << step;
-                ASSERT_EQ(cc->GetRetransmissionTimeout(), twin->GetRetransmissionTimeout())
+                ASSERT_EQ(RtoOf(*cc), RtoOf(*twin))
                     << a.name << " step " << step;
             }
         }
@@ -282,6 +292,7 @@ CC_HAS_MEMBER(GetRate);
 CC_HAS_MEMBER(PeekRate);
 CC_HAS_MEMBER(GetWindow);
 CC_HAS_MEMBER(GetRetransmissionTimeout);
+CC_HAS_MEMBER(RetransmissionTimeout);
 CC_HAS_MEMBER(NeedsInt);
 CC_HAS_MEMBER(GetCnpInterval);
 CC_HAS_MEMBER(GetName);
@@ -308,7 +319,7 @@ using CC = CongestionControl;
 static_assert(HasInit<CC>::value && HasOnAck<CC>::value && HasOnCnp<CC>::value &&
                   HasOnNack<CC>::value && HasOnTimeout<CC>::value && HasOnSendEvent<CC>::value &&
                   HasGetRate<CC>::value && HasPeekRate<CC>::value && HasGetWindow<CC>::value &&
-                  HasGetRetransmissionTimeout<CC>::value && HasNeedsInt<CC>::value &&
+                  HasNeedsInt<CC>::value &&
                   HasGetCnpInterval<CC>::value && HasGetName<CC>::value &&
                   HasImplementedHooks<CC>::value && HasGetExtension<CC>::value,
               "the core's entry points");
@@ -319,12 +330,15 @@ static_assert(!HasPacingDelay<CC>::value && !HasPacingRecheck<CC>::value &&
                   !HasPacesByCredit<CC>::value && !HasWantsProbe<CC>::value &&
                   !HasOnProbeResponse<CC>::value && !HasOnProbeTimeout<CC>::value,
               "pacing by credit and probes are the extension's, not the core's");
-static_assert(HasPacingDelay<CcPacingAndProbes>::value &&
-                  HasPacingRecheck<CcPacingAndProbes>::value &&
-                  HasPacesByCredit<CcPacingAndProbes>::value &&
-                  HasWantsProbe<CcPacingAndProbes>::value &&
-                  HasOnProbeResponse<CcPacingAndProbes>::value &&
-                  HasOnProbeTimeout<CcPacingAndProbes>::value,
+static_assert(!HasGetRetransmissionTimeout<CC>::value && !HasRetransmissionTimeout<CC>::value,
+              "a controller's own timeout is the extension's, not the core's");
+static_assert(HasPacingDelay<CcSendTiming>::value &&
+                  HasPacingRecheck<CcSendTiming>::value &&
+                  HasPacesByCredit<CcSendTiming>::value &&
+                  HasWantsProbe<CcSendTiming>::value &&
+                  HasOnProbeResponse<CcSendTiming>::value &&
+                  HasOnProbeTimeout<CcSendTiming>::value &&
+                  HasRetransmissionTimeout<CcSendTiming>::value,
               "the extension");
 
 /// The algorithms' hooks are private, in the base class and in every controller.
@@ -413,7 +427,7 @@ UsesHook(TypeId tid, Withheld w)
             }
         }
         if (cc->PeekRate() != twin->PeekRate() || cc->GetWindow() != twin->GetWindow() ||
-            cc->GetRetransmissionTimeout() != twin->GetRetransmissionTimeout())
+            RtoOf(*cc) != RtoOf(*twin))
         {
             return true;
         }
@@ -423,14 +437,15 @@ UsesHook(TypeId tid, Withheld w)
 
 } // namespace
 
-// Rule: the core is small and shared. Pacing by credit and probes are an extension that
-// only the RTT-probe family implements (and the hooks HOOK_PACING and HOOK_PROBE need
-// it); every event hook of the core moves at least two controllers, but for OnCnp, the
-// signal of DCQCN's protocol (the NIC turns ECN marks into CNPs whatever the sender
-// runs). The queries NeedsInt (HPCC), GetRetransmissionTimeout (Swift) and
-// GetCnpInterval (DCQCN) are class properties with one user each: they stay in the core
-// as answers the NIC and the runner need from any controller.
-TEST(CcHooksTest, TheCoreIsSharedAndTheExtensionIsTheRttProbeFamilys)
+// Rule: the core is small and shared. A controller's own timing of sends (pacing by
+// credit, probes, its retransmission timeout) is an extension that a controller
+// implements only if it declares one of its hooks (HOOK_PACING, HOOK_PROBE, HOOK_RTO),
+// and those hooks need it. Every event hook of the core moves at least two controllers,
+// but for OnCnp, the signal of DCQCN's protocol, which the core keeps (the NIC turns ECN
+// marks into CNPs whatever the sender runs). What a class needs of the NIC is no method:
+// INT records are the HOOK_INT bit (NeedsInt), the CNP spacing a read-only attribute
+// (GetCnpInterval).
+TEST(CcHooksTest, TheCoreIsSharedAndOwnTimingIsTheExtension)
 {
     const std::map<Withheld, std::string> names = {{Withheld::ACK, "OnAck"},
                                                    {Withheld::CNP, "OnCnp"},
@@ -445,26 +460,27 @@ TEST(CcHooksTest, TheCoreIsSharedAndTheExtensionIsTheRttProbeFamilys)
         f.SetTypeId(a.tid);
         Ptr<CongestionControl> cc = f.Create<CongestionControl>();
         const uint8_t hooks = cc->ImplementedHooks();
-        const bool rttProbeFamily = a.name.rfind("rtt-probe", 0) == 0;
+        const uint8_t timing = CC::HOOK_PACING | CC::HOOK_PROBE | CC::HOOK_RTO;
+        EXPECT_EQ(cc->NeedsInt(), (hooks & CC::HOOK_INT) != 0) << a.name;
+        EXPECT_EQ(cc->NeedsInt(), a.name == "hpcc") << a.name << ": HPCC alone reads INT";
         if (cc->GetExtension() != nullptr)
         {
             ++withExtension;
-            EXPECT_TRUE(rttProbeFamily) << a.name << ": the extension is the RTT probe's";
+            EXPECT_NE(hooks & timing, 0) << a.name << ": an extension no hook declares";
             EXPECT_EQ(static_cast<void*>(cc->GetExtension()),
-                      static_cast<void*>(dynamic_cast<CcPacingAndProbes*>(PeekPointer(cc))))
+                      static_cast<void*>(dynamic_cast<CcSendTiming*>(PeekPointer(cc))))
                 << a.name << ": a controller is its own extension";
         }
         else
         {
-            EXPECT_EQ(hooks & (CC::HOOK_PACING | CC::HOOK_PROBE), 0)
-                << a.name << ": pacing and probe hooks need the extension";
+            EXPECT_EQ(hooks & timing, 0) << a.name << ": pacing, probe and RTO hooks need it";
         }
         for (const auto& [w, name] : names)
         {
             users[w] += UsesHook(a.tid, w) ? 1 : 0;
         }
     }
-    EXPECT_EQ(withExtension, 3); // rtt-probe, rtt-probe-shared, rtt-probe-nvidia
+    EXPECT_EQ(withExtension, 4); // the three RTT-probe classes and Swift (its own RTO)
     for (const auto& [w, name] : names)
     {
         EXPECT_GE(users[w], w == Withheld::CNP ? 1 : 2) << name;
