@@ -137,9 +137,9 @@ RdmaNic::LeavePeerGroupIfDone(SendQueuePair& qp)
 Time
 RdmaNic::CurrentRto(const SendQueuePair& qp) const
 {
-    const Time wanted =
-        (qp.ccHooks & CongestionControl::HOOK_RTO) ? qp.cc->GetExtension()->RetransmissionTimeout()
-                                                   : Time(0);
+    const Time wanted = (qp.ccHooks & CongestionControl::HOOK_RTO)
+                            ? qp.cc->GetExtension()->RetransmissionTimeout()
+                            : Time(0);
     if (wanted.IsStrictlyPositive())
     {
         return wanted;

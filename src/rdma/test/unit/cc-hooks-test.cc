@@ -233,8 +233,7 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
             {
                 ASSERT_EQ(cc->PeekRate(), twin->PeekRate()) << a.name << " step " << step;
                 ASSERT_EQ(cc->GetWindow(), twin->GetWindow()) << a.name << " step " << step;
-                ASSERT_EQ(RtoOf(*cc), RtoOf(*twin))
-                    << a.name << " step " << step;
+                ASSERT_EQ(RtoOf(*cc), RtoOf(*twin)) << a.name << " step " << step;
             }
         }
     }
@@ -319,8 +318,7 @@ using CC = CongestionControl;
 static_assert(HasInit<CC>::value && HasOnAck<CC>::value && HasOnCnp<CC>::value &&
                   HasOnNack<CC>::value && HasOnTimeout<CC>::value && HasOnSendEvent<CC>::value &&
                   HasGetRate<CC>::value && HasPeekRate<CC>::value && HasGetWindow<CC>::value &&
-                  HasNeedsInt<CC>::value &&
-                  HasGetCnpInterval<CC>::value && HasGetName<CC>::value &&
+                  HasNeedsInt<CC>::value && HasGetCnpInterval<CC>::value && HasGetName<CC>::value &&
                   HasImplementedHooks<CC>::value && HasGetExtension<CC>::value,
               "the core's entry points");
 static_assert(!HasOnSend<CC>::value && !HasOnFirstSend<CC>::value && !HasOnDrained<CC>::value &&
@@ -332,10 +330,8 @@ static_assert(!HasPacingDelay<CC>::value && !HasPacingRecheck<CC>::value &&
               "pacing by credit and probes are the extension's, not the core's");
 static_assert(!HasGetRetransmissionTimeout<CC>::value && !HasRetransmissionTimeout<CC>::value,
               "a controller's own timeout is the extension's, not the core's");
-static_assert(HasPacingDelay<CcSendTiming>::value &&
-                  HasPacingRecheck<CcSendTiming>::value &&
-                  HasPacesByCredit<CcSendTiming>::value &&
-                  HasWantsProbe<CcSendTiming>::value &&
+static_assert(HasPacingDelay<CcSendTiming>::value && HasPacingRecheck<CcSendTiming>::value &&
+                  HasPacesByCredit<CcSendTiming>::value && HasWantsProbe<CcSendTiming>::value &&
                   HasOnProbeResponse<CcSendTiming>::value &&
                   HasOnProbeTimeout<CcSendTiming>::value &&
                   HasRetransmissionTimeout<CcSendTiming>::value,
