@@ -63,12 +63,12 @@ struct QpRecord
 } // namespace
 
 // Rule: alpha tracks the marked fraction. Over [1, 3] ms (after the start-up transient:
-// alpha starts at 1 and decays by 1 - 1/16 per window of ~4-5 us, so within 0.4 ms its
+// alpha starts at 1 and decays by 1 - 1/16 per window of ~6 us, so within 0.5 ms its
 // start is forgotten to (15/16)^80 < 1e-2), the mean of a QP's alpha at its updates is the
-// mean of its per-window marked fractions (an EWMA keeps the mean of what it averages); the
+// mean of its per-window marked fractions (an EWMA keeps the mean of what it averages). The
 // windows are nearly equal, so that is the QP's marked fraction over the period, up to the
-// edges of the period (a window or two of ~400 in each) and the variation of window sizes
-// about the sawtooth: a tolerance of 0.03 absolute.
+// edges of the period (a window or two of ~300) and the variation of window sizes about
+// the sawtooth: within 10% of the fraction. (Measured: 0.154 marked, mean alpha 0.150.)
 TEST(DctcpSystem, AlphaConvergesToTheMarkedFraction)
 {
     const LongFlowIncastOptions o = TwoFlowsStepMarking();
@@ -162,7 +162,7 @@ TEST(DctcpSystem, AlphaConvergesToTheMarkedFraction)
         // A test of tracking needs a fraction well inside (0, 1).
         EXPECT_GT(fraction, 0.05) << "node " << r.node;
         EXPECT_LT(fraction, 0.8) << "node " << r.node;
-        EXPECT_NEAR(meanAlpha, fraction, 0.03) << "node " << r.node;
+        EXPECT_NEAR(meanAlpha, fraction, 0.1 * fraction) << "node " << r.node;
     }
     Simulator::Destroy();
 }
@@ -172,7 +172,7 @@ TEST(DctcpSystem, AlphaConvergesToTheMarkedFraction)
 // queue never drains, so >= 90% of it over [0.5, 3] ms, after the start-up (both start at
 // one BDP each: 2 BDP in flight, the first marks halve them within one RTT). The flows
 // are symmetric: Jain >= 0.95. With PFC nothing is dropped, and every byte posted is sent
-// once and delivered.
+// once and delivered. (Measured: 92.59 Gb/s, 46.4 + 46.2, Jain 0.99999, mean queue 27.6 KB.)
 TEST(DctcpSystem, TwoFlowsFillTheLinkFairlyWithoutLoss)
 {
     LongFlowIncastOptions o = TwoFlowsStepMarking();
