@@ -284,6 +284,21 @@ TEST(Cli, CongestionControlParameters)
     EXPECT_EQ(MinSampledRate(dir / "floor/cc.csv"), 100e9);
 }
 
+TEST(Cli, DctcpBadInput)
+{
+    // DCTCP's parameters are checked by their Attributes' checkers: one line, exit 2.
+    json s = kSmall;
+    s["cc"] = {{"algorithm", "dctcp"}, {"dctcp", {{"G", -0.1}}}};
+    ExpectInputError(s, "", {"bad.json", "cc.dctcp.G", "-0.1"});
+    ExpectInputError(kSmall,
+                     "--set cc.algorithm=dctcp --set cc.dctcp.LossFactor=0",
+                     {"--set", "cc.dctcp.LossFactor"});
+    // Its alpha needs a per-packet ECN echo: an ACK for every data packet.
+    s["cc"] = {{"algorithm", "dctcp"}};
+    s["nic"]["ack_interval"] = 2;
+    ExpectInputError(s, "", {"bad.json", "nic.ack_interval", "dctcp"});
+}
+
 TEST(Cli, DcqcnPresetKeys)
 {
     // cc.dcqcn.preset is cc.dcqcn.Preset in lower case: either key chooses the preset,

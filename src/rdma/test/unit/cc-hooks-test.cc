@@ -237,7 +237,7 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
             }
         }
     }
-    EXPECT_GE(algorithms, 6);       // none, DCQCN, TIMELY, Swift, HPCC, the RTT probe
+    EXPECT_GE(algorithms, 7);       // none, DCQCN, TIMELY, Swift, HPCC, DCTCP, the RTT probe
     EXPECT_GE(withoutAck, 2);       // none and DCQCN do without ACKs
     EXPECT_GE(withoutPeerRates, 5); // all but the RTT probe do without their peers' rates
 }
@@ -258,6 +258,7 @@ TEST(CcHooksTest, ControllersDeclareTheHooksTheyNeed)
     EXPECT_EQ(hooksOf("hpcc"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_INT);
     EXPECT_EQ(hooksOf("swift"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_RTO);
     EXPECT_EQ(hooksOf("timely"), CC::HOOK_ACK);
+    EXPECT_EQ(hooksOf("dctcp"), CC::HOOK_ACK | CC::HOOK_WINDOW);
     // RTT-probe: its data packets are its probes, its start a window, its gaps its own.
     EXPECT_EQ(hooksOf("rtt-probe"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_PACING);
     EXPECT_EQ(hooksOf("rtt-probe-nvidia"), CC::HOOK_ACK | CC::HOOK_PROBE);
