@@ -136,13 +136,17 @@ FabricStage::Check(const json& s, const std::string& file, uint32_t hosts) const
             }
         }
     }
-    // DCTCP's alpha counts the bytes whose ACK echoes a CE mark: the responder echoes the
-    // mark of the one packet an ACK answers, exact only if it answers every packet.
-    if (Str(s, "cc.algorithm") == "dctcp" && Int(s, "nic.ack_interval") != 1)
+    // A controller that counts each ACK's ECN echo as the mark of the bytes it
+    // acknowledges (DCTCP's alpha) needs an ACK per packet: the responder echoes the mark
+    // of the one packet an ACK answers.
+    if ((ccFactory.Create<CongestionControl>()->ImplementedHooks() &
+         CongestionControl::HOOK_ECN_PER_PACKET) &&
+        Int(s, "nic.ack_interval") != 1)
     {
         fail("nic.ack_interval",
-             "must be 1 with cc.algorithm dctcp, whose ECN echo must be per packet: an ACK "
-             "echoes only the mark of the packet it answers");
+             "must be 1 with cc.algorithm " + Str(s, "cc.algorithm") +
+                 ", whose ECN echo must be per packet: an ACK echoes only the mark of the "
+                 "packet it answers");
     }
     CheckCcParameters(s, file);
     CheckLinkEvents(s, file);

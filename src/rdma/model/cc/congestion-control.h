@@ -190,7 +190,12 @@ class CongestionControl : public Object
         /// reads CcPeerGroup::ratedQps and rateSum (the NIC keeps them, a write per data
         /// packet to a group of its own, only for a controller that reads them)
         HOOK_PEER_RATES = 1 << 6,
+        /// the hooks above, asked when implemented
         HOOK_ALL = (1 << 7) - 1,
+        /// not a call: the controller counts the ECN echo of every ACK as the mark of the
+        /// bytes it acknowledges (DCTCP's alpha), which is exact only with one ACK per
+        /// packet, so a scenario with a larger nic.ack_interval is refused
+        HOOK_ECN_PER_PACKET = 1 << 7,
     };
 
     /**

@@ -143,7 +143,7 @@ Dctcp::DoGetName() const
 uint8_t
 Dctcp::DoImplementedHooks() const
 {
-    return HOOK_ACK | HOOK_WINDOW;
+    return HOOK_ACK | HOOK_WINDOW | HOOK_ECN_PER_PACKET;
 }
 
 double

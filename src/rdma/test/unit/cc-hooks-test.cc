@@ -195,7 +195,9 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
         const uint8_t hooks = cc->ImplementedHooks();
         const bool ratesMatter = hooks & CongestionControl::HOOK_PEER_RATES;
         withoutPeerRates += ratesMatter ? 0 : 1;
-        ASSERT_EQ(hooks & ~CongestionControl::HOOK_ALL, 0) << a.name;
+        ASSERT_EQ(hooks & ~(CongestionControl::HOOK_ALL | CongestionControl::HOOK_ECN_PER_PACKET),
+                  0)
+            << a.name;
         ASSERT_EQ(twin->ImplementedHooks(), hooks) << a.name << ": constant per class";
         const bool ackMatters = hooks & CongestionControl::HOOK_ACK;
         withoutAck += ackMatters ? 0 : 1;
@@ -258,7 +260,7 @@ TEST(CcHooksTest, ControllersDeclareTheHooksTheyNeed)
     EXPECT_EQ(hooksOf("hpcc"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_INT);
     EXPECT_EQ(hooksOf("swift"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_RTO);
     EXPECT_EQ(hooksOf("timely"), CC::HOOK_ACK);
-    EXPECT_EQ(hooksOf("dctcp"), CC::HOOK_ACK | CC::HOOK_WINDOW);
+    EXPECT_EQ(hooksOf("dctcp"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_ECN_PER_PACKET);
     // RTT-probe: its data packets are its probes, its start a window, its gaps its own.
     EXPECT_EQ(hooksOf("rtt-probe"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_PACING);
     EXPECT_EQ(hooksOf("rtt-probe-nvidia"), CC::HOOK_ACK | CC::HOOK_PROBE);

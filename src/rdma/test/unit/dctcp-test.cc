@@ -125,7 +125,10 @@ TEST(DctcpDefaults, MatchSpecification)
     d->GetAttribute("MinRate", minRate);
     EXPECT_EQ(minRate.Get(), DataRate("100Mb/s"));
     EXPECT_EQ(d->GetName(), "dctcp");
-    EXPECT_EQ(d->ImplementedHooks(), CongestionControl::HOOK_ACK | CongestionControl::HOOK_WINDOW);
+    // OnAck and GetWindow; and its alpha needs one ACK (one ECN echo) per packet.
+    EXPECT_EQ(d->ImplementedHooks(),
+              CongestionControl::HOOK_ACK | CongestionControl::HOOK_WINDOW |
+                  CongestionControl::HOOK_ECN_PER_PACKET);
 }
 
 // Rule: parameters out of their range are refused by their checkers (a scenario then
