@@ -121,10 +121,12 @@ FabricStage::Check(const json& s, const std::string& file, uint32_t hosts) const
     {
         fail("switch.ecn.kmin_kb", "must not exceed switch.ecn.kmax_kb");
     }
-    // Controllers that read INT need every link rate to be one an INT record can carry.
+    // What the controller's class needs of the fabric: its hook bits, asked once.
     ObjectFactory ccFactory;
     ccFactory.SetTypeId(PluginRegistry::CongestionControls().Find(Str(s, "cc.algorithm"))->tid);
-    if (ccFactory.Create<CongestionControl>()->NeedsInt())
+    const uint8_t ccHooks = ccFactory.Create<CongestionControl>()->ImplementedHooks();
+    // Controllers that read INT need every link rate to be one an INT record can carry.
+    if (ccHooks & CongestionControl::HOOK_INT)
     {
         for (const char* key : {"topology.host_rate_gbps", "topology.fabric_rate_gbps"})
         {
@@ -139,9 +141,7 @@ FabricStage::Check(const json& s, const std::string& file, uint32_t hosts) const
     // A controller that counts each ACK's ECN echo as the mark of the bytes it
     // acknowledges (DCTCP's alpha) needs an ACK per packet: the responder echoes the mark
     // of the one packet an ACK answers.
-    if ((ccFactory.Create<CongestionControl>()->ImplementedHooks() &
-         CongestionControl::HOOK_ECN_PER_PACKET) &&
-        Int(s, "nic.ack_interval") != 1)
+    if ((ccHooks & CongestionControl::HOOK_ECN_PER_PACKET) && Int(s, "nic.ack_interval") != 1)
     {
         fail("nic.ack_interval",
              "must be 1 with cc.algorithm " + Str(s, "cc.algorithm") +

@@ -74,7 +74,8 @@ class Dctcp : public CongestionControl
     uint64_t DoGetRate() override;
     uint64_t DoGetWindow() const override;
     std::string DoGetName() const override;
-    /// \return the optional hooks it implements: OnAck and GetWindow
+    /// \return the optional hooks it implements, OnAck and GetWindow, and its need of one
+    ///         ACK per packet (HOOK_ECN_PER_PACKET)
     uint8_t DoImplementedHooks() const override;
 
     /// Close the window of data that \p ack ends: fold its marked fraction into alpha.
