@@ -29,10 +29,12 @@
 #include "ns3/int-hop.h"
 #include "ns3/no-congestion-control.h"
 #include "ns3/plugin-registry.h"
+#include "ns3/power-tcp.h"
 #include "ns3/rtt-probe-nvidia.h"
 #include "ns3/rtt-probe-shared.h"
 #include "ns3/rtt-probe.h"
 #include "ns3/swift.h"
+#include "ns3/theta-power-tcp.h"
 #include "ns3/timely.h"
 
 #include <functional>
@@ -233,8 +235,7 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
             {
                 ASSERT_EQ(cc->PeekRate(), twin->PeekRate()) << a.name << " step " << step;
                 ASSERT_EQ(cc->GetWindow(), twin->GetWindow()) << a.name << " step " << step;
-                ASSERT_EQ(RtoOf(*cc), RtoOf(*twin))
-                    << a.name << " step " << step;
+                ASSERT_EQ(RtoOf(*cc), RtoOf(*twin)) << a.name << " step " << step;
             }
         }
     }
@@ -257,6 +258,8 @@ TEST(CcHooksTest, ControllersDeclareTheHooksTheyNeed)
     };
     using CC = CongestionControl;
     EXPECT_EQ(hooksOf("hpcc"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_INT);
+    EXPECT_EQ(hooksOf("powertcp"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_INT);
+    EXPECT_EQ(hooksOf("theta-powertcp"), CC::HOOK_ACK | CC::HOOK_WINDOW);
     EXPECT_EQ(hooksOf("swift"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_RTO);
     EXPECT_EQ(hooksOf("timely"), CC::HOOK_ACK);
     // RTT-probe: its data packets are its probes, its start a window, its gaps its own.
@@ -319,8 +322,7 @@ using CC = CongestionControl;
 static_assert(HasInit<CC>::value && HasOnAck<CC>::value && HasOnCnp<CC>::value &&
                   HasOnNack<CC>::value && HasOnTimeout<CC>::value && HasOnSendEvent<CC>::value &&
                   HasGetRate<CC>::value && HasPeekRate<CC>::value && HasGetWindow<CC>::value &&
-                  HasNeedsInt<CC>::value &&
-                  HasGetCnpInterval<CC>::value && HasGetName<CC>::value &&
+                  HasNeedsInt<CC>::value && HasGetCnpInterval<CC>::value && HasGetName<CC>::value &&
                   HasImplementedHooks<CC>::value && HasGetExtension<CC>::value,
               "the core's entry points");
 static_assert(!HasOnSend<CC>::value && !HasOnFirstSend<CC>::value && !HasOnDrained<CC>::value &&
@@ -332,10 +334,8 @@ static_assert(!HasPacingDelay<CC>::value && !HasPacingRecheck<CC>::value &&
               "pacing by credit and probes are the extension's, not the core's");
 static_assert(!HasGetRetransmissionTimeout<CC>::value && !HasRetransmissionTimeout<CC>::value,
               "a controller's own timeout is the extension's, not the core's");
-static_assert(HasPacingDelay<CcSendTiming>::value &&
-                  HasPacingRecheck<CcSendTiming>::value &&
-                  HasPacesByCredit<CcSendTiming>::value &&
-                  HasWantsProbe<CcSendTiming>::value &&
+static_assert(HasPacingDelay<CcSendTiming>::value && HasPacingRecheck<CcSendTiming>::value &&
+                  HasPacesByCredit<CcSendTiming>::value && HasWantsProbe<CcSendTiming>::value &&
                   HasOnProbeResponse<CcSendTiming>::value &&
                   HasOnProbeTimeout<CcSendTiming>::value &&
                   HasRetransmissionTimeout<CcSendTiming>::value,
@@ -351,9 +351,10 @@ HooksPrivate()
 }
 
 static_assert(HooksPrivate<CC>() && HooksPrivate<Dcqcn>() && HooksPrivate<Timely>() &&
-                  HooksPrivate<Swift>() && HooksPrivate<Hpcc>() &&
-                  HooksPrivate<NoCongestionControl>() && HooksPrivate<RttProbe>() &&
-                  HooksPrivate<RttProbeShared>() && HooksPrivate<RttProbeNvidia>(),
+                  HooksPrivate<Swift>() && HooksPrivate<Hpcc>() && HooksPrivate<PowerTcp>() &&
+                  HooksPrivate<ThetaPowerTcp>() && HooksPrivate<NoCongestionControl>() &&
+                  HooksPrivate<RttProbe>() && HooksPrivate<RttProbeShared>() &&
+                  HooksPrivate<RttProbeNvidia>(),
               "non-virtual interface: the hooks are private");
 
 /// The core's event hooks, each withheld in turn from one of two twin controllers.
@@ -462,7 +463,9 @@ TEST(CcHooksTest, TheCoreIsSharedAndOwnTimingIsTheExtension)
         const uint8_t hooks = cc->ImplementedHooks();
         const uint8_t timing = CC::HOOK_PACING | CC::HOOK_PROBE | CC::HOOK_RTO;
         EXPECT_EQ(cc->NeedsInt(), (hooks & CC::HOOK_INT) != 0) << a.name;
-        EXPECT_EQ(cc->NeedsInt(), a.name == "hpcc") << a.name << ": HPCC alone reads INT";
+        // The INT readers: HPCC and PowerTCP (θ-PowerTCP is PowerTCP on RTTs alone).
+        EXPECT_EQ(cc->NeedsInt(), a.name == "hpcc" || a.name == "powertcp")
+            << a.name << ": HPCC and PowerTCP alone read INT";
         if (cc->GetExtension() != nullptr)
         {
             ++withExtension;
