@@ -73,6 +73,17 @@ PowerTcp::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&PowerTcp::m_maxWindow),
                           MakeUintegerChecker<uint64_t>(0, 1ULL << 40))
+            .AddAttribute("MinCurrent",
+                          "Floor of a hop's current (dq/dt + txRate) as a fraction of its rate "
+                          "(dimensionless, 0 to 1): while a queue drains fast the arrivals "
+                          "are small and power-based growth W_prev / power is at most "
+                          "1 / MinCurrent per RTT. Default 0.5, ns3-datacenter's floor of "
+                          "the current in its PowerTCP (RTT mode; commented out in its INT "
+                          "mode); 0 is the paper's law unguarded (a 10:1 burst then "
+                          "stays above one BDP for 154 us instead of 44, docs/design.md).",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&PowerTcp::m_minCurrent),
+                          MakeDoubleChecker<double>(0.0, 1.0))
             .AddTraceSource("Window",
                             "Window W (bytes).",
                             MakeTraceSourceAccessor(&PowerTcp::m_window),
@@ -88,6 +99,7 @@ PowerTcp::PowerTcp()
     : m_gamma(0.9),
       m_betaBytes(0),
       m_maxWindow(0),
+      m_minCurrent(0.5),
       m_tauNs(0),
       m_beta(0),
       m_wMin(0),
@@ -113,7 +125,7 @@ PowerTcp::DoInit(const CcContext& ctx)
                              : kBetaRate * (line / kBetaReferenceRate) / 8 * m_tauNs * 1e-9;
     m_wMax = m_maxWindow > 0 ? double(m_maxWindow) : bdp;
     m_wMin = std::min(double(m_minRate.GetBitRate()), line) / 8 * m_tauNs * 1e-9;
-    m_law.Init(m_tauNs, m_gamma, m_beta, m_wMin, m_wMax, bdp);
+    m_law.Init(m_tauNs, m_gamma, m_beta, m_wMin, m_wMax, bdp, double(Now().GetNanoSeconds()));
     m_int.Reset();
     Publish();
 }
@@ -163,7 +175,7 @@ PowerTcp::MaxPower(const CcAck& ack, uint32_t n, double& power, double& dt)
         const double bdp = b * m_tauNs * 1e-9;
         const double txRate = double(cur.TxDelta(prev)) / seconds;
         const double dqdt = (double(cur.qlen) - double(prev.qlen)) / seconds;
-        const double current = dqdt + txRate;
+        const double current = std::max(dqdt + txRate, m_minCurrent * b);
         const double voltage = double(cur.qlen) + bdp;
         const double g = current * voltage / (b * bdp);
         if (!updated || g > power)
@@ -187,10 +199,8 @@ PowerTcp::DoOnAck(const CcAck& ack)
     }
     if (!m_int.IsStarted())
     {
-        // Nothing to take a difference with yet: store the records; the first RTT ends
-        // when the data sent after this ACK is acknowledged.
+        // Nothing to take a difference with yet: store the records.
         m_int.Store(ack, n, Now());
-        m_law.StartRtt(ack.sndNxt);
         return;
     }
     if (n != m_int.GetCount() || m_int.IsTooOld(Now()))
@@ -207,7 +217,7 @@ PowerTcp::DoOnAck(const CcAck& ack)
     }
     m_int.Touch(Now());
     m_law.AddPower(power, dt);
-    m_law.Update(ack.ackPsn, ack.sndNxt);
+    m_law.Update(double(Now().GetNanoSeconds()));
     Publish();
     NS_LOG_LOGIC("power " << power << " smoothed " << m_law.GetSmoothedPower() << " W "
                           << m_law.GetWindow() << " W_prev " << m_law.GetPrevWindow());

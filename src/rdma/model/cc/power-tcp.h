@@ -24,8 +24,10 @@ namespace ns3
  *   voltage  v_i = q_i + B_i τ             (queue + bandwidth-delay product, bytes)
  *   Γ_i = λ_i v_i / (B_i^2 τ)              (normalised power; 1 at full rate, no queue)
  * Γ = max_i Γ_i, Δt = that hop's dt; the window law (PowerWindow) smooths Γ over τ and
- * updates W = γ (W_prev / Γs + β) + (1 - γ) W, W_prev = W once per RTT. τ is the base RTT
- * (default the fabric's largest, as HPCC's T); W starts at line rate x τ.
+ * updates W = γ (W_prev / Γs + β) + (1 - γ) W, W_prev the window one τ ago. τ is the base
+ * RTT (default the fabric's largest, as HPCC's T); W starts at line rate x τ. The current
+ * is floored at MinCurrent x B_i (ns3-datacenter's guard; 0 for the paper's law
+ * unguarded), which bounds the growth while a queue drains.
  *
  * Where the paper is silent, as HPCC here (hpcc.h): the first ACK with INT only stores
  * the records; a change of the number of records, or records older than a quarter of a
@@ -40,7 +42,7 @@ class PowerTcp : public CongestionControl
 
     /// Window W in use (bytes).
     double GetCurrentWindow() const;
-    /// W_prev, the window taken once per RTT (bytes).
+    /// W_prev, the window one τ ago (bytes).
     double GetPrevWindow() const;
     /// Smoothed normalised power Γs.
     double GetSmoothedPower() const;
@@ -75,6 +77,7 @@ class PowerTcp : public CongestionControl
     Time m_baseRtt;
     DataRate m_minRate;
     uint64_t m_maxWindow;
+    double m_minCurrent;
 
     // Derived at Init
     double m_tauNs;

@@ -11,15 +11,20 @@ namespace ns3
 namespace
 {
 
-/// Γs is at least this when W is computed: a hop that received nothing (Γ = 0), or noisy
-/// samples averaging below 0 (they are folded in raw, unbiased), ask for the
-/// largest window, which W_max caps, without a division by zero.
+/// Γs is at least this when W is computed: a hop that received nothing (Γ = 0) asks for
+/// the largest window, which W_max caps, without a division by zero.
 constexpr double kMinPower = 1e-6;
 
 } // namespace
 
 void
-PowerWindow::Init(double tauNs, double gamma, double beta, double wMin, double wMax, double wInit)
+PowerWindow::Init(double tauNs,
+                  double gamma,
+                  double beta,
+                  double wMin,
+                  double wMax,
+                  double wInit,
+                  double nowNs)
 {
     m_tauNs = tauNs;
     m_gamma = gamma;
@@ -29,7 +34,10 @@ PowerWindow::Init(double tauNs, double gamma, double beta, double wMin, double w
     m_w = std::clamp(wInit, m_wMin, m_wMax);
     m_wPrev = m_w;
     m_power = 1;
-    m_lastUpdateSeq = 0;
+    m_head = 0;
+    m_count = 1;
+    m_snapW[0] = m_w;
+    m_snapT[0] = nowNs;
 }
 
 void
@@ -40,24 +48,27 @@ PowerWindow::AddPower(double power, double dtNs)
 }
 
 void
-PowerWindow::StartRtt(uint32_t sndNxt)
-{
-    m_lastUpdateSeq = sndNxt;
-}
-
-bool
-PowerWindow::Update(uint32_t ackPsn, uint32_t sndNxt)
+PowerWindow::Update(double nowNs)
 {
     const double next =
         m_gamma * (m_wPrev / std::max(m_power, kMinPower) + m_beta) + (1 - m_gamma) * m_w;
     m_w = std::clamp(next, m_wMin, m_wMax);
-    if (ackPsn > m_lastUpdateSeq)
+    if (nowNs - m_snapT[m_head] >= m_tauNs / 4)
     {
-        m_wPrev = m_w;
-        m_lastUpdateSeq = std::max(m_lastUpdateSeq, sndNxt);
-        return true;
+        m_head = (m_head + 1) % kSnapshots;
+        m_snapW[m_head] = m_w;
+        m_snapT[m_head] = nowNs;
+        m_count = std::min(m_count + 1, kSnapshots);
     }
-    return false;
+    for (uint32_t k = 0; k < m_count; ++k)
+    {
+        const uint32_t i = (m_head + kSnapshots - k) % kSnapshots;
+        if (nowNs - m_snapT[i] >= m_tauNs)
+        {
+            m_wPrev = m_snapW[i];
+            return;
+        }
+    }
 }
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 #ifndef RDMA_POWER_WINDOW_H
 #define RDMA_POWER_WINDOW_H
 
+#include <array>
 #include <cstdint>
 
 namespace ns3
@@ -18,9 +19,9 @@ namespace ns3
  *   Γs = (Γs (τ - Δt) + Γ Δt) / τ                    (Δt: the time Γ covers, <= τ)
  *   W  = γ (W_prev / Γs + β) + (1 - γ) W,   within [W_min, W_max]
  *
- * on every ACK, where W_prev is the window one RTT ago: it takes W once per RTT, when an
- * ACK acknowledges data sent after the previous update (its cumulative PSN passes the
- * sndNxt recorded then). Γ = 1 is the equilibrium at full utilisation with no queue; at
+ * on every ACK, where W_prev is the window one RTT (τ) ago: the law keeps a snapshot of W
+ * every τ/4 (at the first ACK after each quarter) and W_prev is the newest snapshot at
+ * least τ old. Γ = 1 is the equilibrium at full utilisation with no queue; at
  * equilibrium every flow's β adds to the queue, N flows hold N β.
  *
  * Plain state with no clock: the controllers give it their samples and times.
@@ -28,30 +29,37 @@ namespace ns3
 class PowerWindow
 {
   public:
+    /// Snapshots kept: a quarter of τ apart, enough to hold one τ ago.
+    static constexpr uint32_t kSnapshots = 8;
+
     /**
-     * Start: W = W_prev = \p wInit, Γs = 1 (no power seen yet counts as equilibrium), no
-     * RTT started.
+     * Start: W = W_prev = \p wInit (one snapshot of it at \p nowNs), Γs = 1 (no power
+     * seen yet counts as equilibrium).
      * \param tauNs τ (ns)
      * \param gamma γ in (0, 1]
      * \param beta β (bytes)
      * \param wMin W_min (bytes)
-     * \param wMax W_max (bytes, >= wMin)
+     * \param wMax W_max (bytes; W_min is lowered to it if above)
      * \param wInit the first window (bytes)
+     * \param nowNs the time (ns)
      */
-    void Init(double tauNs, double gamma, double beta, double wMin, double wMax, double wInit);
+    void Init(double tauNs,
+              double gamma,
+              double beta,
+              double wMin,
+              double wMax,
+              double wInit,
+              double nowNs);
 
     /// Fold a power sample \p power covering \p dtNs ns (capped at τ) into Γs.
     void AddPower(double power, double dtNs);
 
     /**
-     * The per-ACK update of W from W_prev and Γs; then, if \p ackPsn passes the sndNxt
-     * recorded at the last W_prev update, W_prev = W and \p sndNxt is recorded.
-     * \return whether W_prev was updated (an RTT ended)
+     * The per-ACK update of W from W_prev and Γs at \p nowNs; then the snapshot of W if a
+     * quarter of τ passed since the last one, and W_prev = the newest snapshot at least τ
+     * old (unchanged while there is none).
      */
-    bool Update(uint32_t ackPsn, uint32_t sndNxt);
-
-    /// The first RTT starts: record \p sndNxt (its end is an ACK passing it).
-    void StartRtt(uint32_t sndNxt);
+    void Update(double nowNs);
 
     double GetWindow() const
     {
@@ -77,7 +85,10 @@ class PowerWindow
     double m_w = 0;
     double m_wPrev = 0;
     double m_power = 1;
-    uint32_t m_lastUpdateSeq = 0; ///< sndNxt at the last W_prev update
+    std::array<double, kSnapshots> m_snapW{}; ///< W at the snapshots (a ring)
+    std::array<double, kSnapshots> m_snapT{}; ///< their times (ns)
+    uint32_t m_head = 0;                      ///< the newest snapshot
+    uint32_t m_count = 0;                     ///< snapshots held
 };
 
 } // namespace ns3

@@ -73,6 +73,25 @@ ThetaPowerTcp::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&ThetaPowerTcp::m_maxWindow),
                           MakeUintegerChecker<uint64_t>(0, 1ULL << 40))
+            .AddAttribute("MinCurrent",
+                          "Floor of the current term dRTT/dt + 1 (dimensionless, 0 to 1): "
+                          "RTT samples of a draining queue are sparse and their gradients "
+                          "steep, and power-based growth W_prev / power is at most "
+                          "1 / MinCurrent per RTT. Default 0.5 (ns3-datacenter's PowerTCP "
+                          "in RTT mode); 0 is the paper's law unguarded.",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&ThetaPowerTcp::m_minCurrent),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("TargetRttFactor",
+                          "f: the power is normalised by f x tau, so it is 1 at an RTT of "
+                          "f x tau (dimensionless, 1 to 10). RTT samples never fall below "
+                          "tau and jitter upwards (two packets meeting at a port), so with "
+                          "f = 1 the power reads above 1 on an idle path and two flows "
+                          "fill 70% of the link. Default 1.05 (ns3-datacenter's PowerTCP "
+                          "in RTT mode divides by 1.05 x base RTT).",
+                          DoubleValue(1.05),
+                          MakeDoubleAccessor(&ThetaPowerTcp::m_rttFactor),
+                          MakeDoubleChecker<double>(1.0, 10.0))
             .AddTraceSource("Window",
                             "Window W (bytes).",
                             MakeTraceSourceAccessor(&ThetaPowerTcp::m_window),
@@ -88,6 +107,8 @@ ThetaPowerTcp::ThetaPowerTcp()
     : m_gamma(0.9),
       m_betaBytes(0),
       m_maxWindow(0),
+      m_minCurrent(0.5),
+      m_rttFactor(1.05),
       m_tauNs(0),
       m_beta(0),
       m_wMin(0),
@@ -114,7 +135,7 @@ ThetaPowerTcp::DoInit(const CcContext& ctx)
                              : kBetaRate * (line / kBetaReferenceRate) / 8 * m_tauNs * 1e-9;
     m_wMax = m_maxWindow > 0 ? double(m_maxWindow) : bdp;
     m_wMin = std::min(double(m_minRate.GetBitRate()), line) / 8 * m_tauNs * 1e-9;
-    m_law.Init(m_tauNs, m_gamma, m_beta, m_wMin, m_wMax, bdp);
+    m_law.Init(m_tauNs, m_gamma, m_beta, m_wMin, m_wMax, bdp, double(Now().GetNanoSeconds()));
     m_started = false;
     Publish();
 }
@@ -154,11 +175,9 @@ ThetaPowerTcp::DoOnAck(const CcAck& ack)
     const Time now = Now();
     if (!m_started)
     {
-        // The first sample has no gradient: keep it; the first RTT ends when the data
-        // sent after this ACK is acknowledged.
+        // The first sample has no gradient: keep it.
         m_prevRtt = ack.rtt;
         m_prevSample = now;
-        m_law.StartRtt(ack.sndNxt);
         m_started = true;
         return;
     }
@@ -169,11 +188,11 @@ ThetaPowerTcp::DoOnAck(const CcAck& ack)
     }
     const double theta = double(ack.rtt.GetNanoSeconds());
     const double gradient = (theta - double(m_prevRtt.GetNanoSeconds())) / dt;
-    const double power = (gradient + 1) * theta / m_tauNs;
+    const double power = std::max(gradient + 1, m_minCurrent) * theta / (m_rttFactor * m_tauNs);
     m_prevRtt = ack.rtt;
     m_prevSample = now;
     m_law.AddPower(power, dt);
-    m_law.Update(ack.ackPsn, ack.sndNxt);
+    m_law.Update(double(now.GetNanoSeconds()));
     Publish();
     NS_LOG_LOGIC("rtt " << theta << " gradient " << gradient << " power " << power << " smoothed "
                         << m_law.GetSmoothedPower() << " W " << m_law.GetWindow());

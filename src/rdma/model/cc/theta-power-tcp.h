@@ -16,16 +16,16 @@ namespace ns3
  * θ-PowerTCP sender (Addanki et al., NSDI 2022, Algorithm 2): PowerTCP's window law
  * (PowerWindow) driven by RTT samples alone, no INT and no switch support. With θ an
  * ACK's RTT sample and τ the path's base RTT, per ACK against the previous sample:
- *   Γ = (dθ/dt + 1) θ / τ
+ *   Γ = max(dθ/dt + 1, MinCurrent) θ / (f τ)
  * (the RTT gradient plus one stands for the current, the RTT for the voltage: for one
  * bottleneck of rate B and queue q, θ = τ + q/B and dθ/dt = (dq/dt)/B, so Γ is PowerTCP's
- * power). Γ is smoothed over τ with the time between the samples as weight, then
- * W = γ (W_prev / Γs + β) + (1 - γ) W, W_prev = W once per RTT; paced at W / τ.
+ * power; f = TargetRttFactor, 1.05, and MinCurrent, 0.5, are ns3-datacenter's guards:
+ * f = 1 and MinCurrent = 0 give the paper's law). Γ is smoothed over τ with the time
+ * between the samples as weight, then W = γ (W_prev / Γs + β) + (1 - γ) W, W_prev the
+ * window one τ ago; paced at W / τ.
  *
  * τ defaults to the QP's own path's base RTT (CcContext::baseRtt), not the fabric's
- * largest: Γ must be 1 when that path's queues are empty. Samples are folded in raw,
- * negative gradients included, so that the noise of consecutive ACKs cancels in the
- * average; the law floors the smoothed power (PowerWindow).
+ * largest: Γ must be 1 when that path's queues are empty.
  */
 class ThetaPowerTcp : public CongestionControl
 {
@@ -35,7 +35,7 @@ class ThetaPowerTcp : public CongestionControl
 
     /// Window W in use (bytes).
     double GetCurrentWindow() const;
-    /// W_prev, the window taken once per RTT (bytes).
+    /// W_prev, the window one τ ago (bytes).
     double GetPrevWindow() const;
     /// Smoothed normalised power Γs.
     double GetSmoothedPower() const;
@@ -67,6 +67,8 @@ class ThetaPowerTcp : public CongestionControl
     Time m_baseRtt;
     DataRate m_minRate;
     uint64_t m_maxWindow;
+    double m_minCurrent;
+    double m_rttFactor;
 
     // Derived at Init
     double m_tauNs;

@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * PowerTCP and θ-PowerTCP (Addanki et al., NSDI 2022) on a single 100G switch, default
- * attributes (γ 0.9, β = BDP/667, τ the base RTT), PFC on and ECN off:
+ * attributes (γ 0.9, β = BDP/667, τ the base RTT, the current floored at half the line
+ * rate), PFC on and ECN off:
  *  - a 10:1 burst incast (10 senders starting together into one port): the queue the
  *    first windows build drains below one BDP within the bound derived below, with no
  *    drop and every byte delivered;

@@ -9,8 +9,9 @@
  *   Γ_i = (dq_i/dt + txRate_i) (q_i + B_i τ) / (B_i^2 τ); Γ = max_i Γ_i, Δt its dt;
  *   Γs = (Γs (τ - Δt) + Γ Δt) / τ (Δt capped at τ), Γs starting at 1;
  *   W = γ (W_prev / Γs + β) + (1 - γ) W within [MinRate τ, W_max];
- *   W_prev = W when the ACK's PSN passes the sndNxt recorded at the last such update;
- *   rate = W / τ; W starts at line rate x τ = W_max.
+ *   W_prev = the window one τ ago (snapshots of W every τ/4, the newest at least τ old);
+ *   the current is floored at MinCurrent x B_i (0.5); rate = W / τ; W starts at line
+ *   rate x τ = W_max.
  *
  * Numbers, chosen so that every INT field is exact (tx in 128-byte units, queue in
  * 80-byte units): B = 100 Gb/s = 12.5e9 B/s, τ = 10.24 us, B τ = 128000 B;
@@ -156,7 +157,7 @@ TEST_F(PowerTcpTest, PowerOfAGrowingQueueAtLineRate)
     EXPECT_NEAR(cc->GetCurrentWindow(), w, Tol(w));
     EXPECT_EQ(cc->GetRate(), static_cast<uint64_t>(std::llround(w * 8 / (kTauNs * 1e-9))));
     EXPECT_EQ(cc->GetWindow(), static_cast<uint64_t>(std::llround(w)));
-    // PSN 5 did not pass the recorded sndNxt 10: W_prev is still the first window.
+    // W_prev is the window one τ ago: the first one.
     EXPECT_NEAR(cc->GetPrevWindow(), kBdp, Tol(kBdp));
 }
 
@@ -177,6 +178,16 @@ TEST_F(PowerTcpTest, StandingAndDrainingQueues)
     EXPECT_NEAR(g, 0.625, 1e-12);
     // Δt = τ/2: half the weight on the sample, half on the start value 1.
     EXPECT_NEAR(cc->GetSmoothedPower(), 0.5 * 1 + 0.5 * 0.625, Tol(0.8125));
+
+    // A queue of B τ/2 emptied over τ by sending B τ/2, nothing arriving: the current,
+    // 0, is floored at MinCurrent x B: Γ = 0.5 x B τ / (B τ) = 0.5 (0 with MinCurrent 0).
+    for (const char* floor : {"0.5", "0"})
+    {
+        Make(1, {{"MinCurrent", floor}});
+        Start(1, 64000);
+        cc->OnAck(Ack({Step{kTauNs, 64000, 0}}, 5, 20));
+        EXPECT_NEAR(cc->GetSmoothedPower(), std::stod(floor), 1e-12) << floor;
+    }
 }
 
 // Rule: the bottleneck is the hop of the largest power; only the forward path's records
@@ -194,56 +205,76 @@ TEST_F(PowerTcpTest, TheMostPowerfulHopDrives)
     EXPECT_NEAR(cc->GetSmoothedPower(), 2.25, Tol(2.25));
 }
 
-// Rule: W_prev takes W once per RTT, when an ACK passes the sndNxt recorded at the
-// previous update; between, every ACK recomputes W from the same W_prev.
-TEST_F(PowerTcpTest, PrevWindowOncePerRtt)
+namespace
+{
+
+/// The law replayed: ACKs every \p dtNs with power \p g; W and W_prev after each.
+struct LawModel
+{
+    double gs = 1;
+    double w = kBdp;
+    double wPrev = kBdp;
+    std::vector<std::pair<double, double>> snaps{{0.0, kBdp}}; ///< (time, W)
+
+    void Ack(double now, double g, double dt, double wMax)
+    {
+        gs = (gs * (kTauNs - dt) + g * dt) / kTauNs;
+        w = std::min(kGamma * (wPrev / gs + kBeta) + (1 - kGamma) * w, wMax);
+        if (now - snaps.back().first >= kTauNs / 4.0)
+        {
+            snaps.emplace_back(now, w);
+        }
+        for (auto it = snaps.rbegin(); it != snaps.rend(); ++it)
+        {
+            if (now - it->first >= kTauNs)
+            {
+                wPrev = it->second;
+                break;
+            }
+        }
+    }
+};
+
+} // namespace
+
+// Rule: W_prev is the window one τ ago: W is snapshotted every τ/4 and W_prev is the
+// newest snapshot at least τ old; every ACK recomputes W from it.
+TEST_F(PowerTcpTest, PrevWindowIsTheWindowOneTauAgo)
 {
     Make();
-    Start(1, 0, 10);
-    double w = kBdp;
-    // Γ = 1.5 (standing queue B τ/2 at line rate) on every ACK, Δt = τ.
-    cc->OnAck(Ack({Step{kTauNs, 128000, 64000}}, 5, 20));
-    w = kGamma * (kBdp / cc->GetSmoothedPower() + kBeta) + (1 - kGamma) * w;
-    for (uint32_t psn = 6; psn <= 10; ++psn)
+    Start(1, 64000);
+    LawModel m;
+    // Γ = 1.5 (standing queue B τ/2 at line rate) on ACKs every τ/4.
+    for (int k = 1; k <= 12; ++k)
     {
-        cc->OnAck(Ack({Step{kTauNs, 128000, 64000}}, psn, 20));
-        w = kGamma * (kBdp / 1.5 + kBeta) + (1 - kGamma) * w;
-        EXPECT_NEAR(cc->GetCurrentWindow(), w, Tol(w)) << psn;
-        EXPECT_NEAR(cc->GetPrevWindow(), kBdp, Tol(kBdp)) << psn;
+        cc->OnAck(Ack({Step{kTauNs / 4, 32000, 64000}}, 5, 20));
+        m.Ack(double(clock.now.GetNanoSeconds()), 1.5, kTauNs / 4.0, kBdp);
+        EXPECT_NEAR(cc->GetSmoothedPower(), m.gs, Tol(m.gs)) << k;
+        EXPECT_NEAR(cc->GetCurrentWindow(), m.w, Tol(m.w)) << k;
+        EXPECT_NEAR(cc->GetPrevWindow(), m.wPrev, Tol(m.wPrev)) << k;
     }
-    // PSN 11 passes 10: W_prev = W, and the next RTT ends past the sndNxt 20 of this ACK.
-    cc->OnAck(Ack({Step{kTauNs, 128000, 64000}}, 11, 20));
-    w = kGamma * (kBdp / 1.5 + kBeta) + (1 - kGamma) * w;
-    EXPECT_NEAR(cc->GetPrevWindow(), w, Tol(w));
-    const double prev = w;
-    cc->OnAck(Ack({Step{kTauNs, 128000, 64000}}, 20, 30));
-    w = kGamma * (prev / 1.5 + kBeta) + (1 - kGamma) * w;
-    EXPECT_NEAR(cc->GetCurrentWindow(), w, Tol(w));
-    EXPECT_NEAR(cc->GetPrevWindow(), prev, Tol(prev));
-    cc->OnAck(Ack({Step{kTauNs, 128000, 64000}}, 21, 30));
-    w = kGamma * (prev / 1.5 + kBeta) + (1 - kGamma) * w;
-    EXPECT_NEAR(cc->GetPrevWindow(), w, Tol(w));
+    // Three quarters of τ in, W_prev was still the first window; from τ on it lags W.
+    EXPECT_LT(cc->GetPrevWindow(), kBdp);
+    EXPECT_GT(cc->GetPrevWindow(), cc->GetCurrentWindow());
 }
 
-// Rule: the fixed point of the law at constant Γ is W = W_prev / Γ + β per RTT: at Γ = 1
-// (full rate, no queue) the window grows by β per RTT.
+// Rule: at Γ = 1 (full rate, no queue) the window grows by about β per τ: the fixed
+// point of W = W_prev / Γ + β.
 TEST_F(PowerTcpTest, AdditiveIncreaseAtEquilibrium)
 {
     Make(1, {{"MaxWindow", "1000000"}});
-    Start(1, 0, 10);
-    uint32_t psn = 11;
-    for (int rtt = 0; rtt < 3; ++rtt)
+    Start();
+    LawModel m;
+    for (int k = 1; k <= 40; ++k)
     {
-        const double prev = cc->GetPrevWindow();
-        // Many ACKs in the RTT, then the one that ends it.
-        for (int k = 0; k < 200; ++k)
-        {
-            cc->OnAck(Ack({Step{kTauNs, 128000, 0}}, psn - 1, psn + 10));
-        }
-        cc->OnAck(Ack({Step{kTauNs, 128000, 0}}, psn, psn + 10));
-        EXPECT_NEAR(cc->GetPrevWindow(), prev + kBeta, 1e-6) << rtt;
-        psn += 11;
+        cc->OnAck(Ack({Step{kTauNs / 4, 32000, 0}}, 5, 20));
+        m.Ack(double(clock.now.GetNanoSeconds()), 1.0, kTauNs / 4.0, 1e6);
+        EXPECT_NEAR(cc->GetCurrentWindow(), m.w, Tol(m.w)) << k;
     }
+    // 10 τ: W_k = γ (W_{k-4} + β) + (1 - γ) W_{k-1} grows by 0.9 β / 3.7 per ACK once
+    // W_prev lags by τ (the first τ W_prev is the first window): about 8 β.
+    EXPECT_GT(cc->GetCurrentWindow(), kBdp + 7 * kBeta);
+    EXPECT_LT(cc->GetCurrentWindow(), kBdp + 10 * kBeta);
 }
 
 // Rule: W stays within [MinRate x τ, W_max]; an idle hop (Γ = 0) asks for W_max; the
@@ -265,7 +296,8 @@ TEST_F(PowerTcpTest, WindowFloorsAndCaps)
 
     Make();
     Start();
-    cc->OnAck(Ack({Step{kTauNs, 0, 0}}, 5, 20)); // nothing sent, nothing queued: Γ = 0
+    // Nothing sent, nothing queued: Γ = 0.5 (the floor of the current), W_prev / Γ > W_max.
+    cc->OnAck(Ack({Step{kTauNs, 0, 0}}, 5, 20));
     EXPECT_NEAR(cc->GetCurrentWindow(), kBdp, Tol(kBdp));
     EXPECT_EQ(cc->GetRate(), kLine);
 

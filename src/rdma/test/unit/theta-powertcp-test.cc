@@ -6,10 +6,11 @@
  *
  * Specification (docs/design.md, "θ-PowerTCP"; Addanki et al. NSDI 2022, Algorithm 2),
  * per ACK with an RTT sample θ, against the previous sample (dt between them):
- *   Γ = (dθ/dt + 1) θ / τ, τ the path's base RTT; Γs = (Γs (τ - dt) + Γ dt) / τ (dt
- *   capped at τ), starting at 1; W = γ (W_prev / Γs + β) + (1 - γ) W within
- *   [MinRate τ, W_max]; W_prev = W once per RTT (PSN passes the recorded sndNxt);
- *   rate = W / τ. No INT.
+ *   Γ = max(dθ/dt + 1, MinCurrent) θ / (f τ), τ the path's base RTT (the paper's law:
+ *   MinCurrent 0, f = TargetRttFactor 1; the defaults 0.5 and 1.05 are ns3-datacenter's
+ *   guards); Γs = (Γs (τ - dt) + Γ dt) / τ (dt capped at τ), starting at 1;
+ *   W = γ (W_prev / Γs + β) + (1 - γ) W within [MinRate τ, W_max]; W_prev the window one
+ *   τ ago (snapshots every τ/4); rate = W / τ. No INT.
  * Numbers: B = 100 Gb/s, τ = 10.24 us, B τ = 128000 B, β = 192 B, W_min = 128 B.
  */
 
@@ -44,9 +45,16 @@ Tol(double x)
 class ThetaPowerTcpTest : public ::testing::Test
 {
   protected:
-    void Make(const std::vector<std::pair<std::string, std::string>>& attrs = {})
+    /// A controller with the paper's law (no guards) unless \p guards, then \p attrs.
+    void Make(const std::vector<std::pair<std::string, std::string>>& attrs = {},
+              bool guards = false)
     {
         cc = CreateObject<ThetaPowerTcp>();
+        if (!guards)
+        {
+            cc->SetAttribute("MinCurrent", StringValue("0"));
+            cc->SetAttribute("TargetRttFactor", StringValue("1"));
+        }
         for (const auto& [k, v] : attrs)
         {
             cc->SetAttribute(k, StringValue(v));
@@ -116,7 +124,7 @@ TEST_F(ThetaPowerTcpTest, PowerFromAnRttRamp)
         EXPECT_NEAR(cc->GetSmoothedPower(), smoothed, Tol(smoothed)) << k;
         w = kGamma * (kBdp / smoothed + kBeta) + (1 - kGamma) * w;
         EXPECT_NEAR(cc->GetCurrentWindow(), w, Tol(w)) << k;
-        EXPECT_NEAR(cc->GetPrevWindow(), kBdp, Tol(kBdp)) << k; // PSN 5 <= 10
+        EXPECT_NEAR(cc->GetPrevWindow(), kBdp, Tol(kBdp)) << k; // less than τ in
     }
     EXPECT_EQ(cc->GetRate(), static_cast<uint64_t>(std::llround(w * 8 / (kTauNs * 1e-9))));
     // A flat RTT of 2τ sampled over a whole τ: no gradient, Γ = θ/τ = 2 replaces Γs.
@@ -129,20 +137,34 @@ TEST_F(ThetaPowerTcpTest, PowerFromAnRttRamp)
     EXPECT_NEAR(cc->GetSmoothedPower(), 0.75, Tol(0.75));
 }
 
-// Rule: W_prev takes W once per RTT, when an ACK's PSN passes the recorded sndNxt.
-TEST_F(ThetaPowerTcpTest, PrevWindowOncePerRtt)
+// Rule: W_prev is the window one τ ago. With ACKs τ apart it is the previous ACK's W, and
+// each W is computed from the one before that: W_k = γ (W_{k-2} / Γ + β) + (1 - γ) W_{k-1}.
+TEST_F(ThetaPowerTcpTest, PrevWindowIsTheWindowOneTauAgo)
 {
     Make();
-    Ack(0, kTauNs, 1, 10);
-    Ack(kTauNs, 2 * kTauNs, 5, 20); // Γ = 4: the RTT doubled over τ
-    Ack(kTauNs, 2 * kTauNs, 9, 20); // Γ = 2
-    EXPECT_NEAR(cc->GetPrevWindow(), kBdp, Tol(kBdp));
-    Ack(kTauNs, 2 * kTauNs, 11, 20);
-    const double w = cc->GetCurrentWindow();
-    EXPECT_NEAR(cc->GetPrevWindow(), w, Tol(w));
-    Ack(kTauNs, 2 * kTauNs, 20, 30);
-    EXPECT_NEAR(cc->GetPrevWindow(), w, Tol(w));
-    EXPECT_NEAR(cc->GetCurrentWindow(), kGamma * (w / 2 + kBeta) + (1 - kGamma) * w, Tol(w));
+    Ack(0, 2 * kTauNs);
+    std::vector<double> w = {kBdp, kBdp};
+    for (int k = 0; k < 6; ++k)
+    {
+        Ack(kTauNs, 2 * kTauNs); // flat RTT of 2τ over τ: Γ = 2
+        const double prev = w[w.size() - 2];
+        w.push_back(kGamma * (prev / 2 + kBeta) + (1 - kGamma) * w.back());
+        EXPECT_NEAR(cc->GetCurrentWindow(), w.back(), Tol(w.back())) << k;
+        EXPECT_NEAR(cc->GetPrevWindow(), w[w.size() - 2], Tol(w[w.size() - 2])) << k;
+    }
+}
+
+// Rule (the defaults' guards): the power is 1 at an RTT of 1.05 τ, and the current term
+// is at least 0.5 however fast the RTT falls.
+TEST_F(ThetaPowerTcpTest, DefaultGuards)
+{
+    Make({}, true);
+    Ack(0, kTauNs * 105 / 100);
+    Ack(kTauNs, kTauNs * 105 / 100);
+    EXPECT_NEAR(cc->GetSmoothedPower(), 1.0, 1e-9);
+    Ack(kTauNs, kTauNs * 4);
+    Ack(kTauNs, kTauNs); // gradient -3: the current term is floored at 0.5
+    EXPECT_NEAR(cc->GetSmoothedPower(), 0.5 / 1.05, 1e-9);
 }
 
 // Rule: W stays within [MinRate x τ, W_max]; a falling RTT (Γ <= 0) asks for W_max.
@@ -156,7 +178,8 @@ TEST_F(ThetaPowerTcpTest, WindowFloorsAndCaps)
     }
     EXPECT_NEAR(cc->GetCurrentWindow(), kWmin, Tol(kWmin));
     EXPECT_EQ(cc->GetRate(), 100000000u);
-    // The RTT falls by 2τ over τ: gradient -2, Γ < 0 replaces Γs; the law floors it.
+    // The RTT falls by 2τ over τ: gradient -2, Γ < 0 replaces Γs (the paper's law, no
+    // floor of the current); the law floors the smoothed power: W_max.
     Ack(kTauNs, 98 * kTauNs, 200, 200);
     Ack(kTauNs, 96 * kTauNs, 201, 201);
     EXPECT_NEAR(cc->GetCurrentWindow(), kBdp, Tol(kBdp));
