@@ -83,15 +83,7 @@ PowerTcp::GetTypeId()
                           "stays above one BDP for 154 us instead of 44, docs/design.md).",
                           DoubleValue(0.5),
                           MakeDoubleAccessor(&PowerTcp::m_minCurrent),
-                          MakeDoubleChecker<double>(0.0, 1.0))
-            .AddTraceSource("Window",
-                            "Window W (bytes).",
-                            MakeTraceSourceAccessor(&PowerTcp::m_window),
-                            "ns3::TracedValueCallback::Double")
-            .AddTraceSource("Power",
-                            "Smoothed normalised power (dimensionless, 1 at equilibrium).",
-                            MakeTraceSourceAccessor(&PowerTcp::m_power),
-                            "ns3::TracedValueCallback::Double");
+                          MakeDoubleChecker<double>(0.0, 1.0));
     return tid;
 }
 
@@ -99,13 +91,7 @@ PowerTcp::PowerTcp()
     : m_gamma(0.9),
       m_betaBytes(0),
       m_maxWindow(0),
-      m_minCurrent(0.5),
-      m_tauNs(0),
-      m_beta(0),
-      m_wMin(0),
-      m_wMax(0),
-      m_window(0),
-      m_power(1)
+      m_minCurrent(0.5)
 {
 }
 
@@ -118,14 +104,15 @@ PowerTcp::DoInit(const CcContext& ctx)
         t = ctx.fabricBaseRtt.IsStrictlyPositive() ? ctx.fabricBaseRtt : ctx.baseRtt;
     }
     NS_ABORT_MSG_IF(!t.IsStrictlyPositive(), "PowerTcp: no base RTT (tau) in the context");
-    m_tauNs = double(t.GetNanoSeconds());
+    const double tauNs = double(t.GetNanoSeconds());
     const double line = double(ctx.lineRate);
-    const double bdp = line / 8 * m_tauNs * 1e-9;
-    m_beta = m_betaBytes > 0 ? double(m_betaBytes)
-                             : kBetaRate * (line / kBetaReferenceRate) / 8 * m_tauNs * 1e-9;
-    m_wMax = m_maxWindow > 0 ? double(m_maxWindow) : bdp;
-    m_wMin = std::min(double(m_minRate.GetBitRate()), line) / 8 * m_tauNs * 1e-9;
-    m_law.Init(m_tauNs, m_gamma, m_beta, m_wMin, m_wMax, bdp, double(Now().GetNanoSeconds()));
+    const double bdp = line / 8 * tauNs * 1e-9;
+    const double beta = m_betaBytes > 0
+                            ? double(m_betaBytes)
+                            : kBetaRate * (line / kBetaReferenceRate) / 8 * tauNs * 1e-9;
+    const double wMax = m_maxWindow > 0 ? double(m_maxWindow) : bdp;
+    const double wMin = std::min(double(m_minRate.GetBitRate()), line) / 8 * tauNs * 1e-9;
+    m_law.Init(tauNs, m_gamma, beta, wMin, wMax, bdp, double(Now().GetNanoSeconds()));
     m_int.Reset();
     Publish();
 }
@@ -145,10 +132,8 @@ PowerTcp::DoImplementedHooks() const
 void
 PowerTcp::Publish()
 {
-    m_window = m_law.GetWindow();
-    m_power = m_law.GetSmoothedPower();
-    const uint64_t r =
-        ClampRate(std::round(m_law.GetWindow() * 8 * 1e9 / m_tauNs), m_minRate.GetBitRate());
+    const uint64_t r = ClampRate(std::round(m_law.GetWindow() * 8 * 1e9 / m_law.GetTauNs()),
+                                 m_minRate.GetBitRate());
     if (r != m_rate.Get())
     {
         m_rate = r;
@@ -172,7 +157,7 @@ PowerTcp::MaxPower(const CcAck& ack, uint32_t n, double& power, double& dt)
         // = q + B tau, power normalised by the equilibrium's B x (B tau).
         const double seconds = double(dts) * 1e-9;
         const double b = double(cur.bitRate) / 8;
-        const double bdp = b * m_tauNs * 1e-9;
+        const double bdp = b * m_law.GetTauNs() * 1e-9;
         const double txRate = double(cur.TxDelta(prev)) / seconds;
         const double dqdt = (double(cur.qlen) - double(prev.qlen)) / seconds;
         const double current = std::max(dqdt + txRate, m_minCurrent * b);
@@ -256,25 +241,25 @@ PowerTcp::GetSmoothedPower() const
 double
 PowerTcp::GetBeta() const
 {
-    return m_beta;
+    return m_law.GetBeta();
 }
 
 Time
 PowerTcp::GetTau() const
 {
-    return NanoSeconds(static_cast<int64_t>(m_tauNs));
+    return NanoSeconds(static_cast<int64_t>(m_law.GetTauNs()));
 }
 
 double
 PowerTcp::GetMaxWindow() const
 {
-    return m_wMax;
+    return m_law.GetMaxWindow();
 }
 
 double
 PowerTcp::GetMinWindow() const
 {
-    return m_wMin;
+    return m_law.GetMinWindow();
 }
 
 } // namespace ns3

@@ -68,7 +68,7 @@ class PowerTcp : public CongestionControl
     /// The largest Γ_i over \p n hops (\p power, its \p dt), newer records kept; false:
     /// no hop brought news.
     bool MaxPower(const CcAck& ack, uint32_t n, double& power, double& dt);
-    /// Set the traced window and the rate that follows from the law's W.
+    /// Set the rate that follows from the law's W.
     void Publish();
 
     // Attributes
@@ -79,17 +79,9 @@ class PowerTcp : public CongestionControl
     uint64_t m_maxWindow;
     double m_minCurrent;
 
-    // Derived at Init
-    double m_tauNs;
-    double m_beta;
-    double m_wMin;
-    double m_wMax;
-
     // State
     PowerWindow m_law;
     IntPathHistory m_int;
-    TracedValue<double> m_window; ///< W (bytes), traced
-    TracedValue<double> m_power;  ///< Γs, traced
 };
 
 } // namespace ns3

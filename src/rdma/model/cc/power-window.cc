@@ -15,6 +15,13 @@ namespace
 /// the largest window, which W_max caps, without a division by zero.
 constexpr double kMinPower = 1e-6;
 
+/// A time (ns) modulo 2^32, for snapshot ages (unsigned differences undo the wrap).
+uint32_t
+Stamp(double nowNs)
+{
+    return static_cast<uint32_t>(static_cast<uint64_t>(nowNs));
+}
+
 } // namespace
 
 void
@@ -36,8 +43,8 @@ PowerWindow::Init(double tauNs,
     m_power = 1;
     m_head = 0;
     m_count = 1;
-    m_snapW[0] = m_w;
-    m_snapT[0] = nowNs;
+    m_snapW[0] = float(m_w);
+    m_snapT[0] = Stamp(nowNs);
 }
 
 void
@@ -53,17 +60,18 @@ PowerWindow::Update(double nowNs)
     const double next =
         m_gamma * (m_wPrev / std::max(m_power, kMinPower) + m_beta) + (1 - m_gamma) * m_w;
     m_w = std::clamp(next, m_wMin, m_wMax);
-    if (nowNs - m_snapT[m_head] >= m_tauNs / 4)
+    const uint32_t now = Stamp(nowNs);
+    if (double(now - m_snapT[m_head]) >= m_tauNs / 4)
     {
         m_head = (m_head + 1) % kSnapshots;
-        m_snapW[m_head] = m_w;
-        m_snapT[m_head] = nowNs;
+        m_snapW[m_head] = float(m_w);
+        m_snapT[m_head] = now;
         m_count = std::min(m_count + 1, kSnapshots);
     }
     for (uint32_t k = 0; k < m_count; ++k)
     {
         const uint32_t i = (m_head + kSnapshots - k) % kSnapshots;
-        if (nowNs - m_snapT[i] >= m_tauNs)
+        if (double(now - m_snapT[i]) >= m_tauNs)
         {
             m_wPrev = m_snapW[i];
             return;

@@ -29,8 +29,8 @@ namespace ns3
 class PowerWindow
 {
   public:
-    /// Snapshots kept: a quarter of τ apart, enough to hold one τ ago.
-    static constexpr uint32_t kSnapshots = 8;
+    /// Snapshots kept: a quarter of τ apart, the fifth is one τ ago.
+    static constexpr uint32_t kSnapshots = 5;
 
     /**
      * Start: W = W_prev = \p wInit (one snapshot of it at \p nowNs), Γs = 1 (no power
@@ -76,6 +76,26 @@ class PowerWindow
         return m_power;
     }
 
+    double GetTauNs() const
+    {
+        return m_tauNs;
+    }
+
+    double GetBeta() const
+    {
+        return m_beta;
+    }
+
+    double GetMinWindow() const
+    {
+        return m_wMin;
+    }
+
+    double GetMaxWindow() const
+    {
+        return m_wMax;
+    }
+
   private:
     double m_tauNs = 1;
     double m_gamma = 0.9;
@@ -85,10 +105,12 @@ class PowerWindow
     double m_w = 0;
     double m_wPrev = 0;
     double m_power = 1;
-    std::array<double, kSnapshots> m_snapW{}; ///< W at the snapshots (a ring)
-    std::array<double, kSnapshots> m_snapT{}; ///< their times (ns)
-    uint32_t m_head = 0;                      ///< the newest snapshot
-    uint32_t m_count = 0;                     ///< snapshots held
+    // Snapshots in 40 bytes (a QP's controller must fit its prefetch budget): W to 1e-7,
+    // times as ns modulo 2^32 (ages of a few τ are exact).
+    std::array<float, kSnapshots> m_snapW{};    ///< W at the snapshots (a ring)
+    std::array<uint32_t, kSnapshots> m_snapT{}; ///< their times (ns, modulo 2^32)
+    uint32_t m_head = 0;                        ///< the newest snapshot
+    uint32_t m_count = 0;                       ///< snapshots held
 };
 
 } // namespace ns3

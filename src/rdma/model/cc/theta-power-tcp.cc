@@ -91,15 +91,7 @@ ThetaPowerTcp::GetTypeId()
                           "in RTT mode divides by 1.05 x base RTT).",
                           DoubleValue(1.05),
                           MakeDoubleAccessor(&ThetaPowerTcp::m_rttFactor),
-                          MakeDoubleChecker<double>(1.0, 10.0))
-            .AddTraceSource("Window",
-                            "Window W (bytes).",
-                            MakeTraceSourceAccessor(&ThetaPowerTcp::m_window),
-                            "ns3::TracedValueCallback::Double")
-            .AddTraceSource("Power",
-                            "Smoothed normalised power (dimensionless, 1 at equilibrium).",
-                            MakeTraceSourceAccessor(&ThetaPowerTcp::m_power),
-                            "ns3::TracedValueCallback::Double");
+                          MakeDoubleChecker<double>(1.0, 10.0));
     return tid;
 }
 
@@ -109,13 +101,7 @@ ThetaPowerTcp::ThetaPowerTcp()
       m_maxWindow(0),
       m_minCurrent(0.5),
       m_rttFactor(1.05),
-      m_tauNs(0),
-      m_beta(0),
-      m_wMin(0),
-      m_wMax(0),
-      m_started(false),
-      m_window(0),
-      m_power(1)
+      m_started(false)
 {
 }
 
@@ -128,14 +114,15 @@ ThetaPowerTcp::DoInit(const CcContext& ctx)
         t = ctx.baseRtt.IsStrictlyPositive() ? ctx.baseRtt : ctx.fabricBaseRtt;
     }
     NS_ABORT_MSG_IF(!t.IsStrictlyPositive(), "ThetaPowerTcp: no base RTT (tau) in the context");
-    m_tauNs = double(t.GetNanoSeconds());
+    const double tauNs = double(t.GetNanoSeconds());
     const double line = double(ctx.lineRate);
-    const double bdp = line / 8 * m_tauNs * 1e-9;
-    m_beta = m_betaBytes > 0 ? double(m_betaBytes)
-                             : kBetaRate * (line / kBetaReferenceRate) / 8 * m_tauNs * 1e-9;
-    m_wMax = m_maxWindow > 0 ? double(m_maxWindow) : bdp;
-    m_wMin = std::min(double(m_minRate.GetBitRate()), line) / 8 * m_tauNs * 1e-9;
-    m_law.Init(m_tauNs, m_gamma, m_beta, m_wMin, m_wMax, bdp, double(Now().GetNanoSeconds()));
+    const double bdp = line / 8 * tauNs * 1e-9;
+    const double beta = m_betaBytes > 0
+                            ? double(m_betaBytes)
+                            : kBetaRate * (line / kBetaReferenceRate) / 8 * tauNs * 1e-9;
+    const double wMax = m_maxWindow > 0 ? double(m_maxWindow) : bdp;
+    const double wMin = std::min(double(m_minRate.GetBitRate()), line) / 8 * tauNs * 1e-9;
+    m_law.Init(tauNs, m_gamma, beta, wMin, wMax, bdp, double(Now().GetNanoSeconds()));
     m_started = false;
     Publish();
 }
@@ -155,10 +142,8 @@ ThetaPowerTcp::DoImplementedHooks() const
 void
 ThetaPowerTcp::Publish()
 {
-    m_window = m_law.GetWindow();
-    m_power = m_law.GetSmoothedPower();
-    const uint64_t r =
-        ClampRate(std::round(m_law.GetWindow() * 8 * 1e9 / m_tauNs), m_minRate.GetBitRate());
+    const uint64_t r = ClampRate(std::round(m_law.GetWindow() * 8 * 1e9 / m_law.GetTauNs()),
+                                 m_minRate.GetBitRate());
     if (r != m_rate.Get())
     {
         m_rate = r;
@@ -188,7 +173,8 @@ ThetaPowerTcp::DoOnAck(const CcAck& ack)
     }
     const double theta = double(ack.rtt.GetNanoSeconds());
     const double gradient = (theta - double(m_prevRtt.GetNanoSeconds())) / dt;
-    const double power = std::max(gradient + 1, m_minCurrent) * theta / (m_rttFactor * m_tauNs);
+    const double power =
+        std::max(gradient + 1, m_minCurrent) * theta / (m_rttFactor * m_law.GetTauNs());
     m_prevRtt = ack.rtt;
     m_prevSample = now;
     m_law.AddPower(power, dt);
@@ -231,25 +217,25 @@ ThetaPowerTcp::GetSmoothedPower() const
 double
 ThetaPowerTcp::GetBeta() const
 {
-    return m_beta;
+    return m_law.GetBeta();
 }
 
 Time
 ThetaPowerTcp::GetTau() const
 {
-    return NanoSeconds(static_cast<int64_t>(m_tauNs));
+    return NanoSeconds(static_cast<int64_t>(m_law.GetTauNs()));
 }
 
 double
 ThetaPowerTcp::GetMaxWindow() const
 {
-    return m_wMax;
+    return m_law.GetMaxWindow();
 }
 
 double
 ThetaPowerTcp::GetMinWindow() const
 {
-    return m_wMin;
+    return m_law.GetMinWindow();
 }
 
 } // namespace ns3

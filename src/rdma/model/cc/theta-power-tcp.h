@@ -58,7 +58,7 @@ class ThetaPowerTcp : public CongestionControl
     /// \return the optional hooks it implements: OnAck, GetWindow
     uint8_t DoImplementedHooks() const override;
 
-    /// Set the traced window and the rate that follows from the law's W.
+    /// Set the rate that follows from the law's W.
     void Publish();
 
     // Attributes
@@ -70,19 +70,11 @@ class ThetaPowerTcp : public CongestionControl
     double m_minCurrent;
     double m_rttFactor;
 
-    // Derived at Init
-    double m_tauNs;
-    double m_beta;
-    double m_wMin;
-    double m_wMax;
-
     // State
     PowerWindow m_law;
-    bool m_started;               ///< a previous RTT sample is stored
-    Time m_prevRtt;               ///< the previous sample
-    Time m_prevSample;            ///< when it arrived
-    TracedValue<double> m_window; ///< W (bytes), traced
-    TracedValue<double> m_power;  ///< Γs, traced
+    bool m_started;    ///< a previous RTT sample is stored
+    Time m_prevRtt;    ///< the previous sample
+    Time m_prevSample; ///< when it arrived
 };
 
 } // namespace ns3

@@ -45,7 +45,8 @@ constexpr double kGamma = 0.9;
 constexpr double
 Tol(double x)
 {
-    return 1e-9 * (x < 0 ? -x : x) + 1e-9;
+    // 1e-6: W_prev is kept as a float snapshot (power-window.h)
+    return 1e-6 * (x < 0 ? -x : x) + 1e-9;
 }
 
 /// What one hop saw between the previous ACK's record and this one.
