@@ -25,15 +25,6 @@ namespace
 /// Line rate at which RateAi is given; W_AI scales with line rate / this.
 constexpr double kAiReferenceRate = 100e9;
 
-/// A forward timestamp delta is trusted only below half the 24-bit range: a larger one
-/// means the record is older than the stored one (an ACK overtaken by a later one).
-constexpr uint64_t kTsHalfRange = 1ULL << (IntHop::kTsBits - 1);
-
-/// Wrap periods of the INT counters: 2^24 ns for the timestamp, 2^20 x 128 bytes for the
-/// byte counter (the time that takes depends on the hop's rate).
-constexpr double kTsWrapNs = double(1ULL << IntHop::kTsBits);
-constexpr double kTxWrapBits = double(1ULL << IntHop::kTxBits) * IntHop::kTxUnit * 8;
-
 } // namespace
 
 TypeId
@@ -111,9 +102,7 @@ Hpcc::Hpcc()
       m_w(0),
       m_wc(0),
       m_incStage(0),
-      m_lastUpdateSeq(0),
-      m_started(false),
-      m_nHops(0)
+      m_lastUpdateSeq(0)
 {
 }
 
@@ -138,8 +127,7 @@ Hpcc::DoInit(const CcContext& ctx)
     m_incStage = 0;
     m_lastUpdateSeq = 0;
     m_lastUpdateTime = Time(0);
-    m_started = false;
-    m_nHops = 0;
+    m_int.Reset();
     SetWindow(m_wInit);
 }
 
@@ -166,51 +154,7 @@ Hpcc::SetWindow(double w)
     }
 }
 
-void
-Hpcc::StoreHops(const CcAck& ack, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        m_hops[i] = IntHop(ack.intStack[i]);
-    }
-    m_nHops = n;
-    m_lastIntAck = Now();
-}
-
-// OnAck's pieces, inline in it (their only caller): it runs once per ACK.
-inline uint32_t
-Hpcc::ForwardHops(const CcAck& ack) const
-{
-    uint32_t n = ack.intHops;
-    // The forward path has hops - 1 switch egresses (hops counts links, the first one is
-    // the NIC's). Records beyond them were pushed on the ACK's way back and describe the
-    // reverse path, which this QP's data does not load.
-    if (m_ctx.hops >= 2)
-    {
-        n = std::min(n, m_ctx.hops - 1);
-    }
-    return n;
-}
-
-inline bool
-Hpcc::RecordsTooOld(uint32_t n) const
-{
-    // After a long silence (an idle QP) a counter may have wrapped more than once and the
-    // deltas would be wrong. A quarter of the wrap period leaves the other quarter below
-    // the half range for the stamps to differ from the ACK arrival times (queueing).
-    const double gapNs = double((Now() - m_lastIntAck).GetNanoSeconds());
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        const double txWrapNs = kTxWrapBits / double(m_hops[i].bitRate) * 1e9;
-        if (gapNs >= std::min(kTsWrapNs, txWrapNs) / 4)
-        {
-            NS_LOG_LOGIC("INT records " << gapNs << " ns old: re-stored");
-            return true;
-        }
-    }
-    return false;
-}
-
+// OnAck's piece, inline in it (its only caller): it runs once per ACK.
 inline bool
 Hpcc::MostLoadedHop(const CcAck& ack, uint32_t n, double& uMax, double& tau)
 {
@@ -218,9 +162,9 @@ Hpcc::MostLoadedHop(const CcAck& ack, uint32_t n, double& uMax, double& tau)
     for (uint32_t i = 0; i < n; ++i)
     {
         const IntHop cur(ack.intStack[i]);
-        IntHop& prev = m_hops[i];
+        IntHop& prev = m_int.Hop(i);
         const uint64_t dts = cur.TimeDelta(prev);
-        if (dts == 0 || dts >= kTsHalfRange)
+        if (!IntPathHistory::IsNewer(dts))
         {
             // Same stamp (no new information) or an older record than the stored one.
             continue;
@@ -277,31 +221,30 @@ Hpcc::UpdateWindow(const CcAck& ack, double uMax, double tau)
 void
 Hpcc::DoOnAck(const CcAck& ack)
 {
-    const uint32_t n = ForwardHops(ack);
+    const uint32_t n = IntPathHistory::ForwardHops(ack, m_ctx.hops);
     if (n == 0)
     {
         return;
     }
-    if (!m_started)
+    if (!m_int.IsStarted())
     {
         // Nothing to take a difference with yet: store the records; the first RTT ends
         // when the data sent after this ACK is acknowledged.
-        StoreHops(ack, n);
+        m_int.Store(ack, n, Now());
         m_lastUpdateSeq = ack.sndNxt;
         m_lastUpdateTime = Now();
-        m_started = true;
         return;
     }
-    if (n != m_nHops)
+    if (n != m_int.GetCount())
     {
         // A different path: its hops are not the stored ones. Start the deltas afresh.
-        NS_LOG_LOGIC("hop count " << m_nHops << " -> " << n << ": records re-stored");
-        StoreHops(ack, n);
+        NS_LOG_LOGIC("hop count " << m_int.GetCount() << " -> " << n << ": records re-stored");
+        m_int.Store(ack, n, Now());
         return;
     }
-    if (RecordsTooOld(n))
+    if (m_int.IsTooOld(Now()))
     {
-        StoreHops(ack, n);
+        m_int.Store(ack, n, Now());
         return;
     }
     double uMax = 0;
@@ -310,7 +253,7 @@ Hpcc::DoOnAck(const CcAck& ack)
     {
         return;
     }
-    m_lastIntAck = Now();
+    m_int.Touch(Now());
     UpdateWindow(ack, uMax, tau);
     NS_LOG_LOGIC("U " << m_u << " W " << m_w << " Wc " << m_wc << " stage " << m_incStage);
 }

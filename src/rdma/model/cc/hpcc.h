@@ -7,8 +7,7 @@
 #include "ns3/congestion-control.h"
 #include "ns3/data-rate.h"
 #include "ns3/int-hop.h"
-
-#include <array>
+#include "ns3/int-path-history.h"
 
 namespace ns3
 {
@@ -89,16 +88,10 @@ class Hpcc : public CongestionControl
     /// \return the optional hooks it implements: OnAck, GetWindow, and it reads INT
     uint8_t DoImplementedHooks() const override;
 
-    /// Store the forward-path records of \p ack as the reference for the next deltas.
-    void StoreHops(const CcAck& ack, uint32_t n);
     /// Set W, keeping it within [min, W_init], and the rate that follows from it.
     void SetWindow(double w);
     /// Whether \p ack acknowledges data sent after the last Wc update.
     bool EndsRtt(const CcAck& ack) const;
-    /// The records of \p ack that describe the forward path (its switch egresses).
-    uint32_t ForwardHops(const CcAck& ack) const;
-    /// Whether the stored records of \p n hops are too old to take deltas from (wraps).
-    bool RecordsTooOld(uint32_t n) const;
     /// The most loaded of \p n hops (\p uMax, its \p tau), newer records kept; false: none.
     bool MostLoadedHop(const CcAck& ack, uint32_t n, double& uMax, double& tau);
     /// Fold \p uMax over \p tau into U, set W, and Wc once per RTT (EndsRtt).
@@ -125,10 +118,7 @@ class Hpcc : public CongestionControl
     uint32_t m_incStage;
     uint32_t m_lastUpdateSeq; ///< sndNxt at the last Wc update
     Time m_lastUpdateTime;    ///< time of the last Wc update
-    bool m_started;           ///< per-hop records stored
-    Time m_lastIntAck;        ///< arrival of the last ACK whose records were stored
-    uint32_t m_nHops;
-    std::array<IntHop, rdmawire::kMaxIntHops> m_hops;
+    IntPathHistory m_int;     ///< the forward path's records of the previous ACK
 };
 
 } // namespace ns3

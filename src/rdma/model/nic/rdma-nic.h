@@ -93,9 +93,9 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
 
     static TypeId GetTypeId();
 
-    /// A controller's own bytes past its ns3::Object base that kCcPrefetchLines covers:
-    /// the rate controllers' (HPCC's 352, the largest). Tested against the built-in
-    /// controllers' sizes.
+    /// A controller's own bytes past its ns3::Object base that kCcPrefetchLines covers
+    /// (HPCC's 352 fit). This bounds a speed aid, not a controller: a larger one is
+    /// loaded ahead up to kCcPrefetchLines and the rest on demand (CcPrefetchLines).
     static constexpr uint32_t kCcStateBytes = 368;
     /// Most cache lines of a QP's controller loaded ahead of a pull or an acknowledgement
     /// (PrefetchSendState), from the line where the object starts. The heap aligns an

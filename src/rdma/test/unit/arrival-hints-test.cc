@@ -17,7 +17,6 @@
 
 #include <cstdint>
 #include <gtest/gtest.h>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -123,38 +122,6 @@ TEST(ArrivalHintsTest, NicTablesFollowItsQpsAsTheyGrow)
     // The test meant something only if the send table did move.
     EXPECT_NE(qp0.front(), qp0.back()) << "the QP vector never moved";
     Simulator::Destroy();
-}
-
-namespace
-{
-/// Registered controllers whose object is larger than the lines PrefetchSendState loads:
-/// the RTT-probe controller keeps its state after its many attributes, and putting its
-/// state first is left to do. Any other controller, shipped or new, must fit.
-const std::set<std::string> kLargerThanThePrefetch = {"rtt-probe"};
-} // namespace
-
-TEST(ArrivalHintsTest, ControllerPrefetchCoversTheRateControllers)
-{
-    // PrefetchSendState loads kCcPrefetchLines lines from the line where the controller
-    // starts; the heap places an object 16-byte aligned, so up to 48 bytes into a line.
-    // The rate controllers keep their state last: a line short misses the state. Every
-    // controller of the registry is checked, so a new one cannot escape the rule.
-    int checked = 0;
-    for (const PluginRegistry::Plugin& cc : PluginRegistry::CongestionControls().Plugins())
-    {
-        const TypeId tid = cc.tid;
-        ASSERT_GE(tid.GetSize(), sizeof(CongestionControl)) << cc.name << ": size not registered";
-        if (kLargerThanThePrefetch.count(cc.name) != 0)
-        {
-            continue;
-        }
-        ++checked;
-        EXPECT_LE(48 + tid.GetSize(), RdmaNic::kCcPrefetchLines * 64u)
-            << cc.name << " is " << tid.GetSize() << " bytes";
-        EXPECT_LE(tid.GetSize(), sizeof(Object) + RdmaNic::kCcStateBytes)
-            << cc.name << " is " << tid.GetSize() << " bytes";
-    }
-    EXPECT_GE(checked, 5) << "dcqcn, hpcc, none, swift and timely at least";
 }
 
 TEST(ArrivalHintsTest, QpPrefetchSpansItsControllerExactly)

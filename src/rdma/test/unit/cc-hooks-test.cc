@@ -29,10 +29,12 @@
 #include "ns3/int-hop.h"
 #include "ns3/no-congestion-control.h"
 #include "ns3/plugin-registry.h"
+#include "ns3/power-tcp.h"
 #include "ns3/rtt-probe-nvidia.h"
 #include "ns3/rtt-probe-shared.h"
 #include "ns3/rtt-probe.h"
 #include "ns3/swift.h"
+#include "ns3/theta-power-tcp.h"
 #include "ns3/timely.h"
 
 #include <functional>
@@ -258,6 +260,8 @@ TEST(CcHooksTest, ControllersDeclareTheHooksTheyNeed)
     };
     using CC = CongestionControl;
     EXPECT_EQ(hooksOf("hpcc"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_INT);
+    EXPECT_EQ(hooksOf("powertcp"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_INT);
+    EXPECT_EQ(hooksOf("theta-powertcp"), CC::HOOK_ACK | CC::HOOK_WINDOW);
     EXPECT_EQ(hooksOf("swift"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_RTO);
     EXPECT_EQ(hooksOf("timely"), CC::HOOK_ACK);
     EXPECT_EQ(hooksOf("dctcp"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_ECN_PER_PACKET);
@@ -350,9 +354,10 @@ HooksPrivate()
 }
 
 static_assert(HooksPrivate<CC>() && HooksPrivate<Dcqcn>() && HooksPrivate<Timely>() &&
-                  HooksPrivate<Swift>() && HooksPrivate<Hpcc>() &&
-                  HooksPrivate<NoCongestionControl>() && HooksPrivate<RttProbe>() &&
-                  HooksPrivate<RttProbeShared>() && HooksPrivate<RttProbeNvidia>(),
+                  HooksPrivate<Swift>() && HooksPrivate<Hpcc>() && HooksPrivate<PowerTcp>() &&
+                  HooksPrivate<ThetaPowerTcp>() && HooksPrivate<NoCongestionControl>() &&
+                  HooksPrivate<RttProbe>() && HooksPrivate<RttProbeShared>() &&
+                  HooksPrivate<RttProbeNvidia>(),
               "non-virtual interface: the hooks are private");
 
 /// The core's event hooks, each withheld in turn from one of two twin controllers.
@@ -461,7 +466,9 @@ TEST(CcHooksTest, TheCoreIsSharedAndOwnTimingIsTheExtension)
         const uint8_t hooks = cc->ImplementedHooks();
         const uint8_t timing = CC::HOOK_PACING | CC::HOOK_PROBE | CC::HOOK_RTO;
         EXPECT_EQ(cc->NeedsInt(), (hooks & CC::HOOK_INT) != 0) << a.name;
-        EXPECT_EQ(cc->NeedsInt(), a.name == "hpcc") << a.name << ": HPCC alone reads INT";
+        // The INT readers: HPCC and PowerTCP (θ-PowerTCP is PowerTCP on RTTs alone).
+        EXPECT_EQ(cc->NeedsInt(), a.name == "hpcc" || a.name == "powertcp")
+            << a.name << ": HPCC and PowerTCP alone read INT";
         if (cc->GetExtension() != nullptr)
         {
             ++withExtension;
