@@ -6,6 +6,8 @@ from ..sim import flow_goodput_gbps, jain, payload_rate_gbps
 from .. import figures
 
 JOIN_MS = 2.0
+INCAST_MS = 10.0
+WHOLE_RUN_GBPS = 85.0
 
 
 def two_flows(variant, stop_ms):
@@ -23,7 +25,7 @@ def incast(stop_ms):
     return {
         "name": "timely-incast",
         "stop_time_ms": stop_ms,
-        "topology": {"type": "star", "hosts": 9},
+        "topology": {"type": "star", "hosts": 8},
         "cc": {"algorithm": "timely"},
         "traffic": {"incast": {"enabled": True, "receiver": 0, "qps_per_sender": 1,
                                "until_ms": stop_ms}},
@@ -54,18 +56,25 @@ def run(sim, quick):
         cc = run_.cc
         for (node, _), grp in cc.groupby(["node", "qp"]):
             series[f"{variant.lower()} host {node}"] = (grp.time_ns / 1e6, grp.rate_bps / 1e9)
-    s = sim.run("timely-incast", incast(6.0))
-    g = flow_goodput_gbps(s, 2e6, 6e6)
+    s = sim.run("timely-incast", incast(INCAST_MS))
+    g = flow_goodput_gbps(s, 0, INCAST_MS * 1e6)
     total = sum(g.values())
-    r.add("default: 8:1 long-flow incast, link use over [2, 6] ms",
-          f">= 90% of {c:.1f} Gb/s", f"{total:.1f} Gb/s ({100 * total / c:.0f}%)",
-          total >= 0.9 * c)
+    r.add(f"default: 7 long flows into one port with PFC, the whole run [0, {INCAST_MS:g}] ms "
+          "from start-up (all at line rate)",
+          f">= {WHOLE_RUN_GBPS:g} Gb/s of payload (the link carries {c:.1f})",
+          f"{total:.1f} Gb/s ({100 * total / c:.0f}%), {s.summary['pfc_pause_frames']} pauses, "
+          f"max queue {s.summary['max_queue_bytes'] / 1e6:.1f} MB",
+          len(g) == 7 and total >= WHOLE_RUN_GBPS)
     r.figure = figures.lines(sim.out / "timely.png", series, "time (ms)", "rate (Gb/s)",
                              "TIMELY, a second flow joins at 2 ms")
-    r.notes.append("Default: the original rule with one update per RTT (OncePerRtt, as the "
-                   "HPCC simulator runs TIMELY). Updating per 16 KB segment (the 2015 text) "
+    r.notes.append("Default: the original rule with one update per RTT, its sample taken from "
+                   "any ACK (OncePerRtt, Segment 0 = one MTU: as the HPCC simulator and "
+                   "ns3-datacenter run TIMELY). Updating per 16 KB segment (the 2015 text) "
                    "cuts the rate once per segment on a whole RTT of stale rising samples and "
-                   "starves this incast (~19 Gb/s); `cc.timely.OncePerRtt=false` keeps it.")
+                   "starves this incast (~19 Gb/s); `cc.timely.OncePerRtt=false` keeps it. "
+                   "With one sample per RTT but 16 KB segments (`cc.timely.Segment=16384`), "
+                   "a QP cut low by the start-up queue climbs back one segment per step: "
+                   "about 83 Gb/s over this run.")
     return r
 
 

@@ -45,10 +45,15 @@ Timely::GetTypeId()
                           MakeEnumChecker(Timely::ORIGINAL, "Original", Timely::PATCHED, "Patched"))
             .AddAttribute("Segment",
                           "Bytes per completion event: one RTT sample and one rate update per "
-                          "Segment bytes ACKed (bytes, default 16384 = 16 KB, paper: 16-64 KB).",
-                          UintegerValue(16384),
+                          "Segment bytes ACKed (bytes, default 0 = one MTU: any ACK may give "
+                          "the sample, as the HPCC simulator's and ns3-datacenter's TIMELY "
+                          "sample; the paper's NIC completes 16-64 KB segments). With "
+                          "OncePerRtt the update is once per round trip either way; a segment "
+                          "larger than what a QP sends in one round trip delays it, and at a "
+                          "low rate the climb back then takes one segment per step.",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&Timely::m_segment),
-                          MakeUintegerChecker<uint32_t>(1))
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("Alpha",
                           "EWMA weight a of the newest RTT difference, no unit (default 0.875, "
                           "HPCC simulator baseline; the TIMELY authors' value is 0.02, which "
@@ -142,7 +147,7 @@ Timely::GetTypeId()
 
 Timely::Timely()
     : m_variant(ORIGINAL),
-      m_segment(16384),
+      m_segment(0),
       m_alpha(0.875),
       m_beta(0.8),
       m_patchedBeta(0.008),
@@ -152,6 +157,7 @@ Timely::Timely()
       m_oncePerRtt(true),
       m_delta(0),
       m_serialization(0),
+      m_segmentBytes(0),
       m_tLowNs(0),
       m_tHighNs(0),
       m_minRttNs(0),
@@ -182,8 +188,10 @@ Timely::DoInit(const CcContext& ctx)
     // time (1.33 us for 16 KB at 100G): a constant offset, so the gradient is unchanged
     // and the TLow/THigh tests move by that much; the floor at 0 keeps short paths physical.
     const uint64_t mtu = ctx.mtu > 0 ? ctx.mtu : 1;
-    const uint64_t packets = (uint64_t(m_segment) + mtu - 1) / mtu;
-    const double wireBytes = double(m_segment) + double(packets * rdmawire::kDataOverheadBytes);
+    m_segmentBytes = m_segment > 0 ? m_segment : mtu;
+    const uint64_t packets = (m_segmentBytes + mtu - 1) / mtu;
+    const double wireBytes =
+        double(m_segmentBytes) + double(packets * rdmawire::kDataOverheadBytes);
     m_serialization = line > 0 ? wireBytes * 8 * 1e9 / line : 0;
     m_tLowNs = double(m_tLow.GetNanoSeconds());
     m_tHighNs = double(m_tHigh.GetNanoSeconds());
@@ -232,7 +240,7 @@ Timely::DoOnAck(const CcAck& ack)
 {
     m_acc += ack.ackedBytes;
     // An ACK without a timestamp cannot close a segment: the next one that has one will.
-    if (m_acc < m_segment || !ack.rtt.IsStrictlyPositive())
+    if (m_acc < m_segmentBytes || !ack.rtt.IsStrictlyPositive())
     {
         return;
     }
@@ -245,7 +253,7 @@ Timely::DoOnAck(const CcAck& ack)
     m_gatePsn = ack.sndNxt;
     // One sample per completion event even if a cumulative ACK covers several segments
     // (after a loss): they all share this one RTT.
-    m_acc %= m_segment;
+    m_acc %= m_segmentBytes;
     ++m_samples;
     Update(std::max(0.0, double(ack.rtt.GetNanoSeconds()) - m_serialization));
 }

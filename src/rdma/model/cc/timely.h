@@ -20,7 +20,8 @@ namespace ns3
  * with the CoNEXT 2016 patch (Zhu et al., "ECN or Delay") as an option.
  *
  * One rate update per RTT sample. A sample is the completion of a segment: the ACKed
- * bytes are summed and the ACK that brings the sum to Segment bytes gives the sample's RTT
+ * bytes are summed and the ACK that brings the sum to Segment bytes (one MTU by default,
+ * so any ACK) gives the sample's RTT
  * (that ACK's RTT minus the segment's serialization time at line rate, floored at 0; see
  * Init). With OncePerRtt, a completed segment is a sample only once the ACKs cover the
  * first packet sent after the previous sample (the HPCC simulator's once-per-RTT update).
@@ -108,6 +109,7 @@ class Timely : public CongestionControl
     // kept in nanoseconds: the NIC's RTTs are whole ns, exact in a double.
     double m_delta;
     double m_serialization;
+    uint64_t m_segmentBytes; ///< Segment in use (one MTU when Segment is 0)
     double m_tLowNs;
     double m_tHighNs;
     double m_minRttNs;

@@ -6,8 +6,10 @@
  *
  * Specification (docs/design.md, "TIMELY"; Mittal et al. SIGCOMM 2015; patch: Zhu et al.
  * CoNEXT 2016), per QP, starting at line rate:
- *  - one update per RTT sample; a sample is the completion of a segment (Segment bytes,
- *    16 KB): ACKed bytes are summed, the ACK that completes the segment gives the RTT;
+ *  - one update per RTT sample; a sample is the completion of a segment (Segment bytes;
+ *    default 0 = one MTU, so any ACK, as the HPCC simulator's and ns3-datacenter's TIMELY;
+ *    the rule tests below use the paper's 16 KB): ACKed bytes are summed, the ACK that
+ *    completes the segment gives the RTT;
  *  - the RTT excludes the segment's serialization: rtt = ack rtt - segment wire bytes /
  *    line rate, floored at 0;
  *  - new_rtt_diff = rtt - prev_rtt; rtt_diff = (1-a) rtt_diff + a new_rtt_diff;
@@ -49,7 +51,7 @@ namespace
 
 constexpr uint64_t kLine = 100000000000ULL; // 100 Gb/s
 constexpr uint32_t kMtu = 1024;
-constexpr uint64_t kSeg = 16384;   // Segment default, 16 packets
+constexpr uint64_t kSeg = 16384;   // the rule tests' Segment (the paper's), 16 packets
 constexpr double kSerNs = 1415.68; // see header
 constexpr double kDelta = 100e6;   // 10 Mb/s per 10 Gb/s at 100 Gb/s
 constexpr double kBeta = 0.8;
@@ -73,9 +75,10 @@ class TimelyTest : public ::testing::Test
     {
         cc = CreateObject<Timely>();
         cc->SetAttribute("Variant", StringValue(variant));
-        // The rule tests feed one sample per completed segment (OncePerRttGatesSamples
-        // turns the default gate back on).
+        // The rule tests feed one sample per completed 16 KB segment (OncePerRttGatesSamples
+        // turns the default gate back on; DefaultSegmentIsOnePacket checks the default).
         cc->SetAttribute("OncePerRtt", BooleanValue(false));
+        cc->SetAttribute("Segment", UintegerValue(kSeg));
         clock.now = Time(0);
         CcContext ctx;
         ctx.lineRate = line;
@@ -143,7 +146,9 @@ TEST_F(TimelyTest, DefaultsMatchSpecification)
     StringValue once; // (the fixture turns it off for the rule tests)
     CreateObject<Timely>()->GetAttribute("OncePerRtt", once);
     EXPECT_EQ(once.Get(), "true");
-    EXPECT_EQ(get("Segment"), "16384");
+    StringValue segment; // (the fixture sets the paper's 16 KB)
+    CreateObject<Timely>()->GetAttribute("Segment", segment);
+    EXPECT_EQ(segment.Get(), "0");
     EXPECT_EQ(get("Alpha"), "0.875");
     EXPECT_EQ(get("Beta"), "0.8");
     EXPECT_EQ(get("PatchedBeta"), "0.008");
@@ -160,6 +165,29 @@ TEST_F(TimelyTest, DefaultsMatchSpecification)
     EXPECT_DOUBLE_EQ(cc->GetAddStep(), kDelta);
     Make("Original", 10000000000ULL); // 10 Gb/s: the paper's 10 Mb/s
     EXPECT_DOUBLE_EQ(cc->GetAddStep(), 10e6);
+}
+
+// Rule: Segment 0 (the default) is one MTU: every ACK of a packet completes a segment and
+// is a sample (with OncePerRtt off), and the serialization excluded is one packet's:
+// 1106 wire bytes = 8848 bits at 100G = 88.48 ns.
+TEST_F(TimelyTest, DefaultSegmentIsOnePacket)
+{
+    cc = CreateObject<Timely>();
+    cc->SetAttribute("OncePerRtt", BooleanValue(false));
+    CcContext ctx;
+    ctx.lineRate = kLine;
+    ctx.baseRtt = MicroSeconds(8);
+    ctx.mtu = kMtu;
+    ctx.hops = 2;
+    ctx.clock = &clock;
+    cc->Init(ctx);
+    EXPECT_NEAR(cc->GetSegmentSerializationNs(), (kMtu + 82) * 8 / 100.0, 1e-6);
+    Ack(kMtu, 10000);
+    EXPECT_EQ(cc->GetSampleCount(), 1u);
+    EXPECT_NEAR(cc->GetLastRttNs(), 10000 - 88.48, 1e-6);
+    Ack(kMtu, 600000); // above T_high: a cut on the second packet already
+    EXPECT_EQ(cc->GetSampleCount(), 2u);
+    EXPECT_LT(Rate(), double(kLine));
 }
 
 // Rule: the RTT excludes the segment's serialization at line rate (1415.68 ns for 16 KB at
