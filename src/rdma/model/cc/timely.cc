@@ -107,11 +107,22 @@ Timely::GetTypeId()
                           MakeTimeAccessor(&Timely::m_rttRef),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("HaiThreshold",
-                          "Consecutive non-positive gradients after which an increase is "
-                          "HaiFactor x delta (samples, default 5, paper).",
+                          "Increases (or non-positive gradients, HaiCount) in a row after which "
+                          "an increase is HaiFactor x delta (samples, default 5, paper).",
                           UintegerValue(5),
                           MakeUintegerAccessor(&Timely::m_haiThreshold),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "HaiCount",
+                "What the hyper-active increase counts. Increases (default): every "
+                "increase in a row, below TLow too, where the step is then also "
+                "HaiFactor x delta; any decrease ends the run (the HPCC simulator's "
+                "and ns3-datacenter's TIMELY). Gradients: non-positive gradients in "
+                "a row, and below TLow the step is always delta (the SIGCOMM 2015 "
+                "pseudo-code).",
+                EnumValue(Timely::INCREASES),
+                compat::MakeEnumAccessor(&Timely::m_haiCount),
+                MakeEnumChecker(Timely::INCREASES, "Increases", Timely::GRADIENTS, "Gradients"))
             .AddAttribute("HaiFactor",
                           "N of the hyper-active increase, rate += N delta (no unit, default "
                           "5, paper).",
@@ -147,6 +158,7 @@ Timely::GetTypeId()
 
 Timely::Timely()
     : m_variant(ORIGINAL),
+      m_haiCount(INCREASES),
       m_segment(0),
       m_alpha(0.875),
       m_beta(0.8),
@@ -283,11 +295,20 @@ Timely::Update(double rtt)
 
     if (rtt < m_tLowNs)
     {
-        // The HAI counter follows the gradient here too, so a flow leaving the T_low region
-        // with a steady RTT keeps its hyper-active step; only a decrease or a positive
-        // gradient ends the run.
-        m_rc += m_delta;
-        m_nonPositive = nonPositive ? m_nonPositive + 1 : 0;
+        if (m_haiCount == INCREASES)
+        {
+            // An increase like any other: the run of increases goes on, and its step too.
+            m_rc += (m_nonPositive >= m_haiThreshold ? m_haiFactor : 1.0) * m_delta;
+            ++m_nonPositive;
+        }
+        else
+        {
+            // The HAI counter follows the gradient here too, so a flow leaving the T_low
+            // region with a steady RTT keeps its hyper-active step; only a decrease or a
+            // positive gradient ends the run.
+            m_rc += m_delta;
+            m_nonPositive = nonPositive ? m_nonPositive + 1 : 0;
+        }
     }
     else if (rtt > m_tHighNs)
     {
@@ -305,7 +326,8 @@ Timely::Update(double rtt)
     }
     else if (nonPositive)
     {
-        // HAI: after HaiThreshold consecutive non-positive gradients the step is N delta.
+        // HAI: after HaiThreshold increases (or non-positive gradients) in a row the step is
+        // N delta.
         const double n = m_nonPositive >= m_haiThreshold ? m_haiFactor : 1.0;
         m_rc += n * m_delta;
         ++m_nonPositive;

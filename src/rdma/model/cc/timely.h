@@ -28,10 +28,12 @@ namespace ns3
  * With rtt the sample, prev_rtt the previous one:
  *   new_rtt_diff = rtt - prev_rtt;  rtt_diff = (1 - a) rtt_diff + a new_rtt_diff;
  *   g = rtt_diff / MinRtt;
- *   rtt < TLow:   rate += delta
+ *   rtt < TLow:   rate += delta (N delta with HaiCount Increases, the default: the HPCC
+ *                 simulator's and ns3-datacenter's TIMELY count every increase)
  *   rtt > THigh:  rate *= 1 - Beta (1 - THigh / rtt)
- *   Original: g <= 0: rate += N delta (N = HaiFactor once HaiThreshold consecutive
- *                     samples had g <= 0 without a decrease, else 1)
+ *   Original: g <= 0: rate += N delta (N = HaiFactor once HaiThreshold increases in a
+ *                     row, or with Gradients samples with g <= 0, had no decrease between
+ *                     them; else 1)
  *             g > 0:  rate *= 1 - Beta g
  *   Patched:  rate = delta (1 - w) + rate (1 - PatchedBeta w (rtt - RttRef) / RttRef),
  *             w = 0 (g <= -1/4), 2g + 1/2 (|g| < 1/4), 1 (g >= 1/4).
@@ -51,6 +53,13 @@ class Timely : public CongestionControl
         PATCHED,  ///< CoNEXT 2016: weighted gradient/RTT rule (unique fair fixed point)
     };
 
+    /// What the hyper-active increase counts.
+    enum HaiCount
+    {
+        INCREASES, ///< every increase in a row, below TLow too (HPCC simulator, ns3-datacenter)
+        GRADIENTS, ///< non-positive gradients in a row; below TLow +delta (SIGCOMM 2015 text)
+    };
+
     static TypeId GetTypeId();
     Timely();
 
@@ -65,7 +74,8 @@ class Timely : public CongestionControl
     double GetRttDiffNs() const;
     /// Normalised gradient of the last sample (rtt_diff / MinRtt).
     double GetGradient() const;
-    /// Consecutive samples with a non-positive gradient and no decrease (HAI counter).
+    /// The HAI counter: increases in a row (HaiCount Increases) or consecutive samples with
+    /// a non-positive gradient and no decrease (Gradients).
     uint32_t GetNonPositiveCount() const;
     /// Additive step delta in use (bit/s), AddStep scaled to the line rate.
     double GetAddStep() const;
@@ -90,6 +100,7 @@ class Timely : public CongestionControl
 
     // Attributes
     Variant m_variant;
+    HaiCount m_haiCount;
     uint32_t m_segment;
     double m_alpha;
     double m_beta;

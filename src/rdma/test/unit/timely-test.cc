@@ -79,6 +79,8 @@ class TimelyTest : public ::testing::Test
         // turns the default gate back on; DefaultSegmentIsOnePacket checks the default).
         cc->SetAttribute("OncePerRtt", BooleanValue(false));
         cc->SetAttribute("Segment", UintegerValue(kSeg));
+        // ... and count HAI as the paper's pseudo-code (HaiCountIncreases checks the default).
+        cc->SetAttribute("HaiCount", StringValue("Gradients"));
         clock.now = Time(0);
         CcContext ctx;
         ctx.lineRate = line;
@@ -146,9 +148,11 @@ TEST_F(TimelyTest, DefaultsMatchSpecification)
     StringValue once; // (the fixture turns it off for the rule tests)
     CreateObject<Timely>()->GetAttribute("OncePerRtt", once);
     EXPECT_EQ(once.Get(), "true");
-    StringValue segment; // (the fixture sets the paper's 16 KB)
+    StringValue segment; // (the fixture sets the paper's 16 KB and HAI counting)
     CreateObject<Timely>()->GetAttribute("Segment", segment);
     EXPECT_EQ(segment.Get(), "0");
+    CreateObject<Timely>()->GetAttribute("HaiCount", segment);
+    EXPECT_EQ(segment.Get(), "Increases");
     EXPECT_EQ(get("Alpha"), "0.875");
     EXPECT_EQ(get("Beta"), "0.8");
     EXPECT_EQ(get("PatchedBeta"), "0.008");
@@ -188,6 +192,36 @@ TEST_F(TimelyTest, DefaultSegmentIsOnePacket)
     Ack(kMtu, 600000); // above T_high: a cut on the second packet already
     EXPECT_EQ(cc->GetSampleCount(), 2u);
     EXPECT_LT(Rate(), double(kLine));
+}
+
+// Rule (HaiCount Increases, the default): every increase counts toward HAI, below T_low
+// too, and from the HaiThreshold-th in a row on the step is HaiFactor x delta there as
+// well; a decrease ends the run. After the T_high cut, 5 samples of 20 us (< T_low):
+// +delta each; the 6th and 7th: +5 delta each; a T_high sample cuts and the next sample
+// below T_low is +delta again.
+TEST_F(TimelyTest, HaiCountIncreasesCountsTLowRegion)
+{
+    cc->SetAttribute("HaiCount", StringValue("Increases"));
+    double r = CutWithTHigh();
+    for (int k = 0; k < 5; ++k)
+    {
+        Sample(20000);
+        r += kDelta;
+        ASSERT_NEAR(Rate(), r, kRateTol) << "increase " << k + 1;
+    }
+    EXPECT_EQ(cc->GetNonPositiveCount(), 5u);
+    for (int k = 0; k < 2; ++k)
+    {
+        Sample(20000);
+        r += 5 * kDelta;
+        ASSERT_NEAR(Rate(), r, kRateTol) << "hyper-active increase " << k + 1;
+    }
+    Sample(600000);
+    EXPECT_LT(Rate(), r);
+    EXPECT_EQ(cc->GetNonPositiveCount(), 0u);
+    r = Rate();
+    Sample(20000);
+    EXPECT_NEAR(Rate(), r + kDelta, kRateTol);
 }
 
 // Rule: the RTT excludes the segment's serialization at line rate (1415.68 ns for 16 KB at
