@@ -2,10 +2,11 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * The keys of the FabricStage (a table; docs/scenario-keys.md is generated from it): the
- * NICs, the switches, routing, congestion control and link events. The parameters of
- * each controller, load balancer and loss-recovery policy come from their attributes
+ * NICs, the switches (and their buffer policy), routing, congestion control and link events. The
+ * parameters of each controller, load balancer and loss-recovery policy come from their attributes
  * (PluginRegistry).
  */
+#include "ns3/buffer-policy.h"
 #include "ns3/cc-key-alias.h"
 #include "ns3/fabric-stage.h"
 #include "ns3/plugin-registry.h"
@@ -63,6 +64,12 @@ FabricStage::Keys() const
         {"switch.pfc.deadlock_detection.window_us", T::NUMBER, 500, 1e-3, 1e9, {}, "us", "A queue counts as blocked once its port has been paused without a break for this long while it holds frames."},
         {"switch.pfc.deadlock_detection.interval_us", T::NUMBER, 250, 1e-3, 1e9, {}, "us", "Time between two looks for cycles."},
         {"switch.lossy_alpha", T::NUMBER, 1.0, 1e-6, 1024, {}, "", "Lossy classes: drop when an egress queue exceeds alpha x free buffer."},
+        {"switch.buffer.policy", T::CHOICE, "dynamic_threshold", 0, 0, BufferPolicy::Names(), "", "Admission rule of the shared buffer for the lossy classes (PFC off, or a class outside PFC; lossless classes follow PFC). dynamic_threshold: an egress queue may hold switch.lossy_alpha x free buffer (Choudhury and Hahne); static: a fixed share per egress queue (switch.buffer.static_kb); abm: Active Buffer Management (Addanki et al., SIGCOMM 2022), alpha / n_p x free buffer x drain rate / line rate (switch.buffer.abm.*). Rules in docs/design.md."},
+        {"switch.buffer.static_kb", T::NUMBER, nullptr, 0.001, 1e9, {}, "KiB", "static only: the most one egress queue (port, class) may hold. Default: an equal share of each switch's buffer, switch.buffer_mb / (its ports x 8 classes)."},
+        {"switch.buffer.abm.alpha", T::NUMBER, nullptr, 1e-6, 1024, {}, "", "abm only: alpha_p of every class. Default 0.5 (the ABM paper's evaluation setting)."},
+        {"switch.buffer.abm.update_interval_us", T::NUMBER, nullptr, 0.001, 1e6, {}, "us", "abm only: window over which a congested queue's drain rate is measured, about one RTT; a queue congested for less than one window drains at line rate. Default 30 (ns3-datacenter's ABM)."},
+        {"switch.buffer.abm.congested_bytes", T::INT, nullptr, 1, 1e12, {}, "bytes", "abm only: a queue holding at least this is congested (counts in n_p; its drain rate is measured). Default 28000 (ns3-datacenter's ABM: 20 x 1400)."},
+        {"switch.buffer.abm.min_drain_rate", T::NUMBER, nullptr, 1e-6, 1, {}, "", "abm only: floor of a measured drain rate / line rate. Default 0.125 (ns3-datacenter's ABM: 1 / number of classes)."},
         {"switch.ecn.enabled", T::BOOL, true, 0, 0, {}, "", "RED/ECN marking at egress."},
         {"switch.ecn.unit", T::CHOICE, "KiB", 0, 0, {"KiB", "kB"}, "", "Unit of switch.ecn.kmin_kb and kmax_kb. KiB: 1,024 bytes (this module's unit). kB: 1,000 bytes, the unit of the HPCC and ConWeave simulators' KMIN_MAP / KMAX_MAP, so that a threshold copied from their configs marks at the same queue (their 100 is 100,000 bytes; as KiB it would be 102,400)."},
         {"switch.ecn.kmin_kb", T::NUMBER, 400, 0, 1e6, {}, "KiB or kB", "Kmin in switch.ecn.unit (at 100 Gb/s if scale_with_rate): no mark while the egress queue holds at most this. HPCC paper baseline: 400 KB (its simulator's 400 x 1000 bytes: 400 with unit kB; the default here is 400 KiB = 409,600 bytes)."},

@@ -3,6 +3,7 @@
  */
 #include "ns3/fabric-stage.h"
 
+#include "ns3/abm-buffer-policy.h"
 #include "ns3/boolean.h"
 #include "ns3/cc-registry.h"
 #include "ns3/congestion-control.h"
@@ -18,6 +19,7 @@
 #include "ns3/scenario-keys-util.h"
 #include "ns3/scenario-schema.h"
 #include "ns3/simulator.h"
+#include "ns3/static-buffer-policy.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -106,6 +108,90 @@ FabricStage::Resolve(json& s, const std::string& file) const
     }
     PluginKeys::Resolve(s, PluginRegistry::LoadBalancers(), LegacyLoadBalancerKeys(), file);
     PluginKeys::Resolve(s, PluginRegistry::LossRecoveries(), LegacyLossRecoveryKeys(), file);
+    ResolveBufferPolicy(s, file);
+}
+
+void
+FabricStage::ResolveBufferPolicy(json& s, const std::string& file)
+{
+    const std::string policy = Str(s, "switch.buffer.policy");
+    TypeId tid;
+    if (!BufferPolicy::Find(policy, tid))
+    {
+        FailKey(file, s, "switch.buffer.policy", "no such policy");
+    }
+    // A policy's parameters with another policy would be silently ignored: refuse them.
+    for (const auto& [key, owner] : BufferPolicyKeys())
+    {
+        if (owner != policy && !At(s, key).is_null())
+        {
+            FailKey(file,
+                    s,
+                    key,
+                    "applies to switch.buffer.policy " + owner + " only; the policy is " + policy);
+        }
+    }
+    if (policy == "abm")
+    {
+        // config.json records the values used: the attributes' defaults where not given.
+        auto attribute = [](const std::string& name) {
+            TypeId::AttributeInformation info;
+            AbmBufferPolicy::GetTypeId().LookupAttributeByName(name, &info);
+            return info.initialValue;
+        };
+        auto fill = [&](const std::string& key, double value) {
+            if (At(s, key).is_null())
+            {
+                Set(s, key, value);
+            }
+        };
+        fill("switch.buffer.abm.alpha", DynamicCast<const DoubleValue>(attribute("Alpha"))->Get());
+        fill("switch.buffer.abm.update_interval_us",
+             DynamicCast<const TimeValue>(attribute("UpdateInterval"))->Get().GetNanoSeconds() /
+                 1000.0);
+        if (At(s, "switch.buffer.abm.congested_bytes").is_null())
+        {
+            Set(s,
+                "switch.buffer.abm.congested_bytes",
+                DynamicCast<const UintegerValue>(attribute("CongestedBytes"))->Get());
+        }
+        fill("switch.buffer.abm.min_drain_rate",
+             DynamicCast<const DoubleValue>(attribute("MinDrainRate"))->Get());
+    }
+}
+
+std::vector<std::pair<std::string, std::string>>
+FabricStage::BufferPolicyKeys()
+{
+    return {
+        {"switch.buffer.static_kb", "static"},
+        {"switch.buffer.abm.alpha", "abm"},
+        {"switch.buffer.abm.update_interval_us", "abm"},
+        {"switch.buffer.abm.congested_bytes", "abm"},
+        {"switch.buffer.abm.min_drain_rate", "abm"},
+    };
+}
+
+ObjectFactory
+FabricStage::BufferPolicyFactory(const json& s)
+{
+    const std::string policy = Str(s, "switch.buffer.policy");
+    TypeId tid;
+    BufferPolicy::Find(policy, tid); // checked by Resolve
+    ObjectFactory f;
+    f.SetTypeId(tid);
+    if (policy == "static" && !At(s, "switch.buffer.static_kb").is_null())
+    {
+        f.Set("QueueLimit", KiB(s, "switch.buffer.static_kb"));
+    }
+    if (policy == "abm")
+    {
+        f.Set("Alpha", DoubleValue(Num(s, "switch.buffer.abm.alpha")));
+        f.Set("UpdateInterval", TimeValue(Us(Num(s, "switch.buffer.abm.update_interval_us"))));
+        f.Set("CongestedBytes", UintegerValue(Int(s, "switch.buffer.abm.congested_bytes")));
+        f.Set("MinDrainRate", DoubleValue(Num(s, "switch.buffer.abm.min_drain_rate")));
+    }
+    return f;
 }
 
 void
@@ -278,6 +364,7 @@ FabricStage::Configure(const json& s, RdmaTopology& topo) const
     topo.SetMmuAttribute("PfcAlpha", DoubleValue(Num(s, "switch.pfc.alpha")));
     topo.SetMmuAttribute("XonDelta", KiB(s, "switch.pfc.xon_delta_kb"));
     topo.SetMmuAttribute("EgressAlpha", DoubleValue(Num(s, "switch.lossy_alpha")));
+    topo.SetBufferPolicy(BufferPolicyFactory(s));
     topo.SetMmuAttribute("LosslessClasses", UintegerValue(0xffu & ~(1u << control)));
     topo.SetMmuAttribute("EcnEnabled", BooleanValue(Bool(s, "switch.ecn.enabled")));
     topo.SetMmuAttribute("Kmin", UintegerValue(EcnThresholdBytes(s, "switch.ecn.kmin_kb")));
