@@ -26,6 +26,10 @@ using namespace rdmatest;
 namespace
 {
 
+constexpr uint32_t kBurstPort = 0; ///< the star links host i to switch port i
+constexpr uint8_t kLongClass = 3;
+constexpr uint8_t kBurstClass = 4;
+
 /// A lossy incast (3 senders x 2 QPs x 200 KB to host 0) on a 4-host star.
 json
 LossyIncast(const std::string& policy)
@@ -80,25 +84,17 @@ RunBurst(const std::string& policy)
     Ptr<RdmaSwitch> sw = topo.GetSwitch(topo.GetSwitches()[0]);
     Ptr<SwitchMmu> mmu = sw->GetMmu();
     EXPECT_EQ(mmu->GetBufferPolicy()->GetName(), policy);
-    const uint32_t burstPort = 0; // the star links host i to switch port i
-    const uint8_t longClass = 3;
-    const uint8_t burstClass = 4;
     BurstRun r;
-    sw->TraceConnectWithoutContext("Drop",
-                                   MakeBoundCallback(
-                                       +[](BurstRun* r,
-                                           uint32_t port,
-                                           Ptr<const Packet> p,
-                                           uint32_t,
-                                           uint32_t out,
-                                           const char*) {
-                                           if (out == port)
-                                           {
-                                               r->burstDroppedBytes += p->GetSize();
-                                           }
-                                       },
-                                       &r,
-                                       burstPort));
+    sw->TraceConnectWithoutContext(
+        "Drop",
+        MakeBoundCallback(
+            +[](BurstRun* r, Ptr<const Packet> p, uint32_t, uint32_t out, const char*) {
+                if (out == kBurstPort)
+                {
+                    r->burstDroppedBytes += p->GetSize();
+                }
+            },
+            &r));
     TrafficDriver driver(topo);
     for (uint32_t src = 4; src < 8; ++src)
     {
@@ -109,7 +105,7 @@ RunBurst(const std::string& policy)
             fl.dst = dst;
             fl.bytes = RdmaMessage::kUnbounded;
             fl.stop = MicroSeconds(300);
-            fl.priority = longClass;
+            fl.priority = kLongClass;
             driver.AddFlow(fl);
         }
     }
@@ -120,7 +116,7 @@ RunBurst(const std::string& policy)
         fl.dst = 0;
         fl.bytes = 100000;
         fl.start = MicroSeconds(100);
-        fl.priority = burstClass;
+        fl.priority = kBurstClass;
         driver.AddFlow(fl);
     }
     // Sample the queues every 0.5 us.
@@ -128,12 +124,12 @@ RunBurst(const std::string& policy)
     {
         Simulator::Schedule(NanoSeconds(500 * i), [&r, mmu, i]() {
             r.burstPeakQueue =
-                std::max(r.burstPeakQueue, mmu->GetEgressBytes(burstPort, burstClass));
+                std::max(r.burstPeakQueue, mmu->GetEgressBytes(kBurstPort, kBurstClass));
             if (i == 199) // 99.5 us
             {
                 for (uint32_t p = 1; p < 4; ++p)
                 {
-                    r.longQueuesBefore += mmu->GetEgressBytes(p, longClass);
+                    r.longQueuesBefore += mmu->GetEgressBytes(p, kLongClass);
                 }
             }
         });

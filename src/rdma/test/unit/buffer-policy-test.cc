@@ -143,7 +143,7 @@ TEST(BufferPolicy, AbmDividesByTheCongestedQueuesOfTheClassAndScalesByDrainRate)
     Ptr<SwitchMmu> mmu = Mmu(1000000, 4, abm);
     auto freeBytes = [&]() { return mmu->GetSharedCapacity() - mmu->GetSharedUsed(); };
     // t = 0: ports 1 and 2 get 6,000 bytes of class 3 each: two congested queues.
-    for (int i = 0; i < 12; ++i)
+    for (int i = 0; i < 24; ++i)
     {
         ASSERT_TRUE(mmu->Admit(0, 1 + i % 2, kLossy, kPkt));
     }
