@@ -3,8 +3,8 @@
  */
 #include "ns3/fabric-stage.h"
 
-#include "ns3/abm-buffer-policy.h"
 #include "ns3/boolean.h"
+#include "ns3/buffer-policy.h"
 #include "ns3/cc-registry.h"
 #include "ns3/congestion-control.h"
 #include "ns3/data-rate.h"
@@ -19,7 +19,6 @@
 #include "ns3/scenario-keys-util.h"
 #include "ns3/scenario-schema.h"
 #include "ns3/simulator.h"
-#include "ns3/static-buffer-policy.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -112,7 +111,7 @@ FabricStage::Resolve(json& s, const std::string& file) const
 }
 
 void
-FabricStage::ResolveBufferPolicy(json& s, const std::string& file)
+FabricStage::ResolveBufferPolicy(const json& s, const std::string& file)
 {
     const std::string policy = Str(s, "switch.buffer.policy");
     TypeId tid;
@@ -120,43 +119,17 @@ FabricStage::ResolveBufferPolicy(json& s, const std::string& file)
     {
         FailKey(file, s, "switch.buffer.policy", "no such policy");
     }
-    // A policy's parameters with another policy would be silently ignored: refuse them.
+    // Another policy's parameter set away from its default would be silently ignored:
+    // refuse it. (At its default it is what config.json holds for every policy.)
     for (const auto& [key, owner] : BufferPolicyKeys())
     {
-        if (owner != policy && !At(s, key).is_null())
+        if (owner != policy && At(s, key) != ScenarioSchema::Find(key)->defaultValue)
         {
             FailKey(file,
                     s,
                     key,
                     "applies to switch.buffer.policy " + owner + " only; the policy is " + policy);
         }
-    }
-    if (policy == "abm")
-    {
-        // config.json records the values used: the attributes' defaults where not given.
-        auto attribute = [](const std::string& name) {
-            TypeId::AttributeInformation info;
-            AbmBufferPolicy::GetTypeId().LookupAttributeByName(name, &info);
-            return info.initialValue;
-        };
-        auto fill = [&](const std::string& key, double value) {
-            if (At(s, key).is_null())
-            {
-                Set(s, key, value);
-            }
-        };
-        fill("switch.buffer.abm.alpha", DynamicCast<const DoubleValue>(attribute("Alpha"))->Get());
-        fill("switch.buffer.abm.update_interval_us",
-             DynamicCast<const TimeValue>(attribute("UpdateInterval"))->Get().GetNanoSeconds() /
-                 1000.0);
-        if (At(s, "switch.buffer.abm.congested_bytes").is_null())
-        {
-            Set(s,
-                "switch.buffer.abm.congested_bytes",
-                DynamicCast<const UintegerValue>(attribute("CongestedBytes"))->Get());
-        }
-        fill("switch.buffer.abm.min_drain_rate",
-             DynamicCast<const DoubleValue>(attribute("MinDrainRate"))->Get());
     }
 }
 
@@ -180,7 +153,7 @@ FabricStage::BufferPolicyFactory(const json& s)
     BufferPolicy::Find(policy, tid); // checked by Resolve
     ObjectFactory f;
     f.SetTypeId(tid);
-    if (policy == "static" && !At(s, "switch.buffer.static_kb").is_null())
+    if (policy == "static")
     {
         f.Set("QueueLimit", KiB(s, "switch.buffer.static_kb"));
     }

@@ -66,9 +66,9 @@ class FabricStage : public ScenarioStage
     static void CheckCcParameters(const nlohmann::json& scenario, const std::string& file);
     /// Link events in time order: "up" only for a link that is down, "down" only for one
     /// that is up. Throws ScenarioError.
-    /// switch.buffer.*: the policy exists, no other policy's parameter is given, and
-    /// the chosen policy's parameters get their defaults (config.json records them).
-    static void ResolveBufferPolicy(nlohmann::json& scenario, const std::string& file);
+    /// switch.buffer.*: the policy exists and no other policy's parameter is set away
+    /// from its default.
+    static void ResolveBufferPolicy(const nlohmann::json& scenario, const std::string& file);
     /// (key, the policy it belongs to) of every buffer-policy parameter.
     static std::vector<std::pair<std::string, std::string>> BufferPolicyKeys();
     /// The buffer policy switch.buffer.policy names, with its parameters.

@@ -10,13 +10,17 @@
  *    class arrives at a fourth. Under dynamic thresholds each congested queue takes
  *    alpha x free buffer, together n x alpha / (1 + n x alpha) of it; under ABM each
  *    takes alpha / n x free, together alpha / (1 + alpha) whatever n. So ABM leaves the
- *    burst more buffer: its queue grows higher and it loses fewer bytes.
+ *    burst more buffer: its queue grows higher and it loses fewer bytes;
+ *  - the keys' defaults are the policies' attribute defaults.
  */
 #include "conservation-util.h"
 #include "scenario-test-util.h"
 
+#include "ns3/abm-buffer-policy.h"
 #include "ns3/core-module.h"
 #include "ns3/rdma-module.h"
+#include "ns3/scenario-schema.h"
+#include "ns3/static-buffer-policy.h"
 
 #include <gtest/gtest.h>
 
@@ -211,4 +215,26 @@ TEST(BufferPolicySystem, AbmLeavesABurstMoreBufferThanDynamicThresholds)
     // 0.5 x (0.67 B - q), q = 0.22 B, up to B / 4: at least 1.3 times DT's.
     EXPECT_GT(abm.burstPeakQueue, 1.25 * dt.burstPeakQueue);
     EXPECT_LT(abm.burstDroppedBytes, dt.burstDroppedBytes);
+}
+
+TEST(BufferPolicySystem, KeyDefaultsAreTheAttributeDefaults)
+{
+    using namespace ns3;
+    auto key = [](const std::string& path) { return ScenarioSchema::Find(path)->defaultValue; };
+    auto attribute = [](TypeId tid, const std::string& name) {
+        TypeId::AttributeInformation info;
+        EXPECT_TRUE(tid.LookupAttributeByName(name, &info)) << name;
+        return info.initialValue->SerializeToString(info.checker);
+    };
+    const TypeId abm = AbmBufferPolicy::GetTypeId();
+    EXPECT_EQ(key("switch.buffer.policy"), "dynamic_threshold");
+    EXPECT_EQ(std::stod(attribute(abm, "Alpha")), key("switch.buffer.abm.alpha").get<double>());
+    EXPECT_EQ(Time(attribute(abm, "UpdateInterval")),
+              MicroSeconds(key("switch.buffer.abm.update_interval_us").get<double>()));
+    EXPECT_EQ(attribute(abm, "CongestedBytes"),
+              std::to_string(key("switch.buffer.abm.congested_bytes").get<int>()));
+    EXPECT_EQ(std::stod(attribute(abm, "MinDrainRate")),
+              key("switch.buffer.abm.min_drain_rate").get<double>());
+    EXPECT_EQ(attribute(StaticBufferPolicy::GetTypeId(), "QueueLimit"), "0");
+    EXPECT_EQ(key("switch.buffer.static_kb").get<double>(), 0.0);
 }
