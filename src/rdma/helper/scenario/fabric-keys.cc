@@ -2,10 +2,11 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * The keys of the FabricStage (a table; docs/scenario-keys.md is generated from it): the
- * NICs, the switches, routing, congestion control and link events. The parameters of
- * each controller, load balancer and loss-recovery policy come from their attributes
+ * NICs, the switches (and their buffer policy), routing, congestion control and link events. The
+ * parameters of each controller, load balancer and loss-recovery policy come from their attributes
  * (PluginRegistry).
  */
+#include "ns3/buffer-policy.h"
 #include "ns3/cc-key-alias.h"
 #include "ns3/fabric-stage.h"
 #include "ns3/plugin-registry.h"
@@ -48,7 +49,7 @@ FabricStage::Keys() const
         {"nic.control_priority", T::INT, 7, 0, 7, {}, "", "Strict-priority class of ACK, NACK and CNP."},
         {"nic.ecn_capable", T::BOOL, true, 0, 0, {}, "", "Data packets are ECN-capable (ECT)."},
         {"switch.buffer_mb", T::NUMBER, 32, 1e-3, 1e5, {}, "MiB", "Shared packet buffer per switch (HPCC paper: 32 MB at 100G)."},
-        {"switch.pfc.enabled", T::BOOL, true, 0, 0, {}, "", "PFC on data classes (lossless). false: lossy, drops at a dynamic egress threshold."},
+        {"switch.pfc.enabled", T::BOOL, true, 0, 0, {}, "", "PFC on data classes (lossless). false: lossy, drops at the egress threshold of switch.buffer.policy (default: dynamic)."},
         {"switch.pfc.dynamic_xoff", T::BOOL, true, 0, 0, {}, "", "Xoff = alpha x free shared buffer (true) or static_xoff_kb (false)."},
         {"switch.pfc.alpha", T::NUMBER, 0.125, 1e-6, 1024, {}, "", "Dynamic Xoff factor."},
         {"switch.pfc.static_xoff_kb", T::NUMBER, 256, 0.001, 1e6, {}, "KiB", "Static Xoff per ingress (port, class)."},
@@ -62,7 +63,13 @@ FabricStage::Keys() const
         {"switch.pfc.deadlock_detection.enabled", T::BOOL, true, 0, 0, {}, "", "Look for PFC deadlocks (cycles of switch queues each paused by the next) with PFC on; each found goes to summary.json (pfc_deadlocks) and one stderr line. It only looks: results are the same without it."},
         {"switch.pfc.deadlock_detection.window_us", T::NUMBER, 500, 1e-3, 1e9, {}, "us", "A queue counts as blocked once its port has been paused without a break for this long while it holds frames."},
         {"switch.pfc.deadlock_detection.interval_us", T::NUMBER, 250, 1e-3, 1e9, {}, "us", "Time between two looks for cycles."},
-        {"switch.lossy_alpha", T::NUMBER, 1.0, 1e-6, 1024, {}, "", "Lossy classes: drop when an egress queue exceeds alpha x free buffer."},
+        {"switch.lossy_alpha", T::NUMBER, 1.0, 1e-6, 1024, {}, "", "Lossy classes, switch.buffer.policy dynamic_threshold: drop when an egress queue exceeds alpha x free buffer."},
+        {"switch.buffer.policy", T::CHOICE, "dynamic_threshold", 0, 0, BufferPolicy::Names(), "", "Admission rule of the shared buffer for the lossy classes (PFC off, or a class outside PFC; lossless classes follow PFC). dynamic_threshold: an egress queue may hold switch.lossy_alpha x free buffer (Choudhury and Hahne); static: a fixed share per egress queue (switch.buffer.static_kb); abm: Active Buffer Management (Addanki et al., SIGCOMM 2022), alpha / n_p x free buffer x drain rate / line rate (switch.buffer.abm.*). Rules in docs/design.md."},
+        {"switch.buffer.static_kb", T::NUMBER, 0, 0, 1e9, {}, "KiB", "static only: the most one egress queue (port, class) may hold; 0 = an equal share of each switch's buffer, switch.buffer_mb / (its ports x 8 classes)."},
+        {"switch.buffer.abm.alpha", T::NUMBER, 0.5, 1e-6, 1024, {}, "", "abm only: alpha_p of every class (the ABM paper's evaluation setting: 0.5)."},
+        {"switch.buffer.abm.update_interval_us", T::NUMBER, 30, 0.001, 1e6, {}, "us", "abm only: window over which a congested queue's drain rate is measured, about one RTT; a queue congested for less than one window drains at line rate (ns3-datacenter's ABM: 30 us)."},
+        {"switch.buffer.abm.congested_bytes", T::INT, 28000, 1, 1e12, {}, "bytes", "abm only: a queue holding at least this is congested (counts in n_p; its drain rate is measured) (ns3-datacenter's ABM: 20 x 1400)."},
+        {"switch.buffer.abm.min_drain_rate", T::NUMBER, 0.125, 1e-6, 1, {}, "", "abm only: floor of a measured drain rate / line rate (ns3-datacenter's ABM: 1 / number of classes)."},
         {"switch.ecn.enabled", T::BOOL, true, 0, 0, {}, "", "RED/ECN marking at egress."},
         {"switch.ecn.unit", T::CHOICE, "KiB", 0, 0, {"KiB", "kB"}, "", "Unit of switch.ecn.kmin_kb and kmax_kb. KiB: 1,024 bytes (this module's unit). kB: 1,000 bytes, the unit of the HPCC and ConWeave simulators' KMIN_MAP / KMAX_MAP, so that a threshold copied from their configs marks at the same queue (their 100 is 100,000 bytes; as KiB it would be 102,400)."},
         {"switch.ecn.kmin_kb", T::NUMBER, 400, 0, 1e6, {}, "KiB or kB", "Kmin in switch.ecn.unit (at 100 Gb/s if scale_with_rate): no mark while the egress queue holds at most this. HPCC paper baseline: 400 KB (its simulator's 400 x 1000 bytes: 400 with unit kB; the default here is 400 KiB = 409,600 bytes)."},

@@ -4,6 +4,7 @@
 #include "ns3/fabric-stage.h"
 
 #include "ns3/boolean.h"
+#include "ns3/buffer-policy.h"
 #include "ns3/cc-registry.h"
 #include "ns3/congestion-control.h"
 #include "ns3/data-rate.h"
@@ -106,6 +107,64 @@ FabricStage::Resolve(json& s, const std::string& file) const
     }
     PluginKeys::Resolve(s, PluginRegistry::LoadBalancers(), LegacyLoadBalancerKeys(), file);
     PluginKeys::Resolve(s, PluginRegistry::LossRecoveries(), LegacyLossRecoveryKeys(), file);
+    ResolveBufferPolicy(s, file);
+}
+
+void
+FabricStage::ResolveBufferPolicy(const json& s, const std::string& file)
+{
+    const std::string policy = Str(s, "switch.buffer.policy");
+    TypeId tid;
+    if (!BufferPolicy::Find(policy, tid))
+    {
+        FailKey(file, s, "switch.buffer.policy", "no such policy");
+    }
+    // Another policy's parameter set away from its default would be silently ignored:
+    // refuse it. (At its default it is what config.json holds for every policy.)
+    for (const auto& [key, owner] : BufferPolicyKeys())
+    {
+        if (owner != policy && At(s, key) != ScenarioSchema::Find(key)->defaultValue)
+        {
+            FailKey(file,
+                    s,
+                    key,
+                    "applies to switch.buffer.policy " + owner + " only; the policy is " + policy);
+        }
+    }
+}
+
+std::vector<std::pair<std::string, std::string>>
+FabricStage::BufferPolicyKeys()
+{
+    return {
+        {"switch.buffer.static_kb", "static"},
+        {"switch.buffer.abm.alpha", "abm"},
+        {"switch.buffer.abm.update_interval_us", "abm"},
+        {"switch.buffer.abm.congested_bytes", "abm"},
+        {"switch.buffer.abm.min_drain_rate", "abm"},
+    };
+}
+
+ObjectFactory
+FabricStage::BufferPolicyFactory(const json& s)
+{
+    const std::string policy = Str(s, "switch.buffer.policy");
+    TypeId tid;
+    BufferPolicy::Find(policy, tid); // checked by Resolve
+    ObjectFactory f;
+    f.SetTypeId(tid);
+    if (policy == "static")
+    {
+        f.Set("QueueLimit", KiB(s, "switch.buffer.static_kb"));
+    }
+    if (policy == "abm")
+    {
+        f.Set("Alpha", DoubleValue(Num(s, "switch.buffer.abm.alpha")));
+        f.Set("UpdateInterval", TimeValue(Us(Num(s, "switch.buffer.abm.update_interval_us"))));
+        f.Set("CongestedBytes", UintegerValue(Int(s, "switch.buffer.abm.congested_bytes")));
+        f.Set("MinDrainRate", DoubleValue(Num(s, "switch.buffer.abm.min_drain_rate")));
+    }
+    return f;
 }
 
 void
@@ -278,6 +337,7 @@ FabricStage::Configure(const json& s, RdmaTopology& topo) const
     topo.SetMmuAttribute("PfcAlpha", DoubleValue(Num(s, "switch.pfc.alpha")));
     topo.SetMmuAttribute("XonDelta", KiB(s, "switch.pfc.xon_delta_kb"));
     topo.SetMmuAttribute("EgressAlpha", DoubleValue(Num(s, "switch.lossy_alpha")));
+    topo.SetBufferPolicy(BufferPolicyFactory(s));
     topo.SetMmuAttribute("LosslessClasses", UintegerValue(0xffu & ~(1u << control)));
     topo.SetMmuAttribute("EcnEnabled", BooleanValue(Bool(s, "switch.ecn.enabled")));
     topo.SetMmuAttribute("Kmin", UintegerValue(EcnThresholdBytes(s, "switch.ecn.kmin_kb")));

@@ -8,6 +8,7 @@
 #include "ns3/scenario-stage.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -65,6 +66,13 @@ class FabricStage : public ScenarioStage
     static void CheckCcParameters(const nlohmann::json& scenario, const std::string& file);
     /// Link events in time order: "up" only for a link that is down, "down" only for one
     /// that is up. Throws ScenarioError.
+    /// switch.buffer.*: the policy exists and no other policy's parameter is set away
+    /// from its default.
+    static void ResolveBufferPolicy(const nlohmann::json& scenario, const std::string& file);
+    /// (key, the policy it belongs to) of every buffer-policy parameter.
+    static std::vector<std::pair<std::string, std::string>> BufferPolicyKeys();
+    /// The buffer policy switch.buffer.policy names, with its parameters.
+    static ObjectFactory BufferPolicyFactory(const nlohmann::json& scenario);
     static void CheckLinkEvents(const nlohmann::json& scenario, const std::string& file);
     /**
      * An ECN threshold key (switch.ecn.kmin_kb or kmax_kb) in bytes: its value times

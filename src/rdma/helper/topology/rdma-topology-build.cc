@@ -5,6 +5,7 @@
  * ranks, of this rank's nodes and links only), and the random streams of what it built,
  * numbered as if every node were built here.
  */
+#include "ns3/buffer-policy.h"
 #include "ns3/mac48-address.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-channel.h"
@@ -45,7 +46,9 @@ RdmaTopology::BuildNodes()
         else
         {
             Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
-            sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SwitchMmu>()));
+            Ptr<SwitchMmu> mmu = m_mmuFactory.Create<SwitchMmu>();
+            mmu->SetBufferPolicy(m_bufferPolicyFactory.Create<BufferPolicy>());
+            sw->SetAttribute("Mmu", PointerValue(mmu));
             node->AggregateObject(sw);
             m_switchObjs[v] = sw;
             m_localSwitches.push_back(node->GetId());

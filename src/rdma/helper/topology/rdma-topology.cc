@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
+#include "ns3/dynamic-threshold-policy.h"
 #include "ns3/ecmp-load-balancer.h"
 #include "ns3/go-back-n.h"
 #include "ns3/hash-constants.h"
@@ -32,6 +33,7 @@ RdmaTopology::RdmaTopology()
     m_switchFactory.SetTypeId(RdmaSwitch::GetTypeId());
     m_mmuFactory.SetTypeId(SwitchMmu::GetTypeId());
     m_lbFactory.SetTypeId(EcmpLoadBalancer::GetTypeId());
+    m_bufferPolicyFactory.SetTypeId(DynamicThresholdPolicy::GetTypeId());
     m_recoveryFactory.SetTypeId(GoBackN::GetTypeId());
 }
 
@@ -63,6 +65,12 @@ void
 RdmaTopology::SetLoadBalancer(const ObjectFactory& factory)
 {
     m_lbFactory = factory;
+}
+
+void
+RdmaTopology::SetBufferPolicy(const ObjectFactory& factory)
+{
+    m_bufferPolicyFactory = factory;
 }
 
 void

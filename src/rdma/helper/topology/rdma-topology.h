@@ -48,6 +48,12 @@ class RdmaTopology
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
     void SetMmuAttribute(const std::string& name, const AttributeValue& value);
     void SetLoadBalancer(const ObjectFactory& factory);
+    /**
+     * The shared-buffer admission policy of the lossy classes (a BufferPolicy TypeId and
+     * its attributes; default ns3::DynamicThresholdPolicy). Every switch gets its own
+     * instance.
+     */
+    void SetBufferPolicy(const ObjectFactory& factory);
     void SetCongestionControl(const ObjectFactory& factory);
     /**
      * The loss-recovery policy of every NIC (a LossRecovery TypeId and its attributes;
@@ -256,6 +262,7 @@ class RdmaTopology
     ObjectFactory m_switchFactory;
     ObjectFactory m_mmuFactory;
     ObjectFactory m_lbFactory;
+    ObjectFactory m_bufferPolicyFactory;
     ObjectFactory m_ccFactory;
     ObjectFactory m_recoveryFactory;
     Ptr<LossRecovery> m_recovery; ///< created from m_recoveryFactory at the first AddHost

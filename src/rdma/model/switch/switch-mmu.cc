@@ -5,6 +5,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/dynamic-threshold-policy.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -56,8 +57,8 @@ SwitchMmu::GetTypeId()
                           MakeUintegerAccessor(&SwitchMmu::m_xonDelta),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("EgressAlpha",
-                          "Lossy classes: drop when an egress queue exceeds this factor x "
-                          "free shared buffer.",
+                          "Lossy classes, dynamic_threshold policy: drop when an egress queue "
+                          "exceeds this factor x free shared buffer.",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&SwitchMmu::m_egressAlpha),
                           MakeDoubleChecker<double>(0))
@@ -104,8 +105,44 @@ SwitchMmu::SwitchMmu()
     : m_headroomReserved(0),
       m_sharedUsed(0),
       m_maxEgress(0),
-      m_rng(CreateObject<UniformRandomVariable>())
+      m_rng(CreateObject<UniformRandomVariable>()),
+      m_policyTracksQueues(false)
 {
+    SetBufferPolicy(CreateObject<DynamicThresholdPolicy>());
+}
+
+void
+SwitchMmu::DoDispose()
+{
+    if (m_policy)
+    {
+        m_policy->Dispose();
+        m_policy = nullptr;
+    }
+    m_policyTracksQueues = false;
+    Object::DoDispose();
+}
+
+void
+SwitchMmu::SetBufferPolicy(Ptr<BufferPolicy> policy)
+{
+    NS_ASSERT(policy);
+    m_policy = policy;
+    m_policy->Attach(this);
+    m_policy->SetPortCount(GetPortCount());
+    m_policyTracksQueues = m_policy->TracksQueues();
+}
+
+Ptr<BufferPolicy>
+SwitchMmu::GetBufferPolicy() const
+{
+    return m_policy;
+}
+
+double
+SwitchMmu::GetEgressAlpha() const
+{
+    return m_egressAlpha;
 }
 
 void
@@ -120,6 +157,7 @@ SwitchMmu::SetPortCount(uint32_t ports)
     m_headroom.resize(ports, 0);
     m_portHeadroomUsed.resize(ports, 0);
     m_ecn.resize(ports, Ecn{m_defaultKmin, m_defaultKmax, m_defaultPmax});
+    m_policy->SetPortCount(ports);
 }
 
 uint32_t
@@ -156,6 +194,7 @@ SwitchMmu::ConfigurePort(uint32_t port, uint64_t bitRate, Time delay, uint32_t m
     const uint64_t psPerSecond = 1000000000000ULL;
     const uint64_t roundTrip = bitRate / 8 * 2 * delay.GetPicoSeconds() / psPerSecond;
     SetHeadroom(port, roundTrip + 3 * mtuWire + pfcWire);
+    m_policy->ConfigurePort(port, bitRate);
     const double scale = m_ecnScaleWithRate ? double(bitRate) / double(m_ecnReferenceRate) : 1.0;
     SetEcnThresholds(port,
                      static_cast<uint64_t>(m_defaultKmin * scale),
@@ -211,13 +250,22 @@ SwitchMmu::Admit(uint32_t inPort,
     {
         const uint64_t freeBytes = cap > m_sharedUsed ? cap - m_sharedUsed : 0;
         const uint64_t queue = m_egress[outPort][priority];
-        if (m_sharedUsed + bytes > cap || queue + bytes > m_egressAlpha * freeBytes)
+        if (m_sharedUsed + bytes > cap)
         {
             if (why)
             {
-                *why = m_sharedUsed + bytes > cap ? DropReason::SHARED_BUFFER_FULL
-                                                  : DropReason::LOSSY_EGRESS_THRESHOLD;
+                *why = DropReason::SHARED_BUFFER_FULL;
             }
+            return false;
+        }
+        if (queue + bytes > m_policy->GetThreshold(outPort, priority, freeBytes))
+        {
+            if (why)
+            {
+                *why = m_policy->GetDropReason();
+            }
+            NS_LOG_LOGIC("lossy frame refused at port " << outPort << " class " << +priority << " ("
+                                                        << m_policy->GetName() << ")");
             return false;
         }
         m_ingressShared[inPort][priority] += bytes;
@@ -227,6 +275,10 @@ SwitchMmu::Admit(uint32_t inPort,
     egress += bytes;
     m_egressPort[outPort] += bytes;
     m_maxEgress = std::max(m_maxEgress, egress);
+    if (m_policyTracksQueues)
+    {
+        m_policy->Enqueued(outPort, priority, egress);
+    }
     return true;
 }
 

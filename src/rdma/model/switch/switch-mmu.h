@@ -4,6 +4,7 @@
 #ifndef SWITCH_MMU_H
 #define SWITCH_MMU_H
 
+#include "ns3/buffer-policy.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/prefetch.h"
@@ -29,8 +30,9 @@ namespace ns3
  * (static, or dynamic = PfcAlpha x free shared buffer) the switch pauses the upstream
  * and the bytes still in flight go to the port's headroom. Headroom is reserved once
  * per port (sized by the helper from link rate and delay) and out of the shared pool.
- * Lossy classes are tail-dropped at a dynamic egress threshold
- * (EgressAlpha x free shared buffer).
+ * Lossy classes are tail-dropped when the shared pool is full or when their egress
+ * queue would pass the threshold of the switch's BufferPolicy (by default
+ * DynamicThresholdPolicy: EgressAlpha x free shared buffer).
  */
 class SwitchMmu : public Object
 {
@@ -59,6 +61,16 @@ class SwitchMmu : public Object
      * \param mtu the NICs' payload MTU (bytes)
      */
     void ConfigurePort(uint32_t port, uint64_t bitRate, Time delay, uint32_t mtu);
+
+    /**
+     * Install the admission rule of the lossy classes (the MMU makes a
+     * DynamicThresholdPolicy at construction); the policy learns the current ports.
+     * \param policy the policy, used by this MMU only
+     */
+    void SetBufferPolicy(Ptr<BufferPolicy> policy);
+    Ptr<BufferPolicy> GetBufferPolicy() const;
+    /// EgressAlpha: the dynamic-threshold factor of the lossy classes.
+    double GetEgressAlpha() const;
 
     /// Whether class \p priority is lossless (PFC on and class enabled).
     bool IsLossless(uint8_t priority) const;
@@ -123,6 +135,9 @@ class SwitchMmu : public Object
 
     int64_t AssignStreams(int64_t stream);
 
+  protected:
+    void DoDispose() override;
+
   private:
     using PerClass = std::array<uint64_t, kRdmaNumPriorities>;
 
@@ -159,6 +174,8 @@ class SwitchMmu : public Object
     uint64_t m_sharedUsed;
     uint64_t m_maxEgress;
     Ptr<UniformRandomVariable> m_rng;
+    Ptr<BufferPolicy> m_policy;
+    bool m_policyTracksQueues; ///< m_policy->TracksQueues(), asked once
 };
 
 // The per-frame decisions, inline: a switch calls them for every frame it forwards, from
@@ -195,6 +212,10 @@ SwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t
 {
     m_egress[outPort][priority] -= bytes;
     m_egressPort[outPort] -= bytes;
+    if (m_policyTracksQueues)
+    {
+        m_policy->Dequeued(outPort, priority, bytes, m_egress[outPort][priority]);
+    }
     uint64_t fromShared = bytes;
     if (IsLossless(priority))
     {

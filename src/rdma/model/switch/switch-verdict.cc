@@ -23,6 +23,10 @@ DropReasonName(DropReason reason)
         return "no_route";
     case DropReason::PFC_WATCHDOG:
         return "pfc_watchdog";
+    case DropReason::STATIC_QUEUE_LIMIT:
+        return "static_queue_limit";
+    case DropReason::ABM_THRESHOLD:
+        return "abm_threshold";
     }
     return "unknown";
 }

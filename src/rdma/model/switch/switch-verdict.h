@@ -18,16 +18,18 @@ namespace ns3
  */
 enum class DropReason : uint8_t
 {
-    LOSSY_EGRESS_THRESHOLD, ///< lossy class: egress queue above EgressAlpha x free buffer
+    LOSSY_EGRESS_THRESHOLD, ///< lossy class: egress queue above EgressAlpha x free buffer (DT)
     SHARED_BUFFER_FULL,     ///< lossy class: the shared pool has no room
     HEADROOM_OVERFLOW,      ///< lossless class: past Xoff and the port's headroom is full
     LINK_DOWN,              ///< arriving on, or queued for, a link that is down
     NO_ROUTE,               ///< the switch has no route to the destination (links down)
     PFC_WATCHDOG,           ///< lossless queue declared stormed by the PFC watchdog (drop)
+    STATIC_QUEUE_LIMIT,     ///< lossy class, static policy: egress queue at its fixed share
+    ABM_THRESHOLD,          ///< lossy class, ABM policy: egress queue above its ABM threshold
 };
 
 /// Number of DropReason values.
-constexpr std::size_t kDropReasons = 6;
+constexpr std::size_t kDropReasons = 8;
 
 /**
  * \ingroup rdma

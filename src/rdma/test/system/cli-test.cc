@@ -299,6 +299,28 @@ TEST(Cli, DctcpBadInput)
     ExpectInputError(s, "", {"bad.json", "nic.ack_interval", "dctcp"});
 }
 
+TEST(Cli, BufferPolicyBadInput)
+{
+    // switch.buffer.*: an unknown policy, a size or alpha out of range, and a policy's
+    // parameter given with another policy are each one line naming file, key and value.
+    json s = kSmall;
+    s["switch"] = {{"buffer", {{"policy", "red"}}}};
+    ExpectInputError(s, "", {"bad.json", "switch.buffer.policy", "red"});
+    s["switch"] = {{"buffer", {{"policy", "static"}, {"static_kb", -4}}}};
+    ExpectInputError(s, "", {"bad.json", "switch.buffer.static_kb", "-4"});
+    s["switch"] = {{"buffer", {{"policy", "abm"}, {"abm", {{"alpha", 0}}}}}};
+    ExpectInputError(s, "", {"bad.json", "switch.buffer.abm.alpha", "0"});
+    s["switch"] = {{"buffer", {{"policy", "abm"}, {"abm", {{"min_drain_rate", 1.5}}}}}};
+    ExpectInputError(s, "", {"bad.json", "switch.buffer.abm.min_drain_rate", "1.5"});
+    s["switch"] = {{"buffer", {{"policy", "static"}, {"abm", {{"alpha", 0.25}}}}}};
+    ExpectInputError(s, "", {"bad.json", "switch.buffer.abm.alpha", "0.25", "abm only", "static"});
+    s["switch"] = {{"buffer", {{"static_kb", 64}}}};
+    ExpectInputError(s, "", {"bad.json", "switch.buffer.static_kb", "64", "dynamic_threshold"});
+    ExpectInputError(kSmall,
+                     "--set switch.buffer.policy=abm --set switch.buffer.static_kb=8",
+                     {"switch.buffer.static_kb", "8", "static only"});
+}
+
 TEST(Cli, DcqcnPresetKeys)
 {
     // cc.dcqcn.preset is cc.dcqcn.Preset in lower case: either key chooses the preset,
