@@ -23,6 +23,7 @@
 #include "ns3/hpcc-pint.h"
 #include "ns3/pint-code.h"
 #include "ns3/pint-meter.h"
+#include "ns3/rdma-header.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -136,6 +137,29 @@ TEST(PintMeter, EstimatesHpccUtilisationAndKeepsTheLargestCode)
     EXPECT_GT(m.Stamp(0, 1, 2 * kTNs, 115200, 2 * bytesPerT, kLine), 1);
     // Another port has its own history.
     EXPECT_EQ(m.GetUtilization(1), 0.0);
+}
+
+TEST(PintCode, TheValueCostsItsBytesOnTheWireAndSurvivesThem)
+{
+    // ceil(b/8) bytes on a data packet and on an ACK, and the code read back from them.
+    for (RdmaPacketType type : {RdmaPacketType::DATA, RdmaPacketType::ACK})
+    {
+        for (uint32_t b : {1u, 8u, 9u, 16u})
+        {
+            RdmaHeader h;
+            h.type = type;
+            h.payload = type == RdmaPacketType::DATA ? 1024 : 0;
+            const uint32_t plain = h.GetSerializedSize();
+            h.pintBytes = PintCode::Bytes(b);
+            h.pintCode = static_cast<uint16_t>(PintCode::MaxCode(b) - 1);
+            EXPECT_EQ(h.GetSerializedSize(), plain + (b + 7) / 8) << b;
+            Ptr<Packet> p = CreateRdmaFrame(h);
+            RdmaHeader back;
+            p->RemoveHeader(back);
+            EXPECT_EQ(back.pintBytes, h.pintBytes) << b;
+            EXPECT_EQ(back.pintCode, h.pintCode) << b;
+        }
+    }
 }
 
 class HpccPintTest : public ::testing::Test
