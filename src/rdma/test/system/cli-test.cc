@@ -314,6 +314,9 @@ TEST(Cli, HpccPintBadInput)
     s["switch"]["pint_bits"] = 8;
     s["cc"]["hpcc-pint"] = {{"SampleProbability", 0}};
     ExpectInputError(s, "", {"bad.json", "cc.hpcc-pint.SampleProbability", "0"});
+    // An integer attribute given a fraction: refused, not an abort of ns-3's parser.
+    s["cc"]["hpcc-pint"] = {{"MaxStage", 0.5}};
+    ExpectInputError(s, "", {"bad.json", "cc.hpcc-pint.MaxStage", "0.5", "integer"});
 }
 
 TEST(Cli, DcqcnPresetKeys)
