@@ -183,7 +183,7 @@ FabricStage::Check(const json& s, const std::string& file, uint32_t hosts) const
     // What the controller's class needs of the fabric: its hook bits, asked once.
     ObjectFactory ccFactory;
     ccFactory.SetTypeId(PluginRegistry::CongestionControls().Find(Str(s, "cc.algorithm"))->tid);
-    const uint8_t ccHooks = ccFactory.Create<CongestionControl>()->ImplementedHooks();
+    const uint16_t ccHooks = ccFactory.Create<CongestionControl>()->ImplementedHooks();
     // Controllers that read INT need every link rate to be one an INT record can carry.
     if (ccHooks & CongestionControl::HOOK_INT)
     {
@@ -345,6 +345,9 @@ FabricStage::Configure(const json& s, RdmaTopology& topo) const
     topo.SetMmuAttribute("Pmax", DoubleValue(Num(s, "switch.ecn.pmax")));
     topo.SetMmuAttribute("EcnScaleWithRate", BooleanValue(Bool(s, "switch.ecn.scale_with_rate")));
     topo.SetSwitchAttribute("PauseQuanta", UintegerValue(Int(s, "switch.pfc.pause_quanta")));
+    // PINT's bit budget: the switches encode with it, the NICs size the field and decode.
+    topo.SetSwitchAttribute("PintBits", UintegerValue(Int(s, "switch.pint_bits")));
+    topo.SetNicAttribute("PintBits", UintegerValue(Int(s, "switch.pint_bits")));
 
     topo.SetEcmpSaltPerSwitch(Bool(s, "routing.ecmp_salt_per_switch"),
                               static_cast<uint32_t>(Int(s, "seed")));

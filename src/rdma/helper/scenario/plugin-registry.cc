@@ -245,6 +245,15 @@ PluginRegistry::ToAttributeString(const TypeId::AttributeInformation& info,
         error = "not a valid Time (a number and a unit: y d h min s ms us ns ps fs)";
         return "";
     }
+    // So do its integer parsers on text with anything after the digits ("0.5", "5x").
+    static const std::regex kInteger(R"(^\s*[+-]?\d+\s*$)");
+    const bool integer = type.find("UintegerValue") != std::string::npos ||
+                         type.find("IntegerValue") != std::string::npos;
+    if (integer && !std::regex_match(text, kInteger))
+    {
+        error = "not a valid integer";
+        return "";
+    }
     Ptr<AttributeValue> v = info.checker->Create();
     if (!v->DeserializeFromString(text, info.checker) || !info.checker->Check(*v))
     {

@@ -160,6 +160,8 @@ AddTraffic(const std::vector<std::unique_ptr<TrafficStage>>& stages,
     // The controllers' draws: numbered here, so that the same scenario run twice in one
     // process draws the same values (ns-3 numbers unassigned streams process-wide).
     stream += topo.AssignNicStreams(stream);
+    // PINT's rounding at the switches, after every other stream (PintMeter).
+    stream += topo.AssignPintStreams(stream);
 }
 
 /// Run the simulator until \p stop (or until it is stopped); what the run cost.

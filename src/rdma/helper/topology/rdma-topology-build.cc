@@ -166,4 +166,13 @@ RdmaTopology::AssignSwitchStreams(int64_t stream) const
     });
 }
 
+int64_t
+RdmaTopology::AssignPintStreams(int64_t stream) const
+{
+    return AssignInOrder(m_switches, m_localSwitches, stream, [this](uint32_t s, int64_t first) {
+        Ptr<RdmaSwitch> sw = GetSwitch(s);
+        return sw ? sw->AssignPintStream(first) : int64_t(0);
+    });
+}
+
 } // namespace ns3

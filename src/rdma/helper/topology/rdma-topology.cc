@@ -181,6 +181,13 @@ RdmaTopology::Finalize()
     {
         m_nics[Local(h)]->SetFabricBaseRtt(m_maxBaseRtt);
     }
+    if (m_maxBaseRtt.IsStrictlyPositive())
+    {
+        for (uint32_t sid : m_localSwitches)
+        {
+            m_switchObjs[Local(sid)]->SetPintBaseRtt(m_maxBaseRtt); // PINT's T
+        }
+    }
 }
 
 void

@@ -110,6 +110,9 @@ class RdmaTopology
     int64_t AssignNicStreams(int64_t stream) const;
     /// As AssignNicStreams, for every switch's MMU and load balancer.
     int64_t AssignSwitchStreams(int64_t stream) const;
+    /// As AssignNicStreams, for every switch's PINT rounding (numbered last of all, so
+    /// that the streams of runs without PINT are those they always were).
+    int64_t AssignPintStreams(int64_t stream) const;
     bool IsHost(uint32_t node) const;
     Ptr<Node> GetNode(uint32_t node) const;
     /// The NIC of host \p host (node id); null if another rank steps it.

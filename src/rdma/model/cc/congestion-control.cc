@@ -102,7 +102,7 @@ CongestionControl::DoPeekRate() const
     return m_rate.Get();
 }
 
-uint8_t
+uint16_t
 CongestionControl::DoImplementedHooks() const
 {
     return HOOK_ALL & ~HOOK_INT;

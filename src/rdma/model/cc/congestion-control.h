@@ -113,6 +113,10 @@ struct CcAck
     Time remoteDelay;           ///< time the responder held the packet before acking (Swift)
     uint8_t intHops = 0;        ///< INT records (HPCC), packed IntHop values
     std::array<uint64_t, rdmawire::kMaxIntHops> intStack{};
+    /// the ACK carries PINT's value (HOOK_PINT): pintU is the path's bottleneck
+    /// utilisation as the switches encoded it (PintCode), decoded by the NIC
+    bool hasPint = false;
+    double pintU = 0; ///< decoded PINT utilisation (dimensionless), if hasPint
 };
 
 /**
@@ -176,7 +180,7 @@ class CongestionControl : public Object
     CongestionControl();
 
     /// The optional hooks of the packet path, as bits of ImplementedHooks().
-    enum Hook : uint8_t
+    enum Hook : uint16_t
     {
         HOOK_ACK = 1 << 0,    ///< OnAck
         HOOK_WINDOW = 1 << 1, ///< GetWindow
@@ -196,6 +200,9 @@ class CongestionControl : public Object
         /// bytes it acknowledges (DCTCP's alpha), which is exact only with one ACK per
         /// packet, so a scenario with a larger nic.ack_interval is refused
         HOOK_ECN_PER_PACKET = 1 << 7,
+        /// not a call: the controller reads PINT's one value (CcAck::pintU), so its data
+        /// packets carry a PINT field that switches fill in (NeedsPint)
+        HOOK_PINT = 1 << 8,
     };
 
     /**
@@ -264,6 +271,13 @@ class CongestionControl : public Object
         return (ImplementedHooks() & HOOK_INT) != 0;
     }
 
+    /// \return whether data packets must carry a PINT value (switches write it):
+    ///         HOOK_PINT in ImplementedHooks(), constant per class
+    bool NeedsPint() const
+    {
+        return (ImplementedHooks() & HOOK_PINT) != 0;
+    }
+
     /**
      * The CNP spacing that goes with this controller's parameters (DCQCN: its preset's),
      * read from the class's read-only attribute CnpInterval. CNPs are paced by the
@@ -284,7 +298,7 @@ class CongestionControl : public Object
     }
 
     /// \return the Hook bits the class implements (DoImplementedHooks)
-    uint8_t ImplementedHooks() const
+    uint16_t ImplementedHooks() const
     {
         return DoImplementedHooks();
     }
@@ -374,7 +388,7 @@ class CongestionControl : public Object
      *         behaviour is the default. HOOK_PACING, HOOK_PROBE and HOOK_RTO require the
      *         extension. Default: every hook asked, no INT (HOOK_ALL without HOOK_INT).
      */
-    virtual uint8_t DoImplementedHooks() const;
+    virtual uint16_t DoImplementedHooks() const;
     /**
      * \return the controller's CcSendTiming (a controller that inherits it returns
      *         this), constant per instance; default null (the NIC then neither paces by

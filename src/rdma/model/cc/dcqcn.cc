@@ -283,7 +283,7 @@ Dcqcn::DoGetName() const
     return "dcqcn";
 }
 
-uint8_t
+uint16_t
 Dcqcn::DoImplementedHooks() const
 {
     return 0;

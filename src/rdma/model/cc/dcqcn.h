@@ -115,7 +115,7 @@ class Dcqcn : public CongestionControl
     uint64_t DoPeekRate() const override;
     std::string DoGetName() const override;
     /// \return the optional hooks it implements: none: DCQCN reacts to CNPs and paces by rate only
-    uint8_t DoImplementedHooks() const override;
+    uint16_t DoImplementedHooks() const override;
     /**
      * The CNP spacing at the receiving NIC that goes with the preset (Nic 4 us, Paper
      * 50 us, HpccSim 0: every marked packet, as that simulator marks every ACK of one).

@@ -140,7 +140,7 @@ Dctcp::DoGetName() const
     return "dctcp";
 }
 
-uint8_t
+uint16_t
 Dctcp::DoImplementedHooks() const
 {
     return HOOK_ACK | HOOK_WINDOW | HOOK_ECN_PER_PACKET;

@@ -76,7 +76,7 @@ class Dctcp : public CongestionControl
     std::string DoGetName() const override;
     /// \return the optional hooks it implements, OnAck and GetWindow, and its need of one
     ///         ACK per packet (HOOK_ECN_PER_PACKET)
-    uint8_t DoImplementedHooks() const override;
+    uint16_t DoImplementedHooks() const override;
 
     /// Close the window of data that \p ack ends: fold its marked fraction into alpha.
     void EndObservationWindow(const CcAck& ack);

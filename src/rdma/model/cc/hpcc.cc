@@ -137,7 +137,7 @@ Hpcc::DoGetName() const
     return "hpcc";
 }
 
-uint8_t
+uint16_t
 Hpcc::DoImplementedHooks() const
 {
     return HOOK_ACK | HOOK_WINDOW | HOOK_INT;

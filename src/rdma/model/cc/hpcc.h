@@ -48,7 +48,7 @@ namespace ns3
  *  - only the first (hops - 1) records are used, the switch egresses of the forward path
  *    (CcContext::hops counts links). A switch that also stamps the ACK on its way back
  *    appends the reverse path's records after them; they must not drive this QP's window.
- * HPCC-PINT is not implemented.
+ * HPCC with PINT's one value instead of per-hop records is HpccPint (hpcc-pint).
  */
 class Hpcc : public CongestionControl
 {
@@ -86,7 +86,7 @@ class Hpcc : public CongestionControl
     uint64_t DoGetWindow() const override;
     std::string DoGetName() const override;
     /// \return the optional hooks it implements: OnAck, GetWindow, and it reads INT
-    uint8_t DoImplementedHooks() const override;
+    uint16_t DoImplementedHooks() const override;
 
     /// Set W, keeping it within [min, W_init], and the rate that follows from it.
     void SetWindow(double w);

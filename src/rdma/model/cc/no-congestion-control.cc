@@ -30,7 +30,7 @@ NoCongestionControl::DoGetName() const
     return "none";
 }
 
-uint8_t
+uint16_t
 NoCongestionControl::DoImplementedHooks() const
 {
     return 0;

@@ -24,7 +24,7 @@ class NoCongestionControl : public CongestionControl
     uint64_t DoGetRate() override;
     std::string DoGetName() const override;
     /// \return the optional hooks it implements: none
-    uint8_t DoImplementedHooks() const override;
+    uint16_t DoImplementedHooks() const override;
 };
 
 } // namespace ns3

@@ -123,7 +123,7 @@ PowerTcp::DoGetName() const
     return "powertcp";
 }
 
-uint8_t
+uint16_t
 PowerTcp::DoImplementedHooks() const
 {
     return HOOK_ACK | HOOK_WINDOW | HOOK_INT;

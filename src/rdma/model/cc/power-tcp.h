@@ -63,7 +63,7 @@ class PowerTcp : public CongestionControl
     uint64_t DoGetWindow() const override;
     std::string DoGetName() const override;
     /// \return the optional hooks it implements: OnAck, GetWindow, and it reads INT
-    uint8_t DoImplementedHooks() const override;
+    uint16_t DoImplementedHooks() const override;
 
     /// The largest Γ_i over \p n hops (\p power, its \p dt), newer records kept; false:
     /// no hop brought news.

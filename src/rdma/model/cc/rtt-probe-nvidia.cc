@@ -220,7 +220,7 @@ RttProbeNvidia::DoGetName() const
     return "rtt-probe-nvidia";
 }
 
-uint8_t
+uint16_t
 RttProbeNvidia::DoImplementedHooks() const
 {
     // OnAck: the NACK episodes (cumulative PSNs) and UseAckRtt; WantsProbe: the samples.

@@ -85,7 +85,7 @@ class RttProbeNvidia : public CongestionControl, public CcSendTiming
     uint64_t DoPeekRate() const override;
     std::string DoGetName() const override;
     /// \return the optional hooks it implements: OnAck and WantsProbe
-    uint8_t DoImplementedHooks() const override;
+    uint16_t DoImplementedHooks() const override;
 
     CcSendTiming* DoGetExtension() override
     {

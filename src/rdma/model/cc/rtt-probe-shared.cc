@@ -275,7 +275,7 @@ RttProbeShared::DoGetName() const
     return "rtt-probe-shared";
 }
 
-uint8_t
+uint16_t
 RttProbeShared::DoImplementedHooks() const
 {
     // No peer rates: a newcomer takes its share of the group's claim, not its siblings'

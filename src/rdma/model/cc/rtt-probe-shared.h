@@ -108,7 +108,7 @@ class RttProbeShared : public CongestionControl, public CcSendTiming
     std::string DoGetName() const override;
     /// \return the optional hooks it implements: OnAck, GetWindow, the pacing hooks and
     ///         WantsProbe
-    uint8_t DoImplementedHooks() const override;
+    uint16_t DoImplementedHooks() const override;
     void DoOnSendEvent(CcSendEvent event, uint32_t payloadBytes) override;
 
     CcSendTiming* DoGetExtension() override

@@ -212,7 +212,7 @@ RttProbe::DoGetName() const
     return "rtt-probe";
 }
 
-uint8_t
+uint16_t
 RttProbe::DoImplementedHooks() const
 {
     return HOOK_ACK | HOOK_WINDOW | HOOK_PACING;

@@ -84,7 +84,7 @@ class RttProbe : public CongestionControl, public CcSendTiming
     /// While it starts, W0; then no window (rate only).
     uint64_t DoGetWindow() const override;
     std::string DoGetName() const override;
-    uint8_t DoImplementedHooks() const override;
+    uint16_t DoImplementedHooks() const override;
     void DoOnSendEvent(CcSendEvent event, uint32_t payloadBytes) override;
 
     CcSendTiming* DoGetExtension() override

@@ -198,7 +198,7 @@ Swift::DoGetName() const
     return "swift";
 }
 
-uint8_t
+uint16_t
 Swift::DoImplementedHooks() const
 {
     return HOOK_ACK | HOOK_WINDOW | HOOK_RTO;

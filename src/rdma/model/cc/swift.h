@@ -79,7 +79,7 @@ class Swift : public CongestionControl, public CcSendTiming
     Time RetransmissionTimeout() const override;
     std::string DoGetName() const override;
     /// \return the optional hooks it implements: OnAck, GetWindow and its own timeout
-    uint8_t DoImplementedHooks() const override;
+    uint16_t DoImplementedHooks() const override;
 
     /// One of the two AIMD windows.
     struct Window

@@ -133,7 +133,7 @@ ThetaPowerTcp::DoGetName() const
     return "theta-powertcp";
 }
 
-uint8_t
+uint16_t
 ThetaPowerTcp::DoImplementedHooks() const
 {
     return HOOK_ACK | HOOK_WINDOW;

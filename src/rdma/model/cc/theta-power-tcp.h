@@ -56,7 +56,7 @@ class ThetaPowerTcp : public CongestionControl
     uint64_t DoGetWindow() const override;
     std::string DoGetName() const override;
     /// \return the optional hooks it implements: OnAck, GetWindow
-    uint8_t DoImplementedHooks() const override;
+    uint16_t DoImplementedHooks() const override;
 
     /// Set the rate that follows from the law's W.
     void Publish();

@@ -227,7 +227,7 @@ Timely::DoGetName() const
     return "timely";
 }
 
-uint8_t
+uint16_t
 Timely::DoImplementedHooks() const
 {
     return HOOK_ACK;

@@ -91,7 +91,7 @@ class Timely : public CongestionControl
     uint64_t DoGetRate() override;
     std::string DoGetName() const override;
     /// \return the optional hooks it implements: OnAck
-    uint8_t DoImplementedHooks() const override;
+    uint16_t DoImplementedHooks() const override;
 
     /// Apply the rate rule for one RTT sample (ns, serialization excluded).
     void Update(double rtt);

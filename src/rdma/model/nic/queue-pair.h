@@ -101,7 +101,7 @@ struct alignas(64) SendQueuePair
     bool rtoArmed = false;
     /// the hooks its controller implements (CongestionControl::ImplementedHooks): the
     /// packet path skips the others without loading the controller
-    uint8_t ccHooks = CongestionControl::HOOK_ALL;
+    uint16_t ccHooks = CongestionControl::HOOK_ALL;
     /// lines its controller spans, from the one it starts in (RdmaNic::CcPrefetchLines)
     uint8_t ccLines = 0;
     /// messages.front().lastPsn, or the largest PSN when there is none (NoteFront): an

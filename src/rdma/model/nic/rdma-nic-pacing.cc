@@ -6,6 +6,7 @@
  */
 #include "ns3/abort.h"
 #include "ns3/hash-constants.h"
+#include "ns3/pint-code.h"
 #include "ns3/prefetch.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-sim-schedule.h"
@@ -244,6 +245,12 @@ RdmaNic::FillDataHeader(RdmaHeader& h,
     if (qp.ccHooks & CongestionControl::HOOK_INT)
     {
         h.flags |= RdmaHeader::FLAG_INT;
+    }
+    if (qp.ccHooks & CongestionControl::HOOK_PINT)
+    {
+        // Room for PINT's value, 0 until a switch egress writes its own (PintCode).
+        h.pintBytes = PintCode::Bytes(m_pintBits);
+        h.pintCode = 0;
     }
     h.type = RdmaPacketType::DATA;
     h.priority = qp.priority;

@@ -4,6 +4,7 @@
  * RdmaNic, requester side: acknowledgements, NACKs, probe answers and timeouts, handed
  * to the congestion controller and to the loss-recovery policy; message completions.
  */
+#include "ns3/pint-code.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-sim.h"
 #include "ns3/simulator.h"
@@ -88,6 +89,11 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
         {
             ack.intHops = h.intHops;
             ack.intStack = h.intStack;
+        }
+        if (h.pintBytes != 0)
+        {
+            ack.hasPint = true;
+            ack.pintU = PintCode::Decode(h.pintCode, m_pintBits);
         }
         qp.cc->OnAck(ack);
     }

@@ -161,6 +161,9 @@ RdmaNic::SendAck(const RecvQueuePair& rq,
         h.intHops = data.intHops;
         h.intStack = data.intStack;
     }
+    // PINT's value travels back as it arrived (its bytes too).
+    h.pintBytes = data.pintBytes;
+    h.pintCode = data.pintCode;
     if (type == RdmaPacketType::ACK)
     {
         ++m_stats.acksSent;

@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/no-congestion-control.h"
 #include "ns3/node.h"
+#include "ns3/pint-code.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-sim.h"
 #include "ns3/serialization-clock.h"
@@ -62,6 +63,14 @@ RdmaNic::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&RdmaNic::m_ecnCapable),
                           MakeBooleanChecker())
+            .AddAttribute("PintBits",
+                          "Bits of PINT's value (PintCode) in the data packets of QPs whose "
+                          "controller reads it (HOOK_PINT) and in their ACKs: ceil(bits/8) "
+                          "header bytes; the switches' PintBits must be the same. Default 8 "
+                          "(PINT's HPCC use case).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&RdmaNic::m_pintBits),
+                          MakeUintegerChecker<uint8_t>(PintCode::kMinBits, PintCode::kMaxBits))
             .AddAttribute("LossRecovery",
                           "The loss-recovery policy (a LossRecovery: GoBackN, RoCE's, by "
                           "default; SelectiveRepeat, IRN's; DirectPlacement); one instance "
@@ -132,6 +141,7 @@ RdmaNic::RdmaNic()
       m_ackInterval(1),
       m_window(0),
       m_ecnCapable(true),
+      m_pintBits(8),
       m_inflightCap(0),
       m_cnpOnOutOfOrder(false),
       m_perDestination(false),

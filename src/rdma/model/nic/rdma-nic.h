@@ -298,6 +298,7 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
     Time m_cnpInterval;
     uint64_t m_window;
     bool m_ecnCapable;
+    uint8_t m_pintBits; ///< bits of PINT's value (PintCode)
     Ptr<LossRecovery> m_recovery;
     uint32_t m_inflightCap;
     bool m_cnpOnOutOfOrder;

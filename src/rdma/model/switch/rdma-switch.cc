@@ -8,6 +8,7 @@
 #include "ns3/int-hop.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/pint-code.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-sim.h"
 #include "ns3/simulator.h"
@@ -33,6 +34,13 @@ RdmaSwitch::GetTypeId()
                           UintegerValue(0xffff),
                           MakeUintegerAccessor(&RdmaSwitch::m_pauseQuanta),
                           MakeUintegerChecker<uint16_t>(2))
+            .AddAttribute("PintBits",
+                          "Bits of PINT's value (PintCode) that the egresses write into PINT "
+                          "data packets (1 to 16; the code's log base follows from it). "
+                          "Default 8 (PINT's HPCC use case).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&RdmaSwitch::SetPintBits, &RdmaSwitch::GetPintBits),
+                          MakeUintegerChecker<uint32_t>(PintCode::kMinBits, PintCode::kMaxBits))
             .AddAttribute("Mmu",
                           "The shared-buffer MMU.",
                           PointerValue(),
@@ -166,6 +174,36 @@ RdmaSwitch::GetNodeId() const
     return m_nodeId;
 }
 
+void
+RdmaSwitch::SetPintBaseRtt(Time t)
+{
+    m_pint.SetBaseRtt(t);
+}
+
+int64_t
+RdmaSwitch::AssignPintStream(int64_t stream)
+{
+    return m_pint.AssignStream(stream);
+}
+
+double
+RdmaSwitch::GetPintUtilization(uint32_t port) const
+{
+    return m_pint.GetUtilization(port);
+}
+
+void
+RdmaSwitch::SetPintBits(uint32_t bits)
+{
+    m_pint.SetBits(bits);
+}
+
+uint32_t
+RdmaSwitch::GetPintBits() const
+{
+    return m_pint.GetBits();
+}
+
 uint64_t
 RdmaSwitch::GetQueuedBytes(uint32_t port) const
 {
@@ -262,7 +300,8 @@ RdmaSwitch::FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority)
     MarkReason why;
     const bool mark = leaving && m_mmu->ShouldMarkEcn(outPort, priority, &why);
     const bool stamp = leaving & ((f.meta & kMetaInt) != 0); // (no branch, as above)
-    if (mark || stamp)
+    const bool pint = leaving && h.pintBytes != 0 && h.type == RdmaPacketType::DATA;
+    if (mark || stamp || pint)
     {
         // Edit the header that travels with the frame (HeaderChanged keeps its size and
         // any Packet made of it in step).
@@ -282,6 +321,17 @@ RdmaSwitch::FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority)
                                       RdmaSim::Now().GetNanoSeconds(),
                                       port->GetTxBytes(),
                                       m_mmu->GetEgressBytes(outPort, priority) - bytes));
+        }
+        if (pint)
+        {
+            // PINT: this egress's utilisation, if it is the path's largest so far.
+            Ptr<RdmaNetDevice> port = m_ports[outPort];
+            h.pintCode = m_pint.Stamp(outPort,
+                                      h.pintCode,
+                                      RdmaSim::Now().GetNanoSeconds(),
+                                      m_mmu->GetEgressBytes(outPort, priority) - bytes,
+                                      port->GetTxBytes(),
+                                      port->GetBitRate());
         }
         f.HeaderChanged(oldHeaderBytes);
         if (marked && !m_markTrace.IsEmpty())

@@ -9,6 +9,7 @@
 #include "ns3/object.h"
 #include "ns3/pfc-pause-tracker.h"
 #include "ns3/pfc-watchdog.h"
+#include "ns3/pint-meter.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-port-owner.h"
 #include "ns3/route-table.h"
@@ -92,6 +93,12 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner, pub
     /// Frames forwarded (admitted) so far.
     uint64_t GetForwardedFrames() const;
     uint32_t GetNodeId() const;
+    /// T of PINT's utilisation estimate (PintMeter): the fabric's largest base RTT.
+    void SetPintBaseRtt(Time t);
+    /// Number the stream of PINT's random rounding; \return the streams used (1).
+    int64_t AssignPintStream(int64_t stream);
+    /// PINT's utilisation estimate of egress \p port (PintMeter).
+    double GetPintUtilization(uint32_t port) const;
 
     /// The pauses this switch's ports have received (created, and connected, on the
     /// first call: call it once every port is added).
@@ -146,6 +153,9 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner, pub
     void Pause(uint32_t inPort, uint8_t priority);
     void Refresh(uint32_t inPort, uint8_t priority);
     Time PauseDuration(uint32_t port) const;
+    /// PintBits attribute (PintMeter's bit budget).
+    void SetPintBits(uint32_t bits);
+    uint32_t GetPintBits() const;
 
     Ptr<SwitchMmu> m_mmu;
     Ptr<LoadBalancer> m_lb;
@@ -161,6 +171,7 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner, pub
     Ptr<PfcPauseTracker> m_pauseTracker;
     Ptr<PfcWatchdog> m_watchdog;
     uint16_t m_pauseQuanta;
+    PintMeter m_pint; ///< PINT's per-port utilisation and its code
     uint32_t m_nodeId;
     uint64_t m_forwarded;
 

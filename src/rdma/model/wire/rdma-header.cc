@@ -11,7 +11,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaHeader);
 namespace
 {
 /// Bytes the model's fields take; the rest of the real header size is padding.
-constexpr uint32_t kFieldBytes = 1 + 1 + 1 + 1 + 4 + 4 + 2 + 2 + 4 + 4 + 4 + 2 + 8 + 4 + 4 + 1;
+constexpr uint32_t kFieldBytes = 1 + 1 + 1 + 1 + 4 + 4 + 2 + 2 + 4 + 4 + 4 + 2 + 8 + 4 + 4 + 1 + 1;
 static_assert(kFieldBytes <= rdmawire::HeaderBytes(RdmaPacketType::DATA),
               "model fields must fit in the smallest real header stack");
 } // namespace
@@ -29,6 +29,7 @@ RdmaHeader::Reset()
     ecn = NOT_ECT;
     flags = 0;
     intHops = 0;
+    pintBytes = 0;
     sport = 0;
     dport = rdmawire::kRoceUdpPort;
     quanta = 0;
@@ -41,6 +42,7 @@ RdmaHeader::Reset()
     remoteDelayNs = 0;
     timestamp = 0;
     intStack.fill(0);
+    pintCode = 0;
 }
 
 void
@@ -73,7 +75,7 @@ RdmaHeader::GetSerializedSize() const
 {
     const uint32_t intBytes =
         (flags & FLAG_INT) ? rdmawire::kIntHeader + rdmawire::kIntHop * intHops : 0;
-    return rdmawire::HeaderBytes(type) + intBytes;
+    return rdmawire::HeaderBytes(type) + intBytes + pintBytes;
 }
 
 void
@@ -95,6 +97,7 @@ RdmaHeader::Serialize(Buffer::Iterator it) const
     it.WriteU32(sackPsn);
     it.WriteU32(remoteDelayNs);
     it.WriteU8(intHops);
+    it.WriteU8(pintBytes);
     it.WriteU8(0, rdmawire::HeaderBytes(type) - kFieldBytes);
     if (flags & FLAG_INT)
     {
@@ -103,6 +106,11 @@ RdmaHeader::Serialize(Buffer::Iterator it) const
         {
             it.WriteU64(intStack[i]);
         }
+    }
+    // The PINT value, big-endian in its ceil(bits / 8) bytes.
+    for (uint32_t i = pintBytes; i > 0; --i)
+    {
+        it.WriteU8(static_cast<uint8_t>(pintCode >> (8 * (i - 1))));
     }
 }
 
@@ -125,6 +133,7 @@ RdmaHeader::Deserialize(Buffer::Iterator it)
     sackPsn = it.ReadU32();
     remoteDelayNs = it.ReadU32();
     intHops = it.ReadU8();
+    pintBytes = it.ReadU8();
     it.Next(rdmawire::HeaderBytes(type) - kFieldBytes);
     if (flags & FLAG_INT)
     {
@@ -133,6 +142,11 @@ RdmaHeader::Deserialize(Buffer::Iterator it)
         {
             intStack[i] = it.ReadU64();
         }
+    }
+    pintCode = 0;
+    for (uint32_t i = 0; i < pintBytes; ++i)
+    {
+        pintCode = static_cast<uint16_t>((pintCode << 8) | it.ReadU8());
     }
     return GetSerializedSize();
 }

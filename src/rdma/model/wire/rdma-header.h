@@ -60,13 +60,16 @@ class RdmaHeader : public Header
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
-    // Ordered to leave no padding (96 bytes with the vtable pointer), so that an
+    // Ordered to leave little padding (104 bytes with the vtable pointer), so that an
     // RdmaFrame is two cache lines.
     RdmaPacketType type;
     uint8_t priority; ///< 802.1p class (or DSCP-mapped class) the frame travels in
     uint8_t ecn;      ///< Ecn codepoint
     uint8_t flags;    ///< Flag bits
     uint8_t intHops;  ///< INT records in intStack (FLAG_INT)
+    /// DATA/ACK: bytes of the PINT value (pintCode) on the wire, ceil(bits / 8); 0 = the
+    /// frame carries none (PintCode)
+    uint8_t pintBytes;
     uint16_t sport;   ///< UDP source port: per-QP entropy for ECMP
     uint16_t dport;   ///< UDP destination port (4791)
     uint16_t quanta;  ///< PFC: pause time in 512-bit-time quanta (0 = resume)
@@ -82,6 +85,8 @@ class RdmaHeader : public Header
     uint32_t remoteDelayNs;
     uint64_t timestamp; ///< DATA/PROBE: send time (ns); ACK/NACK/PROBE_RESP: its echo
     std::array<uint64_t, rdmawire::kMaxIntHops> intStack; ///< packed IntHop records
+    /// DATA: the largest PintCode of the path's egresses so far; ACK: its echo
+    uint16_t pintCode;
 
     /// Push one INT record (ignored beyond kMaxIntHops, as a real INT domain would).
     void PushIntHop(uint64_t packed);

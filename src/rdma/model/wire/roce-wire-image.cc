@@ -177,6 +177,7 @@ Render(const RdmaHeader& h,
     uint8_t ackReq = (h.flags & RdmaHeader::FLAG_ACK_REQUEST) ? 0x80 : 0;
     ackReq |= (h.flags & RdmaHeader::FLAG_INT) ? kBthIntPresent : 0;
     ackReq |= (h.flags & RdmaHeader::FLAG_CNP) ? kBthCnpNack : 0;
+    ackReq |= h.pintBytes != 0 ? kBthPintPresent : 0;
     w.U8(ackReq);
     w.U24(h.psn & 0xffffff);
     switch (h.type)
@@ -207,6 +208,11 @@ Render(const RdmaHeader& h,
         {
             w.U64(h.intStack[i]);
         }
+    }
+    // PINT's value, big-endian in its ceil(bits / 8) bytes, after the INT stack if any.
+    for (uint32_t i = h.pintBytes; i > 0; --i)
+    {
+        w.U8(static_cast<uint8_t>(h.pintCode >> (8 * (i - 1))));
     }
     // Payload (zeros) and ICRC (zero).
     out.resize(std::max<std::size_t>(length, out.size()), 0);

@@ -321,6 +321,26 @@ TEST(Cli, BufferPolicyBadInput)
                      {"switch.buffer.static_kb", "8", "static only"});
 }
 
+TEST(Cli, HpccPintBadInput)
+{
+    // PINT's bit budget: 1 to 16 bits (a 16-bit field); one line naming the file, the key
+    // and the value, exit 2.
+    json s = kSmall;
+    s["cc"] = {{"algorithm", "hpcc-pint"}};
+    s["switch"]["pint_bits"] = 0;
+    ExpectInputError(s, "", {"bad.json", "switch.pint_bits", "0"});
+    s["switch"]["pint_bits"] = 17;
+    ExpectInputError(s, "", {"bad.json", "switch.pint_bits", "17"});
+    ExpectInputError(kSmall, "--set switch.pint_bits=99", {"--set", "switch.pint_bits", "99"});
+    // The controller's parameters are checked by their Attributes' checkers.
+    s["switch"]["pint_bits"] = 8;
+    s["cc"]["hpcc-pint"] = {{"SampleProbability", 0}};
+    ExpectInputError(s, "", {"bad.json", "cc.hpcc-pint.SampleProbability", "0"});
+    // An integer attribute given a fraction: refused, not an abort of ns-3's parser.
+    s["cc"]["hpcc-pint"] = {{"MaxStage", 0.5}};
+    ExpectInputError(s, "", {"bad.json", "cc.hpcc-pint.MaxStage", "0.5", "integer"});
+}
+
 TEST(Cli, DcqcnPresetKeys)
 {
     // cc.dcqcn.preset is cc.dcqcn.Preset in lower case: either key chooses the preset,

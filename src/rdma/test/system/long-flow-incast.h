@@ -101,7 +101,9 @@ BuildLongFlowIncastFabric(const LongFlowIncastOptions& o, ns3::RdmaTopology& top
     // process: a seed, a run and streams of its own.
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(1);
-    topo.AssignSwitchStreams(topo.AssignNicStreams(0));
+    const int64_t nicStreams = topo.AssignNicStreams(0);
+    const int64_t switchStreams = topo.AssignSwitchStreams(nicStreams);
+    topo.AssignPintStreams(nicStreams + switchStreams); // last: the others keep theirs
 }
 
 /// The totals of a finished run into \p r: bytes sent and delivered by every NIC, the

@@ -100,6 +100,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"timely", json{{"algorithm", "timely"}}, true},
         Case{"swift", json{{"algorithm", "swift"}}, true},
         Case{"hpcc", json{{"algorithm", "hpcc"}}, true},
+        Case{"hpcc_pint", json{{"algorithm", "hpcc-pint"}}, true},
         Case{"dctcp", json{{"algorithm", "dctcp"}}, true},
         Case{"rtt_probe", json{{"algorithm", "rtt-probe"}}, false},
         Case{"rtt_probe_shared", json{{"algorithm", "rtt-probe-shared"}}, false},

@@ -86,7 +86,7 @@ RtoOf(CongestionControl& cc)
 
 /// The base class's answer for every hook left out of \p hooks.
 void
-ExpectBaseAnswers(const std::string& name, uint8_t hooks, CongestionControl& cc, int step)
+ExpectBaseAnswers(const std::string& name, uint16_t hooks, CongestionControl& cc, int step)
 {
     if (!(hooks & CongestionControl::HOOK_WINDOW))
     {
@@ -106,6 +106,10 @@ ExpectBaseAnswers(const std::string& name, uint8_t hooks, CongestionControl& cc,
     if (!(hooks & CongestionControl::HOOK_INT))
     {
         EXPECT_FALSE(cc.NeedsInt()) << name << " step " << step;
+    }
+    if (!(hooks & CongestionControl::HOOK_PINT))
+    {
+        EXPECT_FALSE(cc.NeedsPint()) << name << " step " << step;
     }
     if (!(hooks & CongestionControl::HOOK_RTO))
     {
@@ -194,10 +198,11 @@ TEST(CcHooksTest, AHookLeftOutBehavesAsTheBaseClass)
         Ptr<CongestionControl> cc = MakeController(a.tid, clock, peers);
         Ptr<CongestionControl> twin = MakeController(a.tid, clock, twinPeers);
         Ptr<CongestionControl> blind = MakeController(a.tid, clock, blindPeers);
-        const uint8_t hooks = cc->ImplementedHooks();
+        const uint16_t hooks = cc->ImplementedHooks();
         const bool ratesMatter = hooks & CongestionControl::HOOK_PEER_RATES;
         withoutPeerRates += ratesMatter ? 0 : 1;
-        ASSERT_EQ(hooks & ~(CongestionControl::HOOK_ALL | CongestionControl::HOOK_ECN_PER_PACKET),
+        ASSERT_EQ(hooks & ~(CongestionControl::HOOK_ALL | CongestionControl::HOOK_ECN_PER_PACKET |
+                            CongestionControl::HOOK_PINT),
                   0)
             << a.name;
         ASSERT_EQ(twin->ImplementedHooks(), hooks) << a.name << ": constant per class";
@@ -261,6 +266,7 @@ TEST(CcHooksTest, ControllersDeclareTheHooksTheyNeed)
     using CC = CongestionControl;
     EXPECT_EQ(hooksOf("hpcc"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_INT);
     EXPECT_EQ(hooksOf("powertcp"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_INT);
+    EXPECT_EQ(hooksOf("hpcc-pint"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_PINT);
     EXPECT_EQ(hooksOf("theta-powertcp"), CC::HOOK_ACK | CC::HOOK_WINDOW);
     EXPECT_EQ(hooksOf("swift"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_RTO);
     EXPECT_EQ(hooksOf("timely"), CC::HOOK_ACK);
@@ -463,12 +469,14 @@ TEST(CcHooksTest, TheCoreIsSharedAndOwnTimingIsTheExtension)
         ObjectFactory f;
         f.SetTypeId(a.tid);
         Ptr<CongestionControl> cc = f.Create<CongestionControl>();
-        const uint8_t hooks = cc->ImplementedHooks();
+        const uint16_t hooks = cc->ImplementedHooks();
         const uint8_t timing = CC::HOOK_PACING | CC::HOOK_PROBE | CC::HOOK_RTO;
         EXPECT_EQ(cc->NeedsInt(), (hooks & CC::HOOK_INT) != 0) << a.name;
         // The INT readers: HPCC and PowerTCP (θ-PowerTCP is PowerTCP on RTTs alone).
         EXPECT_EQ(cc->NeedsInt(), a.name == "hpcc" || a.name == "powertcp")
             << a.name << ": HPCC and PowerTCP alone read INT";
+        EXPECT_EQ(cc->NeedsPint(), a.name == "hpcc-pint")
+            << a.name << ": only HPCC-PINT reads PINT";
         if (cc->GetExtension() != nullptr)
         {
             ++withExtension;
