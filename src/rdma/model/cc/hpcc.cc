@@ -186,13 +186,10 @@ Hpcc::MostLoadedHop(const CcAck& ack, uint32_t n, double& uMax, double& tau)
     return updated;
 }
 
-inline void
-Hpcc::UpdateWindow(const CcAck& ack, double uMax, double tau)
+// Also HpccPint's (not inline: it is called from there too).
+void
+Hpcc::ApplyWindowRule(const CcAck& ack)
 {
-    // EWMA over the time the sample covers: a sample spanning a whole T replaces U.
-    const double w = std::min(tau, m_tNs) / m_tNs;
-    m_u = (1 - w) * m_u + w * uMax;
-
     // Every ACK recomputes W from the reference window; only the first ACK of data sent
     // after the last reference update (one RTT later) makes W the new reference, so the
     // reaction to one RTT of feedback is not compounded ACK after ACK.
@@ -216,6 +213,15 @@ Hpcc::UpdateWindow(const CcAck& ack, double uMax, double tau)
         m_lastUpdateSeq = std::max(m_lastUpdateSeq, ack.sndNxt);
         m_lastUpdateTime = Now();
     }
+}
+
+inline void
+Hpcc::UpdateWindow(const CcAck& ack, double uMax, double tau)
+{
+    // EWMA over the time the sample covers: a sample spanning a whole T replaces U.
+    const double w = std::min(tau, m_tNs) / m_tNs;
+    m_u = (1 - w) * m_u + w * uMax;
+    ApplyWindowRule(ack);
 }
 
 void

@@ -78,9 +78,21 @@ class Hpcc : public CongestionControl
     /// T, the RTT the utilisation is normalised to.
     Time GetT() const;
 
+  protected:
+    /// Derive T, W_init, W_min and W_AI from \p ctx and start at W_init (a subclass that
+    /// obtains U otherwise, HpccPint, calls it from its own DoInit).
+    void DoInit(const CcContext& ctx) override;
+    /**
+     * HPCC's window rule on the current U (m_u): W from Wc (multiplicative or additive
+     * step), and Wc and incStage once per RTT (EndsRtt). Called on every used ACK, after
+     * U is updated; shared by every source of U (INT records here, PINT's value in
+     * HpccPint).
+     * \param ack the ACK that brought the new U
+     */
+    void ApplyWindowRule(const CcAck& ack);
+
   private:
     // CongestionControl
-    void DoInit(const CcContext& ctx) override;
     void DoOnAck(const CcAck& ack) override;
     uint64_t DoGetRate() override;
     uint64_t DoGetWindow() const override;
@@ -94,9 +106,10 @@ class Hpcc : public CongestionControl
     bool EndsRtt(const CcAck& ack) const;
     /// The most loaded of \p n hops (\p uMax, its \p tau), newer records kept; false: none.
     bool MostLoadedHop(const CcAck& ack, uint32_t n, double& uMax, double& tau);
-    /// Fold \p uMax over \p tau into U, set W, and Wc once per RTT (EndsRtt).
+    /// Fold \p uMax over \p tau into U, then ApplyWindowRule.
     void UpdateWindow(const CcAck& ack, double uMax, double tau);
 
+  protected:
     // Attributes
     double m_eta;
     uint32_t m_maxStage;
