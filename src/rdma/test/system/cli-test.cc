@@ -321,6 +321,26 @@ TEST(Cli, BufferPolicyBadInput)
                      {"switch.buffer.static_kb", "8", "static only"});
 }
 
+TEST(Cli, NsccBadInput)
+{
+    // NSCC's parameters are checked by their Attributes' checkers: one line naming the
+    // file (or --set), the key and the value, exit 2.
+    json s = kSmall;
+    s["cc"] = {{"algorithm", "nscc"}, {"nscc", {{"Gamma", 1.5}}}};
+    ExpectInputError(s, "", {"bad.json", "cc.nscc.Gamma", "1.5"});
+    s["cc"]["nscc"] = {{"MaxWindow", 0}};
+    ExpectInputError(s, "", {"bad.json", "cc.nscc.MaxWindow", "0"});
+    s["cc"]["nscc"] = {{"QaGate", 2.5}};
+    ExpectInputError(s, "", {"bad.json", "cc.nscc.QaGate", "2.5", "integer"});
+    s["cc"]["nscc"] = {{"TargetDelay", 6}}; // a time needs its unit
+    ExpectInputError(s, "", {"bad.json", "cc.nscc.TargetDelay", "6"});
+    s["cc"]["nscc"] = {{"Window", 6}}; // no such attribute
+    ExpectInputError(s, "", {"bad.json", "cc.nscc.Window"});
+    ExpectInputError(kSmall,
+                     "--set cc.algorithm=nscc --set cc.nscc.ReferenceBdp=0",
+                     {"--set", "cc.nscc.ReferenceBdp", "0"});
+}
+
 TEST(Cli, HpccPintBadInput)
 {
     // PINT's bit budget: 1 to 16 bits (a 16-bit field); one line naming the file, the key

@@ -33,6 +33,7 @@ struct LongFlowIncastOptions
     bool ecn = true;
     uint64_t kminBytes = 100 * 1024; ///< ECN thresholds at 100G (DCQCN)
     uint64_t kmaxBytes = 400 * 1024;
+    double pmax = 0.2; ///< marking probability at Kmax (the MMU's default)
     uint64_t bufferBytes = 32 * 1024 * 1024;
     ns3::Time measureFrom = ns3::MilliSeconds(2); ///< fairness window and queue bound start
     ns3::Time measureTo = ns3::MilliSeconds(5);
@@ -90,6 +91,7 @@ BuildLongFlowIncastFabric(const LongFlowIncastOptions& o, ns3::RdmaTopology& top
     topo.SetMmuAttribute("EcnEnabled", BooleanValue(o.ecn));
     topo.SetMmuAttribute("Kmin", UintegerValue(o.kminBytes));
     topo.SetMmuAttribute("Kmax", UintegerValue(o.kmaxBytes));
+    topo.SetMmuAttribute("Pmax", DoubleValue(o.pmax));
     topo.SetMmuAttribute("BufferSize", UintegerValue(o.bufferBytes));
     StarHelper star;
     star.hosts = o.senders + 1;

@@ -102,6 +102,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"hpcc", json{{"algorithm", "hpcc"}}, true},
         Case{"hpcc_pint", json{{"algorithm", "hpcc-pint"}}, true},
         Case{"dctcp", json{{"algorithm", "dctcp"}}, true},
+        Case{"nscc", json{{"algorithm", "nscc"}}, false},
         Case{"rtt_probe", json{{"algorithm", "rtt-probe"}}, false},
         Case{"rtt_probe_shared", json{{"algorithm", "rtt-probe-shared"}}, false},
         Case{"rtt_probe_nvidia", json{{"algorithm", "rtt-probe-nvidia"}}, false}),

@@ -271,6 +271,7 @@ TEST(CcHooksTest, ControllersDeclareTheHooksTheyNeed)
     EXPECT_EQ(hooksOf("swift"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_RTO);
     EXPECT_EQ(hooksOf("timely"), CC::HOOK_ACK);
     EXPECT_EQ(hooksOf("dctcp"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_ECN_PER_PACKET);
+    EXPECT_EQ(hooksOf("nscc"), CC::HOOK_ACK | CC::HOOK_WINDOW);
     // RTT-probe: its data packets are its probes, its start a window, its gaps its own.
     EXPECT_EQ(hooksOf("rtt-probe"), CC::HOOK_ACK | CC::HOOK_WINDOW | CC::HOOK_PACING);
     EXPECT_EQ(hooksOf("rtt-probe-nvidia"), CC::HOOK_ACK | CC::HOOK_PROBE);
