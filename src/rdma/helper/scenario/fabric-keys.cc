@@ -17,10 +17,10 @@ namespace ns3
 using json = nlohmann::json;
 using namespace ccalias;
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 FabricStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"topology.link_events", T::LINK_EVENTS, json::array(), 0, 0, {}, "", "Link events: [{\"at_us\": 100, \"a\": 16, \"b\": 20, \"nth\": 0, \"action\": \"down\"|\"up\"|\"rate\", \"rate_gbps\": 25}]; a, b are node ids as in links.csv (hosts first, then leaves, then spines), nth picks among parallel links."},
