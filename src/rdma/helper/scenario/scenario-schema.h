@@ -58,17 +58,14 @@ class ScenarioSchema
     /**
      * The congestion-control parameters a validated \p scenario gives \p algorithm: the
      * entries of its `cc.<algorithm>` section that are Attributes (not schema keys), as
-     * Attribute name -> string, for CcRegistry::Resolve. A schema key that spells an
-     * Attribute (cc.dcqcn.preset for cc.dcqcn.Preset) has set it already (Validate,
-     * ApplyOverride).
+     * Attribute name -> string, for CcRegistry::Resolve.
      */
     static nlohmann::json CcParameters(const nlohmann::json& scenario,
                                        const std::string& algorithm);
 
     /**
      * Record every parameter of \p algorithm in \p scenario (for config.json): the
-     * `cc.<algorithm>` section gets \p parameters (CcRegistry::Resolved::parameters), and
-     * a schema key that spells an Attribute gets that Attribute's value, in lower case.
+     * `cc.<algorithm>` section gets \p parameters (CcRegistry::Resolved::parameters).
      */
     static void RecordCcParameters(nlohmann::json& scenario,
                                    const std::string& algorithm,
