@@ -24,9 +24,9 @@ namespace
 class ExampleSource : public TrafficStage
 {
   public:
-    std::vector<ScenarioSchema::Key> Keys() const override
+    std::vector<ScenarioKey> Keys() const override
     {
-        using T = ScenarioSchema::Type;
+        using T = ScenarioKey::Type;
         return {{"traffic.example.enabled", T::BOOL, false, 0, 0, {}, "", "A test's source."},
                 {"traffic.example.flows", T::INT, 1, 1, 1e12, {}, "", "Its messages."}};
     }

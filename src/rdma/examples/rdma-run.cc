@@ -187,7 +187,7 @@ LauncherRank()
 int
 CheckOnly(const nlohmann::json& scenario, const std::string& file, uint32_t ranks)
 {
-    const SizeGuard::Estimate e = SizeGuard::Compute(scenario);
+    const SizeGuard::Estimate e = ScenarioStages::Estimate(scenario);
     ScenarioRunner checked(scenario);
     checked.SetRanks(ranks);
     checked.SetOrigin(file);

@@ -8,6 +8,8 @@ from .. import figures
 JOIN_MS = 4.0
 STOP_MS = 30.0
 GBPS = 40
+# cc.dcqcn.Preset's value for each preset this case runs (its label: the value in lower case).
+PRESETS = {"paper": "Paper", "nic": "Nic", "hpcc_sim": "HpccSim"}
 
 
 def scenario(preset):
@@ -18,7 +20,7 @@ def scenario(preset):
         "topology": {"type": "star", "hosts": 5, "host_rate_gbps": GBPS},
         "switch": {"ecn": {"kmin_kb": 5, "kmax_kb": 200, "pmax": 0.01,
                            "scale_with_rate": False}},
-        "cc": {"algorithm": "dcqcn", "dcqcn": {"preset": preset}},
+        "cc": {"algorithm": "dcqcn", "dcqcn": {"Preset": PRESETS[preset]}},
         "traffic": {"flows_csv": "dcqcn-flows.csv"},
         "output": {"cc_sample_us": 20, "cc_sample_qps": 4, "progress": False},
     }

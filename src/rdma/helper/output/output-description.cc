@@ -15,10 +15,10 @@ using json = nlohmann::json;
 using namespace scenario;
 using Cost = SizeGuard::Cost;
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 OutputDescription::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"output.queue_sample_us", T::NUMBER, 10, 0.001, 1e9, {}, "us", "Sampling period of queue.csv."},

@@ -19,7 +19,7 @@ namespace ns3
 class OutputDescription : public ScenarioStage
 {
   public:
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     /// The output files, from the fabric, QPs and flows the other stages estimated.
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
 };

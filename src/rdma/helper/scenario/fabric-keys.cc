@@ -7,7 +7,6 @@
  * (PluginRegistry).
  */
 #include "ns3/buffer-policy.h"
-#include "ns3/cc-key-alias.h"
 #include "ns3/fabric-stage.h"
 #include "ns3/plugin-registry.h"
 
@@ -15,12 +14,11 @@ namespace ns3
 {
 
 using json = nlohmann::json;
-using namespace ccalias;
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 FabricStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"topology.link_events", T::LINK_EVENTS, json::array(), 0, 0, {}, "", "Link events: [{\"at_us\": 100, \"a\": 16, \"b\": 20, \"nth\": 0, \"action\": \"down\"|\"up\"|\"rate\", \"rate_gbps\": 25}]; a, b are node ids as in links.csv (hosts first, then leaves, then spines), nth picks among parallel links."},
@@ -28,14 +26,9 @@ FabricStage::Keys() const
         {"nic.mtu_bytes", T::INT, 1024, 64, 9000, {}, "bytes", "Payload bytes per packet (RoCE MTU)."},
         {"nic.ack_interval", T::INT, 1, 1, 1e6, {}, "packets", "Responder ACKs every N in-order packets (and each message's last)."},
         {"nic.cnp_interval_us", T::NUMBER, nullptr, 0, 1e6, {}, "us", "Minimum spacing of CNPs per QP. Default: the one the congestion controller's parameters go with (dcqcn: its Preset's, nic 4 us, paper 50 us), else 4 us."},
-        {"nic.nack_interval_us", T::NUMBER, 100, 0, 1e6, {}, "us", "A NACK for the same missing PSN is repeated after this time. Shorthand for `nic.go_back_n.NackInterval` (that key wins; both with different values is an error)."},
-        {"nic.rto_us", T::NUMBER, 1000, 1, 1e7, {}, "us", "Retransmission timeout (go back to the oldest unacknowledged PSN). Shorthand for `nic.<policy>.RetransmissionTimeout` (that key wins; both with different values is an error)."},
         {"nic.window_bytes", T::INT, 0, 0, 1e12, {}, "bytes", "Static in-flight limit per QP; 0 = none."},
         {"nic.loss_recovery", T::CHOICE, "go_back_n", 0, 0, PluginRegistry::LossRecoveries().Names(), "", "The loss-recovery policy (see its parameters below). go_back_n: RoCE default; selective_repeat: IRN (receiver places out-of-order packets, NACK carries the PSN that arrived); direct_placement: every packet carries its placement, any order is accepted, cumulative ACKs, no NACK (for adaptive routing)."},
         {"nic.entropy_change_packets", T::INT, 0, 0, 1e9, {}, "packets", "Host-side spraying: a new UDP source port (ECMP entropy) every N packets of a QP; 0 = one per QP."},
-        {"nic.rto_low_us", T::NUMBER, 100, 1, 1e7, {}, "us", "Selective repeat: timeout with at most rto_low_threshold packets in flight (IRN: 100). Shorthand for `nic.selective_repeat.RtoLow` (that key wins; both with different values is an error)."},
-        {"nic.rto_high_us", T::NUMBER, 320, 1, 1e7, {}, "us", "Selective repeat: timeout otherwise (IRN: 320). Shorthand for `nic.selective_repeat.RtoHigh` (that key wins; both with different values is an error)."},
-        {"nic.rto_low_threshold", T::INT, 3, 0, 1e6, {}, "packets", "Selective repeat: in-flight packets up to which rto_low applies (IRN: 3). Shorthand for `nic.selective_repeat.RtoLowThreshold` (that key wins; both with different values is an error)."},
         {"nic.inflight_cap_packets", T::INT, -1, -1, 1e9, {}, "packets", "Packets in flight per QP: -1 = ceil(BDP / MTU) with selective repeat (IRN's BDP-FC) and none with go-back-N; 0 = none."},
         {"nic.cnp_on_out_of_order", T::BOOL, false, 0, 0, {}, "", "A NACK for an out-of-sequence packet also acts as a CNP (recent NICs; DCQCN then slows down on reordering)."},
         {"nic.rate_limit", T::CHOICE, "per_qp", 0, 0, {"per_qp", "per_destination"}, "", "One controller and rate per QP, or shared by all QPs of a NIC to one destination."},
@@ -79,11 +72,7 @@ FabricStage::Keys() const
         {"switch.ecn.scale_with_rate", T::BOOL, true, 0, 0, {}, "", "Scale Kmin/Kmax by port rate / 100 Gb/s."},
         {"routing.ecmp_salt_per_switch", T::BOOL, true, 0, 0, {}, "", "Each switch salts its ECMP hash differently (avoids polarization)."},
         {"routing.load_balancer", T::CHOICE, "ecmp", 0, 0, PluginRegistry::LoadBalancers().Names(), "", "The load balancer of every switch (see its parameters below). ecmp: flow hash; spray: per packet (random or round robin); adaptive: per packet, least-queued egress; flowlet: new path after an idle gap."},
-        {"routing.spray_mode", T::CHOICE, "random", 0, 0, {"random", "round_robin"}, "", "spray: how a packet picks its port. Shorthand for `routing.spray.Mode` (that key wins; both with different values is an error)."},
-        {"routing.adaptive_paused_as_full", T::BOOL, true, 0, 0, {}, "", "adaptive: never pick a port whose class is paused by PFC while another is not. Shorthand for `routing.adaptive.PausedAsFull` (that key wins; both with different values is an error)."},
-        {"routing.flowlet_gap_us", T::NUMBER, 10, 0, 1e6, {}, "us", "flowlet: idle gap after which a flow may change path. Shorthand for `routing.flowlet.Gap` (that key wins; both with different values is an error)."},
         {"cc.algorithm", T::CHOICE, "dcqcn", 0, 0, PluginRegistry::CongestionControls().Names(), "", "Congestion control of every QP (see the parameter tables below). none: line rate (PFC-only baseline)."},
-        {"cc.dcqcn.preset", T::CHOICE, AliasDefault("cc.dcqcn.preset"), 0, 0, AliasChoices("cc.dcqcn.preset"), "", "cc.dcqcn.Preset in lower case: nic (NVIDIA ConnectX documented defaults), hpcc_sim (the HPCC simulator's DCQCN loop, to rerun the HPCC paper's curves) or paper (SIGCOMM 2015), the values of the cc.dcqcn.* parameters left at preset. A scenario that gives both keys must give the same value; config.json holds both."},
     };
     // clang-format on
 }

@@ -36,33 +36,6 @@ using namespace scenario;
 
 namespace
 {
-/// The keys older than routing.<balancer>.<Attribute> that set a balancer's parameter.
-std::vector<LegacyPluginKey>
-LegacyLoadBalancerKeys()
-{
-    return {
-        {"routing.flowlet_gap_us", "flowlet", "Gap", &PluginKeys::Microseconds},
-        {"routing.spray_mode",
-         "spray",
-         "Mode",
-         [](const json& v) { return v.get<std::string>() == "random" ? "Random" : "RoundRobin"; }},
-        {"routing.adaptive_paused_as_full", "adaptive", "PausedAsFull", &PluginKeys::Plain},
-    };
-}
-
-/// The keys older than nic.<policy>.<Attribute> that set a loss-recovery parameter.
-std::vector<LegacyPluginKey>
-LegacyLossRecoveryKeys()
-{
-    return {
-        {"nic.rto_us", "", "RetransmissionTimeout", &PluginKeys::Microseconds},
-        {"nic.nack_interval_us", "go_back_n", "NackInterval", &PluginKeys::Microseconds},
-        {"nic.rto_low_us", "selective_repeat", "RtoLow", &PluginKeys::Microseconds},
-        {"nic.rto_high_us", "selective_repeat", "RtoHigh", &PluginKeys::Microseconds},
-        {"nic.rto_low_threshold", "selective_repeat", "RtoLowThreshold", &PluginKeys::Plain},
-    };
-}
-
 /// nic.cnp_interval_us when the controller states no preference (NVIDIA's min_time_between_cnps).
 constexpr double kDefaultCnpIntervalUs = 4.0;
 
@@ -105,8 +78,8 @@ FabricStage::Resolve(json& s, const std::string& file) const
             "nic.cnp_interval_us",
             cnp.IsNegative() ? kDefaultCnpIntervalUs : cnp.GetNanoSeconds() / 1000.0);
     }
-    PluginKeys::Resolve(s, PluginRegistry::LoadBalancers(), LegacyLoadBalancerKeys(), file);
-    PluginKeys::Resolve(s, PluginRegistry::LossRecoveries(), LegacyLossRecoveryKeys(), file);
+    PluginKeys::Resolve(s, PluginRegistry::LoadBalancers(), file);
+    PluginKeys::Resolve(s, PluginRegistry::LossRecoveries(), file);
     ResolveBufferPolicy(s, file);
 }
 

@@ -29,7 +29,7 @@ class FabricStage : public ScenarioStage
 {
   public:
     /// nic.*, switch.*, routing.*, cc.* and topology.link_events (fabric-keys.cc).
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     /// Every parameter of the chosen controller (user's, preset's, attribute default) and
     /// nic.cnp_interval_us.
     void Resolve(nlohmann::json& scenario, const std::string& file) const override;

@@ -5,10 +5,7 @@
 
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
-#include "ns3/scenario-schema.h"
 #include "ns3/string.h"
-
-#include <cmath>
 
 namespace ns3
 {
@@ -16,22 +13,8 @@ namespace ns3
 using json = nlohmann::json;
 using namespace scenario;
 
-namespace
-{
-/// \p text as \p info's value type serializes it (so "10us" and "10000ns" compare equal).
-std::string
-Canonical(const TypeId::AttributeInformation& info, const std::string& text)
-{
-    Ptr<AttributeValue> v = info.checker->Create();
-    return v->DeserializeFromString(text, info.checker) ? v->SerializeToString(info.checker) : text;
-}
-} // namespace
-
 void
-PluginKeys::Resolve(json& s,
-                    const PluginRegistry& family,
-                    const std::vector<LegacyPluginKey>& legacy,
-                    const std::string& file)
+PluginKeys::Resolve(json& s, const PluginRegistry& family, const std::string& file)
 {
     const std::string name = Str(s, family.GetChoiceKey());
     const PluginRegistry::Plugin* plugin = family.Find(name);
@@ -47,32 +30,10 @@ PluginKeys::Resolve(json& s,
     }
     for (const auto& info : family.Attributes(plugin->tid))
     {
-        const LegacyPluginKey* old = nullptr;
-        for (const LegacyPluginKey& l : legacy)
+        if (!params.contains(info.name))
         {
-            if ((l.className.empty() || l.className == name) && l.attribute == info.name)
-            {
-                old = &l;
-            }
+            params[info.name] = PluginRegistry::DefaultString(info);
         }
-        const std::string path = family.GetSection() + "." + name + "." + info.name;
-        if (params.contains(info.name))
-        {
-            // Both given: they must agree (a legacy key left at its default is not given).
-            const ScenarioSchema::Key* k = old ? ScenarioSchema::Find(old->key) : nullptr;
-            if (k && At(s, old->key) != k->defaultValue &&
-                Canonical(info, params[info.name].get<std::string>()) !=
-                    Canonical(info, old->toString(At(s, old->key))))
-            {
-                throw ScenarioError(file + ": key '" + path + "' has invalid value " +
-                                    params[info.name].dump() + " (it disagrees with '" + old->key +
-                                    "' = " + At(s, old->key).dump() +
-                                    ", which sets the same parameter: give one of them)");
-            }
-            continue;
-        }
-        params[info.name] =
-            old ? old->toString(At(s, old->key)) : PluginRegistry::DefaultString(info);
     }
 }
 
@@ -99,18 +60,6 @@ PluginKeys::Factory(const json& s, const PluginRegistry& family)
         }
     }
     return f;
-}
-
-std::string
-PluginKeys::Microseconds(const json& us)
-{
-    return std::to_string(std::llround(us.get<double>() * 1000)) + "ns";
-}
-
-std::string
-PluginKeys::Plain(const json& value)
-{
-    return value.is_boolean() ? (value.get<bool>() ? "true" : "false") : value.dump();
 }
 
 } // namespace ns3

@@ -2,14 +2,12 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * The table of scenario keys (ScenarioSchema::Keys): every key with its type, range,
- * default, unit and meaning, gathered from the stages that own them (ScenarioStage::Keys).
+ * default, unit and meaning: the run's own, then those of the stages that own them
+ * (ScenarioStages::Keys).
  * docs/scenario-keys.md is generated from it.
  */
-#include "ns3/fabric-stage.h"
-#include "ns3/output-description.h"
 #include "ns3/scenario-schema.h"
-#include "ns3/topology-stage.h"
-#include "ns3/traffic-stage.h"
+#include "ns3/scenario-stages.h"
 
 #include <limits>
 
@@ -47,22 +45,12 @@ const std::vector<ScenarioSchema::Key>&
 ScenarioSchema::Keys()
 {
     static const std::vector<Key> keys = []() {
-        // The run's keys, then every stage's in the order of a run: the topologies, the
-        // fabric, the traffic sources (by rank), the outputs.
+        // The run's keys, then every stage's in the order of a run (ScenarioStages).
         std::vector<Key> all = RunKeys();
-        const auto append = [&all](std::vector<Key> more) {
-            for (Key& k : more)
-            {
-                all.push_back(std::move(k));
-            }
-        };
-        append(TopologyStage::AllKeys());
-        append(FabricStage().Keys());
-        for (const auto& stage : TrafficStage::CreateAll())
+        for (Key& k : ScenarioStages::Keys())
         {
-            append(stage->Keys());
+            all.push_back(std::move(k));
         }
-        append(OutputDescription().Keys());
         return all;
     }();
     return keys;

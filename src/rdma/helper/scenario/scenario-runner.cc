@@ -18,6 +18,7 @@
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-schema.h"
+#include "ns3/scenario-stages.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -275,7 +276,7 @@ ScenarioRunner::Load(const std::string& file,
     Resolve(s, file);
     if (limits)
     {
-        SizeGuard::Check(s, file, *limits);
+        SizeGuard::Check(s, file, ScenarioStages::Estimate(s), *limits);
     }
     Check(s, file);
     return s;

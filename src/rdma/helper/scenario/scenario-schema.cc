@@ -3,7 +3,6 @@
  */
 #include "ns3/scenario-schema.h"
 
-#include "ns3/cc-key-alias.h"
 #include "ns3/plugin-registry.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
@@ -15,7 +14,6 @@ namespace ns3
 {
 
 using json = nlohmann::json;
-using namespace ccalias;
 using T = ScenarioSchema::Type;
 
 namespace
@@ -273,28 +271,6 @@ ScenarioSchema::Validate(const json& user, const std::string& file)
             }
         }
     }
-    // A key that spells an Attribute (cc.dcqcn.preset) and the Attribute agree.
-    for (const CcAlias& a : CcAliases())
-    {
-        const auto key = scenario::Pointer(a.Path());
-        const auto attribute = scenario::Pointer(a.AttributePath());
-        if (!user.contains(key))
-        {
-            if (out.contains(attribute))
-            {
-                out[key] = Lower(out.at(attribute).get<std::string>());
-            }
-            continue;
-        }
-        const std::string value = AliasedValue(a, user.at(key).get<std::string>());
-        if (out.contains(attribute) && out.at(attribute) != value)
-        {
-            throw ScenarioError(file + ": keys '" + a.Path() + "' and '" + a.AttributePath() +
-                                "' disagree (" + user.at(key).dump() + " and " +
-                                out.at(attribute).dump() + ")");
-        }
-        out[attribute] = value;
-    }
     return out;
 }
 
@@ -318,10 +294,6 @@ ScenarioSchema::ApplyOverride(json& scenario, const std::string& assignment)
         }
         const std::string attributeText = PluginParameterString(path, value, "--set");
         scenario[ns3::scenario::Pointer(path)] = attributeText;
-        if (const CcAlias* a = FindAlias(path, true))
-        {
-            scenario[ns3::scenario::Pointer(a->Path())] = Lower(attributeText);
-        }
         return;
     }
     if (!k)
@@ -337,11 +309,6 @@ ScenarioSchema::ApplyOverride(json& scenario, const std::string& assignment)
     }
     CheckValue(*k, value, "--set");
     scenario[ns3::scenario::Pointer(path)] = value;
-    if (const CcAlias* a = FindAlias(path))
-    {
-        scenario[ns3::scenario::Pointer(a->AttributePath())] =
-            AliasedValue(*a, value.get<std::string>());
-    }
 }
 
 json
@@ -377,13 +344,6 @@ ScenarioSchema::RecordCcParameters(json& scenario,
     for (auto it = parameters.begin(); it != parameters.end(); ++it)
     {
         section[it.key()] = it.value();
-    }
-    for (const CcAlias& a : CcAliases())
-    {
-        if (a.algorithm == algorithm && parameters.contains(a.attribute))
-        {
-            section[a.key] = Lower(parameters[a.attribute].get<std::string>());
-        }
     }
 }
 

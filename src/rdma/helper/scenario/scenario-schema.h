@@ -4,6 +4,8 @@
 #ifndef RDMA_SCENARIO_SCHEMA_H
 #define RDMA_SCENARIO_SCHEMA_H
 
+#include "ns3/scenario-key.h"
+
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -21,29 +23,12 @@ namespace ns3
 class ScenarioSchema
 {
   public:
-    enum class Type
-    {
-        BOOL,
-        INT,
-        NUMBER,
-        STRING,
-        CHOICE,      ///< a string among `choices`
-        INT_ARRAY,   ///< array of integers within [min, max]
-        LINK_EVENTS, ///< array of {at_us, a, b, nth, action, rate_gbps} objects
-    };
+    /// A key's type (ScenarioKey::Type).
+    using Type = ScenarioKey::Type;
+    /// One key (declared by the run or the stage that owns it).
+    using Key = ScenarioKey;
 
-    struct Key
-    {
-        std::string path; ///< dotted, e.g. "switch.ecn.kmin_kb"
-        Type type;
-        nlohmann::json defaultValue; ///< null: derived when resolving (see doc)
-        double min;
-        double max;
-        std::vector<std::string> choices;
-        std::string unit;
-        std::string doc;
-    };
-
+    /// Every key: the run's own, then the stages' (ScenarioStages::Keys).
     static const std::vector<Key>& Keys();
     static const Key* Find(const std::string& path);
 
@@ -73,17 +58,14 @@ class ScenarioSchema
     /**
      * The congestion-control parameters a validated \p scenario gives \p algorithm: the
      * entries of its `cc.<algorithm>` section that are Attributes (not schema keys), as
-     * Attribute name -> string, for CcRegistry::Resolve. A schema key that spells an
-     * Attribute (cc.dcqcn.preset for cc.dcqcn.Preset) has set it already (Validate,
-     * ApplyOverride).
+     * Attribute name -> string, for CcRegistry::Resolve.
      */
     static nlohmann::json CcParameters(const nlohmann::json& scenario,
                                        const std::string& algorithm);
 
     /**
      * Record every parameter of \p algorithm in \p scenario (for config.json): the
-     * `cc.<algorithm>` section gets \p parameters (CcRegistry::Resolved::parameters), and
-     * a schema key that spells an Attribute gets that Attribute's value, in lower case.
+     * `cc.<algorithm>` section gets \p parameters (CcRegistry::Resolved::parameters).
      */
     static void RecordCcParameters(nlohmann::json& scenario,
                                    const std::string& algorithm,

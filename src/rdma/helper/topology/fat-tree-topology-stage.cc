@@ -22,7 +22,7 @@ class FatTreeTopologyStage : public TopologyStage
                const std::string& file,
                uint32_t hosts) const override;
     std::vector<Type> Types() const override;
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     uint32_t HostCount(const nlohmann::json& scenario) const override;
     void Build(const nlohmann::json& scenario, RdmaTopology& topo) const override;
@@ -87,10 +87,10 @@ FatTreeTopologyStage::Types() const
     return {{"fat_tree", "three-tier Clos"}};
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 FatTreeTopologyStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"topology.fat_tree.k", T::INT, 0, 0, 1000, {}, "", "fat_tree: k-ary fat-tree (k even): k pods of k/2 ToRs and k/2 aggregation switches, k/2 hosts per ToR, (k/2)^2 cores; 0 = the shape keys below."},

@@ -18,7 +18,7 @@ class LeafSpineTopologyStage : public TopologyStage
 {
   public:
     std::vector<Type> Types() const override;
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     uint32_t HostCount(const nlohmann::json& scenario) const override;
     void Build(const nlohmann::json& scenario, RdmaTopology& topo) const override;
@@ -38,10 +38,10 @@ LeafSpineTopologyStage::Types() const
     return {{"leaf_spine", "two-tier Clos"}};
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 LeafSpineTopologyStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"topology.leaves", T::INT, 2, 1, 10000, {}, "", "leaf_spine: number of leaf (ToR) switches."},

@@ -17,7 +17,7 @@ class StarTopologyStage : public TopologyStage
 {
   public:
     std::vector<Type> Types() const override;
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     uint32_t HostCount(const nlohmann::json& scenario) const override;
     void Build(const nlohmann::json& scenario, RdmaTopology& topo) const override;
@@ -38,17 +38,11 @@ StarTopologyStage::Types() const
     return {{"star", "hosts on one switch"}};
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 StarTopologyStage::Keys() const
 {
-    return {{"topology.hosts",
-             ScenarioSchema::Type::INT,
-             8,
-             2,
-             100000,
-             {},
-             "",
-             "star: number of hosts."}};
+    return {
+        {"topology.hosts", ScenarioKey::Type::INT, 8, 2, 100000, {}, "", "star: number of hosts."}};
 }
 
 void

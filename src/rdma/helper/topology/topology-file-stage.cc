@@ -27,7 +27,7 @@ class TopologyFileStage : public TopologyStage
                const std::string& file,
                uint32_t hosts) const override;
     std::vector<Type> Types() const override;
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     /// The file's counts (TopologyFile::Count), without reading its links.
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     uint32_t HostCount(const nlohmann::json& scenario) const override;
@@ -89,11 +89,11 @@ TopologyFileStage::Types() const
             {"hpcc_file", "topology.file in the HPCC simulator's topology.txt format"}};
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 TopologyFileStage::Keys() const
 {
     return {{"topology.file",
-             ScenarioSchema::Type::STRING,
+             ScenarioKey::Type::STRING,
              "",
              0,
              0,

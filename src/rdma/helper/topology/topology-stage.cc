@@ -70,10 +70,10 @@ TopologyStage::ShapeOf(const nlohmann::json& s)
     return For(s).Shape(s);
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 TopologyStage::CommonKeys()
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     std::vector<std::string> types;
     std::string doc;
     for (const auto& stage : All())
@@ -95,18 +95,20 @@ TopologyStage::CommonKeys()
     // clang-format on
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 TopologyStage::AllKeys()
 {
-    std::vector<ScenarioSchema::Key> keys = CommonKeys();
+    std::vector<ScenarioKey> keys = CommonKeys();
     for (const auto& stage : All())
     {
-        for (ScenarioSchema::Key& k : stage->Keys())
+        for (ScenarioKey& k : stage->Keys())
         {
             keys.push_back(std::move(k));
         }
     }
     return keys;
 }
+
+template class StageList<TopologyStage>;
 
 } // namespace ns3

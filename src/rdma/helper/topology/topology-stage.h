@@ -6,6 +6,7 @@
 
 #include "ns3/rdma-topology.h"
 #include "ns3/scenario-stage.h"
+#include "ns3/stage-list.h"
 
 #include <memory>
 #include <vector>
@@ -47,7 +48,7 @@ struct FabricShape
  *
  * A new topology is one file: a subclass declaring its types, its keys, its estimate
  * (ScenarioStage) and its shape, registered with `static const
- * StageRegistration<TopologyStage, T> g_stage(RANK);`. The choices of topology.type are
+ * StageRegistration<TopologyStage, T> g_stage(ORDER);`. The choices of topology.type are
  * the types of the registered stages.
  */
 class TopologyStage : public ScenarioStage
@@ -81,7 +82,7 @@ class TopologyStage : public ScenarioStage
      */
     virtual std::vector<int64_t> HostIndexOfFileNode(const nlohmann::json& scenario) const;
 
-    /// Every topology stage (registered), by rank.
+    /// Every topology stage (registered), by order.
     static const std::vector<std::unique_ptr<TopologyStage>>& All();
     /// The stage that handles \p scenario's topology.type (the schema admits no other).
     static const TopologyStage& For(const nlohmann::json& scenario);
@@ -89,12 +90,12 @@ class TopologyStage : public ScenarioStage
     static FabricShape ShapeOf(const nlohmann::json& scenario);
     /// The keys every topology shares: topology.type (its choices: every stage's types),
     /// the host and fabric link rates and delays.
-    static std::vector<ScenarioSchema::Key> CommonKeys();
-    /// The keys of every topology: CommonKeys(), then each stage's, by rank.
-    static std::vector<ScenarioSchema::Key> AllKeys();
+    static std::vector<ScenarioKey> CommonKeys();
+    /// The keys of every topology: CommonKeys(), then each stage's, by order.
+    static std::vector<ScenarioKey> AllKeys();
 };
 
-extern template class StageList<TopologyStage>; // instantiated in scenario-stage.cc
+extern template class StageList<TopologyStage>; // instantiated in topology-stage.cc
 
 } // namespace ns3
 

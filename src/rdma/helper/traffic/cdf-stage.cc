@@ -41,7 +41,7 @@ class CdfStage : public TrafficStage
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
     /// The keys traffic.* of this source.
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     /// Flows and QPs: the Poisson arrivals at the target load.
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     /// Read the CDF file (errors: file:line).
@@ -71,7 +71,7 @@ using namespace scenario;
 
 namespace
 {
-// The rank fixes the order in which the sources add their flows (flow ids, streams).
+// Its order among the sources fixes when it adds its flows (flow ids, streams).
 const StageRegistration<TrafficStage, CdfStage> g_stage(60);
 } // namespace
 
@@ -280,10 +280,10 @@ CdfStage::Summarize(json& sum, Time end) const
     }
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 CdfStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"traffic.cdf.enabled", T::BOOL, false, 0, 0, {}, "", "Background traffic: each sender starts flows as a Poisson process, sizes from a flow-size CDF (kind 'cdf' in fct.csv)."},

@@ -46,7 +46,7 @@ class CollectiveStage : public TrafficStage
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
     /// The keys traffic.* of this source.
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     /// Flows and QPs: the MoE messages or the trace rows.
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     /// Read the trace (errors: file:line, ranks on one host, a flow in the control class).
@@ -77,7 +77,7 @@ using namespace scenario;
 
 namespace
 {
-// The rank fixes the order in which the sources add their flows (flow ids, streams).
+// Its order among the sources fixes when it adds its flows (flow ids, streams).
 const StageRegistration<TrafficStage, CollectiveStage> g_stage(70);
 } // namespace
 
@@ -364,10 +364,10 @@ CollectiveStage::WriteFiles(RunOutput& out) const
     }
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 CollectiveStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"traffic.moe.enabled", T::BOOL, false, 0, 0, {}, "", "MoE expert-parallel all-to-all: dispatch and combine of every layer (kind 'collective'; collectives.csv, moe-trace.csv)."},

@@ -29,7 +29,7 @@ class FlowsCsvStage : public FlowListStage
     void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;
     bool Enabled(const nlohmann::json& scenario) const override;
     /// The keys traffic.* of this source.
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     /// Flows and QPs: a flow per line of the list.
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
 };
@@ -39,7 +39,7 @@ using namespace scenario;
 
 namespace
 {
-// The rank fixes the order in which the sources add their flows (flow ids, streams).
+// Its order among the sources fixes when it adds its flows (flow ids, streams).
 const StageRegistration<TrafficStage, FlowsCsvStage> g_stage(30);
 } // namespace
 
@@ -74,10 +74,10 @@ FlowsCsvStage::Prepare(const json& s, uint32_t hosts)
              Int(s, "nic.control_priority"));
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 FlowsCsvStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"traffic.flows_csv", T::STRING, "", 0, 0, {}, "path", "Flow list (src,dst,bytes,start_ns[,priority]), relative to the scenario file; empty = none."},

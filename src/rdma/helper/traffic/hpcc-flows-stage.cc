@@ -30,7 +30,7 @@ class HpccFlowsStage : public FlowListStage
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
     /// The keys traffic.* of this source.
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     /// Flows and QPs: a flow per line of the file.
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     /// Read the flow file (errors: file:line, or a flow in the control class).
@@ -42,7 +42,7 @@ using namespace scenario;
 
 namespace
 {
-// The rank fixes the order in which the sources add their flows (flow ids, streams).
+// Its order among the sources fixes when it adds its flows (flow ids, streams).
 const StageRegistration<TrafficStage, HpccFlowsStage> g_stage(40);
 } // namespace
 
@@ -77,10 +77,10 @@ HpccFlowsStage::Prepare(const json& s, uint32_t hosts)
              Int(s, "nic.control_priority"));
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 HpccFlowsStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"traffic.hpcc_flow_file", T::STRING, "", 0, 0, {}, "path", "The HPCC simulator's flow.txt (a count, then 'src dst priority dport bytes start_s' lines) as plain flows; node ids as in an hpcc_file topology, else host indices. Relative to the scenario file; empty = none."},

@@ -29,7 +29,7 @@ class HtsimCmStage : public FlowListStage
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
     /// The key traffic.htsim_cm.
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     /// Flows and QPs: one per connection line.
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     /// Read the matrix (errors: file:line).
@@ -74,10 +74,10 @@ HtsimCmStage::Prepare(const json& s, uint32_t hosts)
     SetFlows(HtsimCmReader::Read(cm, hosts), cm, Int(s, "nic.control_priority"));
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 HtsimCmStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"traffic.htsim_cm", T::STRING, "", 0, 0, {}, "path", "A connection matrix of htsim (uet-htsim's connection_matrices/*.cm: 'Nodes N', 'Connections C', then 'a->b start <us> size <bytes>' lines, optionally 'id I') as plain flows; hosts are host indices. Triggers, failures, 'msg' and 'prio' are refused. Relative to the scenario file; empty = none."},

@@ -35,7 +35,7 @@ class IncastGroupsStage : public TrafficStage
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
     /// The keys traffic.* of this source.
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     /// Flows and QPs: senders x qps_per_sender of every group.
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     /// Read the groups (errors: file:line, a group in the control class or leaving after
@@ -58,7 +58,7 @@ using namespace scenario;
 
 namespace
 {
-// The rank fixes the order in which the sources add their flows (flow ids, streams).
+// Its order among the sources fixes when it adds its flows (flow ids, streams).
 const StageRegistration<TrafficStage, IncastGroupsStage> g_stage(50);
 } // namespace
 
@@ -131,10 +131,10 @@ IncastGroupsStage::Summarize(json& sum, Time /* end */) const
     }
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 IncastGroupsStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"traffic.incast_groups_csv", T::STRING, "", 0, 0, {}, "path", "Incast groups that join and leave: CSV with columns receiver,senders,qps_per_sender,join_us,leave_us[,message_bytes,jitter_us,priority] (senders like 1-7 or 1;4;9), relative to the scenario file; empty = none."},

@@ -28,7 +28,7 @@ class IncastStage : public TrafficStage
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
     /// The keys traffic.* of this source.
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     /// Flows and QPs: senders x qps_per_sender QPs, a message each.
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     void AddTraffic(const nlohmann::json& scenario,
@@ -42,7 +42,7 @@ using namespace scenario;
 
 namespace
 {
-// The rank fixes the order in which the sources add their flows (flow ids, streams).
+// Its order among the sources fixes when it adds its flows (flow ids, streams).
 const StageRegistration<TrafficStage, IncastStage> g_stage(10);
 } // namespace
 
@@ -131,10 +131,10 @@ IncastStage::AddTraffic(const json& s, RdmaTopology& topo, TrafficDriver& driver
     }
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 IncastStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"traffic.incast.enabled", T::BOOL, false, 0, 0, {}, "", "Generate an incast."},

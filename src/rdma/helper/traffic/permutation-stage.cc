@@ -24,7 +24,7 @@ class PermutationStage : public TrafficStage
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
     /// The keys traffic.* of this source.
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     /// Flows and QPs: a message per host.
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     void AddTraffic(const nlohmann::json& scenario,
@@ -38,7 +38,7 @@ using namespace scenario;
 
 namespace
 {
-// The rank fixes the order in which the sources add their flows (flow ids, streams).
+// Its order among the sources fixes when it adds its flows (flow ids, streams).
 const StageRegistration<TrafficStage, PermutationStage> g_stage(20);
 } // namespace
 
@@ -81,10 +81,10 @@ PermutationStage::AddTraffic(const json& s,
     }
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 PermutationStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"traffic.permutation.enabled", T::BOOL, false, 0, 0, {}, "", "Permutation traffic: every host sends one message to a distinct host (under another leaf on a leaf-spine)."},

@@ -24,7 +24,7 @@ class ProbeStage : public TrafficStage
                uint32_t hosts) const override;
     bool Enabled(const nlohmann::json& scenario) const override;
     /// The keys traffic.* of this source.
-    std::vector<ScenarioSchema::Key> Keys() const override;
+    std::vector<ScenarioKey> Keys() const override;
     /// Flows and QPs: one QP, a probe per interval until the stop time.
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     void AddTraffic(const nlohmann::json& scenario,
@@ -38,7 +38,7 @@ using namespace scenario;
 
 namespace
 {
-// The rank fixes the order in which the sources add their flows (flow ids, streams).
+// Its order among the sources fixes when it adds its flows (flow ids, streams).
 const StageRegistration<TrafficStage, ProbeStage> g_stage(80);
 } // namespace
 
@@ -99,10 +99,10 @@ ProbeStage::AddTraffic(const json& s,
                     Bool(s, "traffic.probe.rate_limited"));
 }
 
-std::vector<ScenarioSchema::Key>
+std::vector<ScenarioKey>
 ProbeStage::Keys() const
 {
-    using T = ScenarioSchema::Type;
+    using T = ScenarioKey::Type;
     // clang-format off
     return {
         {"traffic.probe.enabled", T::BOOL, false, 0, 0, {}, "", "Small-message latency probe (kind 'probe' in fct.csv)."},

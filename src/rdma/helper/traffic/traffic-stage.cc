@@ -32,4 +32,6 @@ TrafficStage::CreateAll()
     return StageList<TrafficStage>::Create();
 }
 
+template class StageList<TrafficStage>;
+
 } // namespace ns3

@@ -7,6 +7,7 @@
 #include "ns3/nstime.h"
 #include "ns3/rdma-topology.h"
 #include "ns3/scenario-stage.h"
+#include "ns3/stage-list.h"
 #include "ns3/traffic-driver.h"
 
 #include <memory>
@@ -25,12 +26,12 @@ class RunOutput;
  * ScenarioStage steps, the runner calls, on every source: Prepare (read its input files:
  * errors before any output), AddTraffic (if Enabled; the fabric is built), and after the
  * run Summarize and WriteFiles (enabled or not). Sources add their flows in the order of
- * CreateAll(), by the rank each registers with, which fixes the flow ids and the random
+ * CreateAll(), by the order each registers with, which fixes the flow ids and the random
  * streams each takes.
  *
  * A new source is one file: a subclass declaring its keys and its estimate
  * (ScenarioStage), registered with `static const StageRegistration<TrafficStage, T>
- * g_stage(RANK);` at a rank after the shipped ones.
+ * g_stage(ORDER);` at an order after the shipped ones.
  */
 class TrafficStage : public ScenarioStage
 {
@@ -72,7 +73,7 @@ class TrafficStage : public ScenarioStage
     static std::vector<std::unique_ptr<TrafficStage>> CreateAll();
 };
 
-extern template class StageList<TrafficStage>; // instantiated in scenario-stage.cc
+extern template class StageList<TrafficStage>; // instantiated in traffic-stage.cc
 
 } // namespace ns3
 

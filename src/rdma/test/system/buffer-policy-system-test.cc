@@ -43,7 +43,7 @@ LossyIncast(const std::string& policy)
         {"cc", {{"algorithm", "none"}}},
         {"switch",
          {{"pfc", {{"enabled", false}}}, {"buffer_mb", 1}, {"buffer", {{"policy", policy}}}}},
-        {"nic", {{"rto_us", 100}}},
+        {"nic", {{"go_back_n", {{"RetransmissionTimeout", "100us"}}}}},
         {"traffic",
          {{"incast",
            {{"enabled", true},

@@ -25,7 +25,7 @@ LeafSpine(bool lossless)
         {"stop_time_ms", 20},
         {"topology", {{"type", "leaf_spine"}, {"leaves", 2}, {"spines", 2}, {"hosts_per_leaf", 4}}},
         {"switch", {{"pfc", {{"enabled", lossless}}}, {"buffer_mb", lossless ? 4 : 0.2}}},
-        {"nic", {{"rto_us", 200}}},
+        {"nic", {{"go_back_n", {{"RetransmissionTimeout", "200us"}}}}},
         {"traffic",
          {{"incast",
            {{"enabled", true},

@@ -25,7 +25,7 @@ SmallIncast(bool pfc)
         {"topology", {{"type", "star"}, {"hosts", 4}, {"host_rate_gbps", 100}}},
         {"cc", {{"algorithm", "none"}}},
         {"switch", {{"pfc", {{"enabled", pfc}}}, {"buffer_mb", 0.2}}},
-        {"nic", {{"rto_us", 100}}},
+        {"nic", {{"go_back_n", {{"RetransmissionTimeout", "100us"}}}}},
         {"traffic",
          {{"incast",
            {{"enabled", true},

@@ -76,7 +76,7 @@ TEST(Incast, LossyGoBackNAndTimeoutDeliverEverything)
     scenario["switch"]["buffer_mb"] = 0.1;
     scenario["traffic"]["incast"]["senders"] = {1, 2};
     scenario["traffic"]["incast"]["qps_per_sender"] = 1;
-    scenario["nic"] = {{"rto_us", 100}};
+    scenario["nic"] = {{"go_back_n", {{"RetransmissionTimeout", "100us"}}}};
     const json s = RunScenario(dir, "lossy", scenario);
     const uint64_t total = 2 * kMessage;
     EXPECT_GT(s["drops"].get<uint64_t>(), 0u);

@@ -96,7 +96,7 @@ INSTANTIATE_TEST_SUITE_P(
     ObserverEffect,
     ::testing::Values(
         Case{"dcqcn", json{{"algorithm", "dcqcn"}}, true},
-        Case{"dcqcn_paper", json{{"algorithm", "dcqcn"}, {"dcqcn", {{"preset", "paper"}}}}, true},
+        Case{"dcqcn_paper", json{{"algorithm", "dcqcn"}, {"dcqcn", {{"Preset", "Paper"}}}}, true},
         Case{"timely", json{{"algorithm", "timely"}}, true},
         Case{"swift", json{{"algorithm", "swift"}}, true},
         Case{"hpcc", json{{"algorithm", "hpcc"}}, true},

@@ -36,7 +36,7 @@ Permutation(bool lossless, const json& linkEvents)
           {"hosts_per_leaf", 4},
           {"link_events", linkEvents}}},
         {"switch", {{"pfc", {{"enabled", lossless}}}, {"buffer_mb", lossless ? 4 : 0.2}}},
-        {"nic", {{"rto_us", 100}}},
+        {"nic", {{"go_back_n", {{"RetransmissionTimeout", "100us"}}}}},
         {"traffic", {{"permutation", {{"enabled", true}, {"message_bytes", 300000}}}}},
         {"output", {{"progress", false}}},
     };

@@ -74,7 +74,7 @@ TEST(RttProbeTargets, GoodputIsAtLeastNinetyPercentOfNoControlWithPfc)
     json base = Shipped(dir, "rtt-probe-incast-7x1000.json");
     base["cc"] = {{"algorithm", "none"}};
     base["switch"]["pfc"]["enabled"] = true;
-    base["nic"]["rto_us"] = 10000;
+    base["nic"]["go_back_n"]["RetransmissionTimeout"] = "10ms";
     const json none = RunScenario(dir, "none", base);
     ASSERT_EQ(none["drops"], 0u);
     ASSERT_EQ(none["timeouts"], 0u); // the reference is not crippled by spurious timeouts

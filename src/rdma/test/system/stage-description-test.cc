@@ -69,7 +69,7 @@ TEST(StageDescription, TopologyEstimatesCountWhatIsBuilt)
             continue;
         }
         const json s = ScenarioRunner::Load(entry.path().string(), {});
-        const SizeGuard::Estimate e = SizeGuard::Compute(s);
+        const SizeGuard::Estimate e = ScenarioStages::Estimate(s);
         RdmaTopology topo;
         TopologyStage::For(s).Build(s, topo);
         const std::string name = entry.path().filename().string();
@@ -95,7 +95,7 @@ TEST(StageDescription, AFabricTooLargeToBuildIsStillCounted)
                         "traffic": {"permutation": {"enabled": true}}})"),
         "huge.json");
     ScenarioRunner::Resolve(s, "huge.json");
-    const SizeGuard::Estimate e = SizeGuard::Compute(s);
+    const SizeGuard::Estimate e = ScenarioStages::Estimate(s);
     EXPECT_EQ(e.hosts, 250e6);                  // k^3 / 4
     EXPECT_EQ(e.switches, 1000 * 1000 + 250e3); // k pods of k ToRs and aggs, k^2 / 4 cores
     EXPECT_EQ(e.flows, 250e6);                  // a permutation message per host
@@ -103,7 +103,7 @@ TEST(StageDescription, AFabricTooLargeToBuildIsStillCounted)
     // A topology file that cannot be read counts as empty (Check reports it).
     scenario::Set(s, "topology.type", "file");
     scenario::Set(s, "topology.file", "/nonexistent/x.topo");
-    EXPECT_EQ(SizeGuard::Compute(s).hosts, 0);
+    EXPECT_EQ(ScenarioStages::Estimate(s).hosts, 0);
 }
 
 TEST(StageDescription, AHugeFatTreeIsRefusedBeforeTheStagesChecks)

@@ -4,11 +4,10 @@
 #ifndef RDMA_SCENARIO_STAGE_H
 #define RDMA_SCENARIO_STAGE_H
 
-#include "ns3/scenario-schema.h"
+#include "ns3/scenario-key.h"
 #include "ns3/size-guard.h"
 
 #include <cstdint>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -29,7 +28,7 @@ namespace ns3
  *    bytes), from its keys alone and cheaply (no fabric built, no list generated), so
  *    that SizeGuard refuses a scenario too large before anything else is done with it;
  *
- * and it registers itself with its kind's list (StageRegistration). The runner calls
+ * and it registers itself with its kind's list (StageRegistration, stage-list.h). The runner calls
  * every stage at each step of a run, in this order:
  *
  *  1. ResolvePaths: make the stage's file keys absolute (relative to the scenario file);
@@ -47,7 +46,7 @@ class ScenarioStage
     virtual ~ScenarioStage() = default;
 
     /// The keys this stage owns (none by default). Each key has exactly one owner.
-    virtual std::vector<ScenarioSchema::Key> Keys() const;
+    virtual std::vector<ScenarioKey> Keys() const;
 
     /**
      * Add this stage's share to \p estimate: the fabric (a topology stage), flows and QPs
@@ -83,54 +82,6 @@ class ScenarioStage
     virtual void Check(const nlohmann::json& scenario,
                        const std::string& file,
                        uint32_t hosts) const;
-};
-
-/**
- * \ingroup rdma
- * The stages of one kind (\p Base: TopologyStage, TrafficStage), each registered once by
- * a StageRegistration in its own file, in the manner of PluginRegistry's controllers.
- * The rank orders them: a traffic source's rank fixes the flow ids and random streams it
- * takes, so ranks of shipped stages must not change (outputs would).
- */
-template <class Base>
-class StageList
-{
-  public:
-    /// Makes one stage.
-    using Factory = std::unique_ptr<Base> (*)();
-
-    /// Register \p make at \p rank (ranks are unique within a kind).
-    static void Add(int rank, Factory make);
-
-    /// A new instance of every registered stage, by rank.
-    static std::vector<std::unique_ptr<Base>> Create();
-
-  private:
-    struct Entry
-    {
-        int rank;
-        Factory make;
-    };
-
-    /// Built on first use, so that registrations from any file's static initialisation
-    /// find it constructed. Defined (and the lists instantiated) in the library only, so
-    /// that a stage registered from another binary (a test's) joins the same list.
-    static std::vector<Entry>& Entries();
-};
-
-/**
- * \ingroup rdma
- * Registers the stage \p T with the list of \p Base: one static instance in T's file,
- * `static const StageRegistration<TrafficStage, ProbeStage> g_probeStage(80);`.
- */
-template <class Base, class T>
-struct StageRegistration
-{
-    /// \param rank the stage's place in its list (see StageList)
-    explicit StageRegistration(int rank)
-    {
-        StageList<Base>::Add(rank, []() -> std::unique_ptr<Base> { return std::make_unique<T>(); });
-    }
 };
 
 } // namespace ns3

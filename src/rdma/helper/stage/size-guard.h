@@ -17,10 +17,11 @@ namespace ns3
  * What a scenario will cost, estimated from its keys before anything is built: the
  * memory (nodes, switch ports, routes, QPs, flows, collective trace rows) and the bytes
  * of each output file (at most the stop time of sampling). Every stage adds its own share
- * (ScenarioStage::Estimate); this class only sums them and compares the sums with the
- * limits. Check() refuses a scenario whose estimate is above the machine's available
- * memory, or above the limits the user sets (rdma-run --max-memory-gb, --max-output-gb),
- * with one line giving the estimate and the key that drives it, and its value.
+ * (ScenarioStage::Estimate; the runner's ScenarioStages::Estimate asks them all); this
+ * class only sums the shares and compares the sums with the limits. Check() refuses a scenario
+ * whose estimate is above the machine's available memory, or above the limits the user sets
+ * (rdma-run --max-memory-gb, --max-output-gb), with one line giving the estimate and the key that
+ * drives it, and its value.
  *
  * The costs per item (SizeGuard::Cost) were measured on this module's runs and rounded
  * up (see docs/design.md, "Size guards"): the estimate errs on the large side.
@@ -95,15 +96,14 @@ class SizeGuard
         std::string outDir = ".";
     };
 
-    /// Sum the estimates of the stages of a resolved \p scenario (not yet checked).
-    static Estimate Compute(const nlohmann::json& scenario);
-
     /**
      * Throw ScenarioError (naming \p file, the key that drives the largest part and its
-     * value) if \p scenario needs more memory or writes more than \p limits allow.
+     * value) if \p scenario, whose stages estimated \p estimate (ScenarioStages::Estimate),
+     * needs more memory or writes more than \p limits allow.
      */
     static void Check(const nlohmann::json& scenario,
                       const std::string& file,
+                      const Estimate& estimate,
                       const Limits& limits);
 
     /// MemAvailable of /proc/meminfo (bytes; 0 if unknown).

@@ -3,13 +3,9 @@
  */
 #include "ns3/size-guard.h"
 
-#include "ns3/fabric-stage.h"
 #include "ns3/input-fields.h"
-#include "ns3/output-description.h"
 #include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
-#include "ns3/topology-stage.h"
-#include "ns3/traffic-stage.h"
 
 #include <algorithm>
 #include <cmath>
@@ -204,24 +200,6 @@ SizeGuard::Estimate::Largest(const std::vector<Part>& parts)
     });
 }
 
-SizeGuard::Estimate
-SizeGuard::Compute(const json& s)
-{
-    Estimate e;
-    e.qpKey = "traffic.incast.qps_per_sender";
-    FabricStage().Estimate(s, e);
-    TopologyStage::For(s).Estimate(s, e);
-    for (const auto& stage : TrafficStage::CreateAll())
-    {
-        stage->Estimate(s, e);
-    }
-    e.memory.push_back({"QPs", e.qps * Cost::kPerQp, e.qpKey});
-    e.memory.push_back(
-        {"flows", e.flows * Cost::kPerFlow + e.traceRows * Cost::kPerTraceRow, e.qpKey});
-    OutputDescription().Estimate(s, e);
-    return e;
-}
-
 double
 SizeGuard::AvailableMemory()
 {
@@ -240,9 +218,8 @@ SizeGuard::AvailableMemory()
 }
 
 void
-SizeGuard::Check(const json& s, const std::string& file, const Limits& limits)
+SizeGuard::Check(const json& s, const std::string& file, const Estimate& e, const Limits& limits)
 {
-    const Estimate e = Compute(s);
     CheckMemory(s, file, e, limits.maxMemoryBytes);
     CheckOutput(s, file, e, limits.maxOutputBytes, limits.outDir);
 }
