@@ -317,7 +317,7 @@ RdmaSwitch::FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority)
         {
             // INT record of this egress: queue left behind, bytes sent so far, now.
             Ptr<RdmaNetDevice> port = m_ports[outPort];
-            h.PushIntHop(IntHop::Pack(port->GetBitRate(),
+            h.AppendIntHop(IntHop::Pack(port->GetBitRate(),
                                       RdmaSim::Now().GetNanoSeconds(),
                                       port->GetTxBytes(),
                                       m_mmu->GetEgressBytes(outPort, priority) - bytes));
