@@ -105,10 +105,15 @@ class FabricLayout::Inline
         PrefetchLine(&mmu.m_egressPort[outPort]);
     }
 
-    /// A link's arrival at a switch is next: its frame \p f is loaded; the buffer's
-    /// counters and, if its destination has one route, the egress port.
-    static void SwitchArrival(const RdmaSwitch& sw, uint32_t inPort, const RdmaFrame& f, bool ports)
+    /// A link's arrival at a switch (\p entry) is next: its frame \p f is loaded; the
+    /// buffer's counters and, if its destination has one route, the egress port and the
+    /// link direction it sends on (which an idle port writes at once).
+    static void SwitchArrival(const SwitchEntry& entry,
+                              uint32_t inPort,
+                              const RdmaFrame& f,
+                              bool ports)
     {
+        const RdmaSwitch& sw = *entry.sw;
         const RdmaHeader& h = f.header;
         Ingress(sw, inPort, h.priority);
         const std::vector<uint32_t>* candidates = nullptr;
@@ -117,6 +122,10 @@ class FabricLayout::Inline
         {
             // (Several routes: the load balancer decides, maybe on state of its own.)
             Egress(sw, outPort, h.priority, ports);
+            if (outPort < entry.out.size() && entry.out[outPort] != nullptr)
+            {
+                PrefetchLines(entry.out[outPort], PrefetchBudget::kFourthHintLines);
+            }
         }
     }
 
@@ -159,6 +168,7 @@ FabricLayout::HintsFor(const DirectEvent& e, EventHints* hints)
         return;
     }
     const RdmaNetDevice& dev = *static_cast<const I::TxEnd&>(e).GetObject();
+    const auto& port = *static_cast<const PortEntry*>(e.m_roleOwner);
     hints->second = dev.HotData();
     if (dev.m_nonEmpty != 0)
     {
@@ -167,7 +177,7 @@ FabricLayout::HintsFor(const DirectEvent& e, EventHints* hints)
     else if (role == TX_END_NIC && dev.m_ownerPulls)
     {
         // Nothing queued: the NIC makes its next frame when pulled.
-        const auto& nic = *static_cast<const RdmaNic*>(e.m_roleOwner);
+        const auto& nic = *static_cast<const RdmaNic*>(port.owner);
         hints->third = nic.m_scheduler.HotData();
         uint32_t qpn;
         if (nic.m_scheduler.PeekLikelyNext(qpn))
@@ -176,11 +186,7 @@ FabricLayout::HintsFor(const DirectEvent& e, EventHints* hints)
         }
     }
     // The link's direction, which the next transmission writes (its FIFO).
-    if (dev.m_channel)
-    {
-        const RdmaChannel& ch = *dev.m_channel;
-        hints->fourth = PeekPointer(ch.m_dirs[ch.ReceiverOf(&dev)]);
-    }
+    hints->fourth = port.link;
 }
 
 // (Not inlined: a call, as the virtual warm-up per event was; inlined, it made GCC leave
@@ -209,7 +215,7 @@ FabricLayout::Warm(const DirectEvent& e, const void* fourth, bool ports)
     }
     case ARRIVAL_SWITCH: {
         const auto& d = static_cast<const I::Direction&>(e);
-        I::SwitchArrival(*static_cast<const RdmaSwitch*>(e.m_roleOwner),
+        I::SwitchArrival(*static_cast<const SwitchEntry*>(e.m_roleOwner),
                          d.to->m_ownerPort,
                          *d.head,
                          ports);
@@ -223,6 +229,7 @@ FabricLayout::Warm(const DirectEvent& e, const void* fourth, bool ports)
         break;
     }
     const RdmaNetDevice& dev = *static_cast<const I::TxEnd&>(e).GetObject();
+    const auto& port = *static_cast<const PortEntry*>(e.m_roleOwner);
     if (dev.m_nonEmpty != 0)
     {
         // A frame queued since the event was scheduled (an answer, in the strict class)
@@ -234,7 +241,7 @@ FabricLayout::Warm(const DirectEvent& e, const void* fourth, bool ports)
         {
             // The buffer's counters that the frame's dequeue updates (the frame was
             // loaded one event ago, or was queued since).
-            const auto& sw = *static_cast<const RdmaSwitch*>(e.m_roleOwner);
+            const auto& sw = *static_cast<const RdmaSwitch*>(port.owner);
             I::Egress(sw, dev.m_ownerPort, f->header.priority, false);
             I::Ingress(sw, f->meta & ~RdmaSwitch::kMetaInt, f->header.priority);
         }
@@ -243,7 +250,7 @@ FabricLayout::Warm(const DirectEvent& e, const void* fourth, bool ports)
     {
         // The QP that Pull would serve first (loaded one event ago): its controller,
         // limiter, oldest message and peer group; and the ready ring's next line.
-        const auto& nic = *static_cast<const RdmaNic*>(e.m_roleOwner);
+        const auto& nic = *static_cast<const RdmaNic*>(port.owner);
         uint32_t qpn;
         if (nic.m_scheduler.PeekReady(qpn))
         {

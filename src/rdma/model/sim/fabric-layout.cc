@@ -12,11 +12,14 @@
 #include "ns3/rdma-switch.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace ns3
 {
 
 uint32_t FabricLayout::s_ccLines = FabricLayout::kCcMostLines;
+std::vector<FabricLayout::PortEntry> FabricLayout::s_ports;
+std::vector<FabricLayout::SwitchEntry> FabricLayout::s_switches;
 
 namespace
 {
@@ -75,29 +78,61 @@ FabricLayout::Setup()
     static_assert(PrefetchBudget::kObjectLines * 64 >= sizeof(RdmaChannel::Direction),
                   "the lines the core loads for an event hold all of a link's direction");
     uint32_t ccLines = 0;
+    // The tables are made anew, whole (events point into them: reserved first, so that
+    // no entry moves while they are filled).
+    size_t ports = 0;
+    std::unordered_map<const RdmaSwitch*, size_t> switches;
+    ForEachPort([&](RdmaNetDevice& dev) {
+        ++ports;
+        if (const auto* sw = dynamic_cast<const RdmaSwitch*>(dev.m_owner))
+        {
+            switches.emplace(sw, switches.size());
+        }
+    });
+    s_ports.clear();
+    s_ports.reserve(ports);
+    s_switches.assign(switches.size(), SwitchEntry());
     ForEachPort([&](RdmaNetDevice& dev) {
         RdmaPortOwner* owner = dev.m_owner;
         const auto* nic = dynamic_cast<const RdmaNic*>(owner);
         const auto* sw = dynamic_cast<const RdmaSwitch*>(owner);
-        const void* object = nic != nullptr ? static_cast<const void*>(nic) : sw;
+        // The link directions to it and from it (made now if the link has not carried a
+        // frame yet; never for a link between ranks, which has none).
+        RdmaChannel::Direction* to = nullptr;
+        RdmaChannel::Direction* from = nullptr;
+        if (dev.m_channel && !dev.m_channel->m_remote && dev.m_channel->GetNDevices() == 2)
+        {
+            RdmaChannel& ch = *dev.m_channel;
+            const uint32_t self = PeekPointer(ch.m_devices[0]) == &dev ? 0 : 1;
+            to = &ch.DirectionTo(self);
+            from = &ch.DirectionTo(1 - self);
+        }
         // Its end of transmission.
+        s_ports.push_back(PortEntry{nic != nullptr ? static_cast<const void*>(nic) : sw, from});
         if (dev.m_txComplete)
         {
             DirectEvent& tx = *dev.m_txComplete;
             tx.m_role = nic != nullptr ? TX_END_NIC : sw != nullptr ? TX_END_SWITCH : TX_END_PORT;
-            tx.m_roleOwner = object;
+            tx.m_roleOwner = &s_ports.back();
         }
-        // The arrivals of the frames its link brings it (the link's direction to it,
-        // made now if the link has not carried a frame yet; never for a link between
-        // ranks, which has none).
-        if (dev.m_channel && !dev.m_channel->m_remote && dev.m_channel->GetNDevices() == 2)
+        SwitchEntry* entry = nullptr;
+        if (sw != nullptr)
         {
-            RdmaChannel& ch = *dev.m_channel;
-            DirectEvent& arrival = ch.DirectionTo(PeekPointer(ch.m_devices[0]) == &dev ? 0 : 1);
-            arrival.m_role = nic != nullptr  ? ARRIVAL_NIC
-                             : sw != nullptr ? ARRIVAL_SWITCH
-                                             : ARRIVAL_PORT;
-            arrival.m_roleOwner = object;
+            entry = &s_switches[switches[sw]];
+            entry->sw = sw;
+            entry->out.resize(std::max<size_t>(entry->out.size(), sw->m_ports.size()));
+            if (dev.m_ownerPort < entry->out.size())
+            {
+                entry->out[dev.m_ownerPort] = from;
+            }
+        }
+        // The arrivals of the frames its link brings it.
+        if (to != nullptr)
+        {
+            to->m_role = nic != nullptr  ? ARRIVAL_NIC
+                         : sw != nullptr ? ARRIVAL_SWITCH
+                                         : ARRIVAL_PORT;
+            to->m_roleOwner = nic != nullptr ? static_cast<const void*>(nic) : entry;
         }
         if (nic != nullptr)
         {

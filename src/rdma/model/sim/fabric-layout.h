@@ -9,6 +9,7 @@
 #include "ns3/rdma-sim.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace ns3
 {
@@ -16,6 +17,7 @@ namespace ns3
 class RdmaHeader;
 class RdmaNetDevice;
 class RdmaNic;
+class RdmaSwitch;
 
 /**
  * \ingroup rdma
@@ -119,6 +121,23 @@ class FabricLayout
 
   private:
     class Inline; ///< the per-event reads (fabric-layout-inline.h)
+
+    /// The core's table entry of a port (its end of transmission's m_roleOwner).
+    struct PortEntry
+    {
+        const void* owner = nullptr; ///< the NIC or switch behind it, or null
+        const void* link = nullptr;  ///< the link direction it sends on, or null
+    };
+
+    /// The core's table entry of a switch (its ports' arrivals' m_roleOwner).
+    struct SwitchEntry
+    {
+        const RdmaSwitch* sw = nullptr;
+        std::vector<const void*> out; ///< by port: the link direction it sends on, or null
+    };
+
+    static std::vector<PortEntry> s_ports;      ///< Setup's, one per port
+    static std::vector<SwitchEntry> s_switches; ///< Setup's, one per switch
 
     static uint32_t s_ccLines; ///< CcLines
 };

@@ -37,7 +37,8 @@ class DirectEvent : public EventImpl
     /// when a run begins; 0 (nothing) for an event it does not know. It sits in
     /// EventImpl's padding, so it costs no byte.
     uint8_t m_role = 0;
-    /// The node object behind its port (a NIC or a switch, FabricLayout::Setup), or null.
+    /// What the core reads for it beside the event (FabricLayout::Setup): the NIC of an
+    /// arrival at a NIC, the core's table entry of a switch or of a port, or null.
     const void* m_roleOwner = nullptr;
 };
 
