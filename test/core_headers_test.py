@@ -1,10 +1,11 @@
 """The model reaches the event core through its facade only.
 
-Models and helpers schedule, read the clock and give cache hints through
-src/rdma/model/sim/rdma-sim.h (and rdma-sim-schedule.h, its inline part), so that they
-run under any ns-3 SimulatorImpl. The core's own headers (the wheel, the heap, the
-split queue, the simulator implementation and its scheduler) are included only inside
-model/sim/ and by the tests of the core.
+Models and helpers schedule and read the clock through src/rdma/model/sim/rdma-sim.h
+(and rdma-sim-schedule.h, its inline part), so that they run under any ns-3
+SimulatorImpl. The core's own headers (the wheel, the heap, the split queue, the
+simulator implementation and its scheduler, and its layer of loads ahead: FabricLayout,
+the hints and the prefetch helpers) are included only inside model/sim/ and by the
+tests of the core.
 """
 import re
 from pathlib import Path
@@ -12,7 +13,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "rdma"
 CORE = {"event-wheel.h", "event-heap.h", "split-event-queue.h", "occupancy-bitmap.h",
-        "rdma-simulator-impl.h", "rdma-scheduler.h"}
+        "rdma-simulator-impl.h", "rdma-scheduler.h", "fabric-layout.h",
+        "fabric-layout-inline.h", "event-hints.h", "prefetch.h", "prefetch-budget.h",
+        "prefetch-jump.h"}
 
 
 def test_the_core_headers_exist():

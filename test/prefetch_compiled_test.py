@@ -1,11 +1,12 @@
-"""The cache-line prefetches of the hot path are in the compiled library.
+"""The cache-line prefetches of the hot path are in the compiled library, in the core.
 
 A prefetch changes no result, so no simulation test can see one go missing, and one
 did: GCC 12 found EventWheel::Prefetch, a function that only prefetched, "pure", and
 removed every call to it, so the simulation loop never loaded the next events' hints
 (src/rdma/model/sim/prefetch.h). This reads the machine code of the library (x86-64,
-objdump) and checks that each function that issues prefetches has at least as many
-prefetch instructions as its source asks for, counted from the constants of the source.
+objdump) and checks that the event loop has at least as many prefetch instructions as
+the core's source asks for, counted from the constants of the source, and that the
+model's own functions have none (the loads ahead are the core's layer, FabricLayout).
 """
 import os
 import platform
@@ -76,12 +77,12 @@ def test_the_simulation_loop_prefetches_the_next_events_and_their_hints(counts):
     # own copies too, should another compiler keep them, which the loop then calls: they
     # call Head, which writes, so they are not pure): an event's object (kObjectLines), its
     # first hint (kFirstHintLines), its second (as many lines as the ports say, a loop: at
-    # least one prefetch) and third (kThirdHintLines), for the event after the next; the
-    # next one's too when it was not prefetched before; and one more node. The build with
-    # the bug had 1.
-    one_event = constant("sim/prefetch-budget.h", "kObjectLines") + \
-        constant("sim/prefetch-budget.h", "kFirstHintLines") + 1 + \
-        constant("sim/prefetch-budget.h", "kThirdHintLines")
+    # least one prefetch), third (kThirdHintLines) and fourth (kFourthHintLines), for the
+    # event after the next; the next one's too when it was not prefetched before; and one
+    # more node. The build with the bug had 1.
+    budget = "sim/prefetch-budget.h"
+    one_event = constant(budget, "kObjectLines") + constant(budget, "kFirstHintLines") + 1 + \
+        constant(budget, "kThirdHintLines") + constant(budget, "kFourthHintLines")
     # Run's loop comes in two instantiations (warming the next event or not), each
     # with its own copy when GCC inlines PrefetchNext; or inlined into Run itself.
     shared = count(counts, "ns3::EventWheel::PrefetchNext(") + \
@@ -94,68 +95,28 @@ def test_the_simulation_loop_prefetches_the_next_events_and_their_hints(counts):
         assert loop + shared >= 2 * one_event + 1
 
 
-def test_a_switch_prefetches_the_egress_port_and_the_buffer_counters(counts):
-#Ingress counters(2 lines), the egress port's hot lines, the egress counters (2).
-    hot = constant("link/rdma-net-device.h", "kHotLines")
-    assert count(counts, "ns3::RdmaSwitch::FrameReceived(") >= 2 + hot + 2
-    assert count(counts, "ns3::RdmaSwitch::FrameDequeued(") >= 4
-
-
-def test_a_nic_prefetches_the_qp_it_pulls_or_acknowledges(counts):
-#PrefetchSendState : the controller's lines, the rate limiter, the oldest message and
-#the peer group, in its own copy and in each caller, inlined or called.
-    # (the controller's first kCcFirstLines unrolled, one more in the loop over the rest)
-    lines = constant("nic/rdma-nic.h", "kCcFirstLines") + 1
-    state = "ns3::RdmaNic::PrefetchSendState("
-    if count(counts, state) > 0:
-        assert count(counts, state) >= lines + 3
-    # (an acknowledgement's copy leaves out the oldest message: one fewer)
-    for caller, more in (("ns3::RdmaNic::Pull(", 3), ("ns3::RdmaNic::ReceiveAck(", 2),
-                         ("ns3::RdmaNic::ReceiveNack(", 2)):
-        assert count(counts, caller) >= lines + more or calls(counts, caller, state), caller
-
-
-def test_a_nic_loads_the_qp_of_its_next_pull_a_pull_ahead(counts):
-    # PrefetchLikelyNext: the first kQpLines lines of the QP the next pull will likely
-    # serve, at the end of a pull that made a packet (inlined into Pull, or called).
-    # The build before it had none in Pull.
-    qp = constant("nic/rdma-nic.h", "kQpLines")
-    likely = "ns3::RdmaNic::PrefetchLikelyNext("
-    assert count(counts, "ns3::RdmaNic::Pull(") >= qp or (
-        calls(counts, "ns3::RdmaNic::Pull(", likely) and count(counts, likely) >= qp)
-
-
-def test_the_qp_scheduler_prefetches_its_ready_ring_ahead(counts):
-    assert count(counts, "ns3::QpScheduler::PopReady(") >= 1
-
-
-def test_a_port_prefetches_its_link_and_an_arrival_the_next_fifo_slot(counts):
-    # the link (1 line), then what Transmit reads (PrefetchTxState): the link's direction
-    # (2), the receiver's QP tables (1) and the FIFO slot the frame will take (1), in
-    # TryTransmitIfFree's copy or its own
-    tx_state = "ns3::RdmaNetDevice::PrefetchTxState("
-    assert count(counts, "ns3::RdmaNetDevice::TryTransmitIfFree(") >= 5 or (
-        count(counts, "ns3::RdmaNetDevice::TryTransmitIfFree(") >= 1 and
-        count(counts, tx_state) >= 4)
-    assert count(counts, "ns3::RdmaChannel::Arrive(") >= 1
-    # and the arrival's warm-up, one event earlier: the slot Arrive reads after the head
-    assert count(counts, "ns3::RdmaChannel::Direction::Warm(") >= 1
-
-
 def test_the_warm_ups_prefetch_what_follows_the_hints(counts):
-    # DirectEvent::Warm of the next event: a switch's arrival loads the ingress counters
-    # (2 lines), the egress port's hot lines and the egress counters (2); a NIC's pull
-    # or acknowledgement loads the QP's send state; a port's end of transmission, the
-    # queued frame it will send (RdmaFrame::kLines) and what Transmit reads (4,
-    # PrefetchTxState), in its own copy or in the event's Warm.
+    # FabricLayout::Warm, in the warming loop (inlined, or called): a switch's arrival
+    # loads the ingress counters (2 lines), the egress port's hot lines and the egress
+    # counters (2); a switch port's end of transmission its queued frame
+    # (RdmaFrame::kLines) and the counters its dequeue updates (4); a NIC's pull or
+    # acknowledgement the QP's send state (the controller's first kCcFirstLines lines
+    # unrolled, one more in the loop over the rest, the limiter, the peer group, the
+    # oldest message); the link's next frame (1); the FIFO slot a transmission takes (1).
     hot = constant("link/rdma-net-device.h", "kHotLines")
-    assert count(counts, "ns3::RdmaSwitch::WarmArrival(") >= 2 + hot + 2
-    lines = constant("nic/rdma-nic.h", "kCcFirstLines") + 1
-    state = "ns3::RdmaNic::PrefetchSendState("
-    for warm, more in (("ns3::RdmaNic::WarmPull(", 3), ("ns3::RdmaNic::WarmArrival(", 2)):
-        assert count(counts, warm) >= lines + more or calls(counts, warm, state), warm
-    tx = count(counts, "ns3::RdmaNetDevice::WarmTransmitComplete(") + \
-        count(counts, "ns3::MemberEvent<ns3::RdmaNetDevice, &ns3::RdmaNetDevice::TransmitComplete")
     frame = constant("link/rdma-frame.h", "kLines")
-    assert tx >= frame + 4 or (tx >= frame and calls(
-        counts, "ns3::RdmaNetDevice::WarmTransmitComplete(", "ns3::RdmaNetDevice::PrefetchTxState("))
+    state = constant("sim/fabric-layout.h", "kCcFirstLines") + 1 + 2
+    least = (2 + hot + 2) + (frame + 4) + state + 1 + 1
+    warming = count(counts, "void ns3::RdmaSimulatorImpl::RunEvents<true>(")
+    cold = count(counts, "void ns3::RdmaSimulatorImpl::RunEvents<false>(")
+    outlined = count(counts, "ns3::FabricLayout::Warm(") + count(counts, "ns3::FabricLayout::Inline::")
+    assert warming - cold >= least or outlined >= least
+
+
+def test_the_model_issues_no_prefetch_of_its_own(counts):
+    # Speed is the core's layer (model/sim): the link, the ports, the NIC, the switch and
+    # the controllers compile to no prefetch, so that removing the layer removes them all.
+    model = ("ns3::RdmaChannel::", "ns3::RdmaNetDevice::", "ns3::RdmaNic::", "ns3::RdmaSwitch::",
+             "ns3::SwitchMmu::", "ns3::QpScheduler::")
+    found = {f: n for f, n in counts.items() if isinstance(f, str) and f.startswith(model)}
+    assert found == {}

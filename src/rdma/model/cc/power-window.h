@@ -105,8 +105,9 @@ class PowerWindow
     double m_w = 0;
     double m_wPrev = 0;
     double m_power = 1;
-    // Snapshots in 40 bytes (a QP's controller must fit its prefetch budget): W to 1e-7,
-    // times as ns modulo 2^32 (ages of a few τ are exact).
+    // Snapshots in 40 bytes (the event core loads a controller of up to
+    // FabricLayout::kCcStateBytes ahead whole): W to 1e-7, times as ns modulo 2^32 (ages
+    // of a few τ are exact).
     std::array<float, kSnapshots> m_snapW{};    ///< W at the snapshots (a ring)
     std::array<uint32_t, kSnapshots> m_snapT{}; ///< their times (ns, modulo 2^32)
     uint32_t m_head = 0;                        ///< the newest snapshot

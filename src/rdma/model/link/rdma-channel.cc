@@ -4,12 +4,10 @@
 #include "ns3/rdma-channel.h"
 
 #include "ns3/abort.h"
-#include "ns3/compact-deque.h"
 #include "ns3/log.h"
 #include "ns3/member-event.h"
 #include "ns3/node.h"
-#include "ns3/prefetch-budget.h"
-#include "ns3/prefetch.h"
+#include "ns3/rdma-channel-direction.h"
 #include "ns3/rdma-net-device.h"
 #include "ns3/rdma-ranks.h"
 #include "ns3/rdma-sim-schedule.h"
@@ -21,77 +19,13 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaChannel");
 NS_OBJECT_ENSURE_REGISTERED(RdmaChannel);
 
-/**
- * One direction of the link (see RdmaChannel), and the event of its head frame's arrival
- * (never cancelled): the simulator's event is this object, so running it touches no
- * other. Aligned to a cache line, so that the lines the simulator prefetches for an
- * event (PrefetchBudget::kObjectLines) hold all of it wherever the heap puts it.
- */
-class alignas(64) RdmaChannel::Direction : public DirectEvent
+void
+RdmaChannel::Direction::ScheduleHead(const InFlight& next)
 {
-  public:
-    Direction(RdmaChannel* channel, RdmaNetDevice* to)
-        : channel(channel),
-          to(to),
-          context(to->GetNode() ? to->GetNode()->GetId() : 0),
-          hints(to->GetArrivalHints())
-    {
-    }
-
-    ~Direction() override
-    {
-        for (const InFlight& f : fifo)
-        {
-            f.frame->Unref();
-        }
-    }
-
-    /// Schedule the arrival of \p next, the FIFO's new head, under the uid it reserved
-    /// (one reference of this event per scheduling, given back by the simulator). The
-    /// hints: the frame, the receiving device's hot fields and the queue pair it is for.
-    void ScheduleHead(const InFlight& next)
-    {
-        head = next.frame;
-        Ref();
-        RdmaSim::ScheduleReserved(next.ts,
-                                  next.uid,
-                                  context,
-                                  this,
-                                  next.frame,
-                                  to->HotData(),
-                                  next.qp);
-    }
-
-    /// The FIFO's head frame, kept here so that its arrival reads no FIFO slot.
-    RdmaFrame* head = nullptr;
-    RdmaChannel* channel; ///< the link
-    RdmaNetDevice* to;    ///< the receiving device
-    uint32_t context;     ///< its node id (the arrival's event context)
-    /// Where its frames find their queue pair (a NIC's tables), or null: taken when the
-    /// direction is made (on the link's first frame, after setup has given owners).
-    const RdmaArrivalHints* hints;
-    uint64_t lastTs = 0;         ///< arrival time stamp of the newest frame in the FIFO
-    CompactDeque<InFlight> fifo; ///< frames in flight, earliest arrival first
-
-    /// The head frame's arrival is next: the receiver may start loading what it reads
-    /// after the hints (RdmaNetDevice::WarmArrival).
-    void Warm() override
-    {
-        to->WarmArrival(*head);
-        if (fifo.size() > 1)
-        {
-            // The slot Arrive reads after delivering the head (the next frame's uid and
-            // QP), last written when that frame was sent, a microsecond or more ago.
-            PrefetchLine(&fifo[1]);
-        }
-    }
-
-  protected:
-    void Notify() override
-    {
-        channel->Arrive(*this);
-    }
-};
+    head = next.frame;
+    Ref();
+    RdmaSim::ScheduleReserved(next.ts, next.uid, context, this);
+}
 
 TypeId
 RdmaChannel::GetTypeId()
@@ -120,7 +54,7 @@ RdmaChannel::Attach(Ptr<RdmaNetDevice> device)
     m_devices[m_nDevices++] = device;
 }
 
-const void*
+void
 RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_t txSteps)
 {
     const uint32_t to = ReceiverOf(src);
@@ -131,7 +65,7 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
         if (m_remote)
         {
             SendRemote(f, dst, txSteps);
-            return nullptr;
+            return;
         }
         // Any other simulator: one event per frame.
         const Time arrival = TimeStep(static_cast<int64_t>(txSteps)) + m_delay;
@@ -140,7 +74,7 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
                                        static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
                                        dst,
                                        f);
-        return nullptr;
+        return;
     }
     if (!m_dirs[to])
     {
@@ -148,9 +82,9 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
         if (m_remote)
         {
             SendRemote(f, dst, txSteps);
-            return nullptr;
+            return;
         }
-        m_dirs[to] = Create<Direction>(this, dst);
+        DirectionTo(to);
     }
     Direction& d = *m_dirs[to];
     const uint64_t ts = RdmaSim::NowTs() + txSteps + static_cast<uint64_t>(m_delay.GetTimeStep());
@@ -163,60 +97,41 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
             uid,
             d.context,
             MakeEvent(static_cast<ReceiveFrame>(&RdmaNetDevice::Receive), dst, f));
-        return nullptr;
+        return;
     }
     RdmaFrame* frame = PeekPointer(f);
     frame->Ref(); // the FIFO's reference, handed to the receiver on arrival
     d.lastTs = ts;
-    // Its QP is found now, while the frame is in the cache: at the arrival of the frame
-    // before it, its header would be one more cold line.
-    const InFlight entry{ts,
-                         uid,
-                         frame,
-                         d.hints != nullptr ? d.hints->For(frame->header) : nullptr};
+    const InFlight entry{ts, uid, frame};
     d.fifo.push_back(entry);
     if (d.fifo.size() == 1)
     {
         d.ScheduleHead(entry);
     }
-    return d.fifo.NextSlotHint();
 }
 
-const void*
-RdmaChannel::GetTxHint(const RdmaNetDevice* from) const
+RdmaChannel::Direction&
+RdmaChannel::DirectionTo(uint32_t to)
 {
-    return PeekPointer(m_dirs[ReceiverOf(from)]);
+    if (!m_dirs[to])
+    {
+        m_dirs[to] = Create<Direction>(this, PeekPointer(m_devices[to]));
+    }
+    return *m_dirs[to];
 }
-
-const void*
-RdmaChannel::GetTxQpTables(const RdmaNetDevice* from) const
-{
-    const Ptr<Direction>& d = m_dirs[ReceiverOf(from)];
-    return d ? d->hints : nullptr;
-}
-
-static_assert(PrefetchBudget::kFirstHintLines >= RdmaFrame::kLines,
-              "an arrival's first hint (the frame) loads all of the frame");
 
 void
 RdmaChannel::Arrive(Direction& d)
 {
-    static_assert(alignof(Direction) == 64 &&
-                      sizeof(Direction) <= PrefetchBudget::kObjectLines * 64,
-                  "the lines the core prefetches for an event hold all of a direction");
-    static_assert(sizeof(Direction) <= kTxHintLines * 64,
-                  "a device's prefetch of its transmit hint loads all of the direction");
+    static_assert(alignof(Direction) == 64 && sizeof(Direction) <= 128,
+                  "a direction is aligned to a cache line and spans two at most");
     Ptr<RdmaFrame> f(d.head, false); // takes over the FIFO's reference
     d.fifo.pop_front();              // (its slot is not read: InFlight has no destructor)
     // The next frame's arrival keeps the uid it reserved when it was sent, so it may be
-    // scheduled after this frame is received: its entry loads into the cache meanwhile.
-    // (A frame sent on this direction during Receive finds the FIFO empty or not, as
-    // here, and schedules itself only in the first case.)
+    // scheduled after this frame is received. (A frame sent on this direction during
+    // Receive finds the FIFO empty or not, as here, and schedules itself only in the
+    // first case.)
     const bool more = !d.fifo.empty();
-    if (more)
-    {
-        PrefetchLine(&d.fifo.front());
-    }
     d.to->Receive(f);
     if (more)
     {

@@ -44,22 +44,7 @@ class RdmaChannel : public Channel
     /// at the peer after \p txSteps (its serialization time, in time steps) and the
     /// delay. (A raw pointer and time steps: this is called for every frame, and a Ptr or
     /// a Time built costs a reference count or a check each.)
-    /// \return where the FIFO will keep the next frame \p src sends (null if unknown): for
-    /// the device to prefetch before that transmission; changes nothing
-    const void* Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_t txSteps);
-
-    /// Cache lines of the state that GetTxHint points to (a direction of the link: its
-    /// FIFO and its arrival event, which fit in them).
-    static constexpr uint32_t kTxHintLines = 2;
-
-    /// Where the FIFO of frames that \p from sends lives (null before its first
-    /// transmission): for a prefetch of kTxHintLines lines by the device, changes nothing.
-    const void* GetTxHint(const RdmaNetDevice* from) const;
-
-    /// Where the receiver of \p from's frames keeps the QP tables that Transmit reads for
-    /// each frame (RdmaArrivalHints; null before the first transmission, or if it keeps
-    /// none): for a prefetch by the device, changes nothing.
-    const void* GetTxQpTables(const RdmaNetDevice* from) const;
+    void Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_t txSteps);
 
     /**
      * Whether the two ends are stepped by different ranks of a distributed run (ns-3's
@@ -86,6 +71,8 @@ class RdmaChannel : public Channel
     void DoDispose() override;
 
   private:
+    friend class FabricLayout; ///< reads the directions' layout (model/sim)
+
     /// Transmit's case of a link between ranks: frame \p f to \p dst, on another rank,
     /// after \p txSteps of serialization and the delay.
     __attribute__((noinline)) void SendRemote(const Ptr<RdmaFrame>& f,
@@ -98,11 +85,15 @@ class RdmaChannel : public Channel
         uint64_t ts;      ///< arrival time stamp
         uint32_t uid;     ///< reserved when it was sent (RdmaSim::ReserveUid)
         RdmaFrame* frame; ///< holds one reference (raw, so that a FIFO pop reads no slot)
-        const void* qp;   ///< the receiver's state it reads first (RdmaArrivalHints), or null
     };
 
-    /// One direction of the link: frames in flight to device `to`, in arrival order.
+    /// One direction of the link: frames in flight to device `to`, in arrival order
+    /// (rdma-channel-direction.h).
     class Direction;
+
+    /// The direction to m_devices[\p to], made if it is not yet (on the link's first
+    /// frame, after setup has given the devices their nodes).
+    Direction& DirectionTo(uint32_t to);
 
     /// Deliver the frame at the head of direction \p d, then schedule the next one.
     void Arrive(Direction& d);

@@ -36,14 +36,13 @@ struct RdmaFrameRecycler
  * and a frame made from a Packet keeps that Packet. Whoever edits the header of a frame
  * (a switch marking ECN or stamping INT) calls HeaderChanged, which rewrites the Packet
  * if it exists. Frames are recycled through a free list: making one allocates nothing
- * once the run has warmed up, and a frame no sink looks at never allocates a Packet.
+ * once the free list has filled, and a frame no sink looks at never allocates a Packet.
  * A frame nobody holds is kept constructed (RdmaFrameRecycler) and made blank again
  * (RdmaHeader::Reset) when it is reused.
  *
  * A frame is two aligned cache lines, the reference count, size and header fields that
- * every hop reads in the first (the INT records and the Packet in the second): the
- * simulator prefetches both before a frame's arrival (RdmaChannel). Frames come from
- * slabs of 64-byte-aligned slots.
+ * every hop reads in the first (the INT records and the Packet in the second). Frames
+ * come from slabs of 64-byte-aligned slots.
  */
 class alignas(64) RdmaFrame final
     : public SimpleRefCount<RdmaFrame, compat::Empty, RdmaFrameRecycler>
@@ -112,7 +111,7 @@ class alignas(64) RdmaFrame final
 };
 
 static_assert(sizeof(RdmaFrame) == RdmaFrame::kLines * 64,
-              "a frame is RdmaFrame::kLines whole cache lines (the hints load that many)");
+              "a frame is RdmaFrame::kLines whole cache lines");
 
 /**
  * \ingroup rdma

@@ -7,7 +7,6 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
-#include "ns3/prefetch.h"
 #include "ns3/rdma-channel.h"
 #include "ns3/rdma-port-owner.h"
 #include "ns3/rdma-sim-schedule.h"
@@ -95,18 +94,13 @@ RdmaNetDevice::RdmaNetDevice()
       m_txEndContext(0),
       m_rate("100Gb/s"),
       m_clock(m_rate.GetBitRate()),
-      m_txHint(nullptr),
-      m_txQpTables(nullptr),
-      m_txNextSlot(nullptr),
       m_txBytes(0),
       m_txFrames(0),
       m_linkDownDrops(0),
       m_address(Mac48Address::Allocate()),
       m_ifIndex(0),
       m_mtu(4200),
-      m_txComplete(Create<MemberEvent<RdmaNetDevice,
-                                      &RdmaNetDevice::TransmitComplete,
-                                      &RdmaNetDevice::WarmTransmitComplete>>(this))
+      m_txComplete(Create<TxEndEvent>(this))
 {
     // The hot fields' layout (HotData, kHotLines): a change to it must revisit both.
     // (offsetof on this class, not standard-layout, is supported by GCC and Clang: it has
@@ -122,34 +116,21 @@ RdmaNetDevice::RdmaNetDevice()
                   "kHotLines lines hold the hot fields where they start early in a line, "
                   "one line fewer would not");
     m_queueBytes.fill(0);
-    RdmaSim::NotePortHotBytes(kHotBytes);
 }
 
 RdmaNetDevice::~RdmaNetDevice()
 {
-    if (m_countedHot)
-    {
-        RdmaSim::NotePortHotBytes(-kHotBytes);
-    }
     ClearQueues(); // (if not disposed)
 }
 
 void
 RdmaNetDevice::DoDispose()
 {
-    if (m_countedHot)
-    {
-        m_countedHot = false;
-        RdmaSim::NotePortHotBytes(-kHotBytes);
-    }
     ClearQueues();
     m_pfcQueue.clear();
     m_owner = nullptr;
     m_txComplete = nullptr;
     m_channel = nullptr;
-    m_txHint = nullptr;
-    m_txQpTables = nullptr;
-    m_txNextSlot = nullptr;
     m_node = nullptr;
     m_rxCallback = RxCallback();
     m_pullSource = PullCallback();
@@ -160,9 +141,6 @@ void
 RdmaNetDevice::Attach(Ptr<RdmaChannel> channel)
 {
     m_channel = channel;
-    m_txHint = nullptr;
-    m_txQpTables = nullptr;
-    m_txNextSlot = nullptr;
     channel->Attach(this);
 }
 
@@ -205,8 +183,8 @@ RdmaNetDevice::Enqueue(const Ptr<RdmaFrame>& f, uint8_t priority)
     TryTransmit();
 }
 
-// (Inline in TryTransmitIfFree, its only caller, as NextFrameHint in its callers: a call
-// per frame sent, with a Ptr returned through memory, cost more than their bodies.)
+// (Inline in TryTransmitIfFree, its only caller: a call per frame sent, with a Ptr
+// returned through memory, cost more than its body.)
 __attribute__((always_inline)) inline Ptr<RdmaFrame>
 RdmaNetDevice::SelectNext()
 {
@@ -292,69 +270,7 @@ RdmaNetDevice::ScheduleDeferredTxComplete()
 {
     m_txCompleteDeferred = false;
     m_txComplete->Ref();
-    const void* slot = nullptr;
-    const void* next = NextFrameHint(&slot);
-    RdmaSim::ScheduleReserved(m_txEndTs,
-                              m_txEndUid,
-                              m_txEndContext,
-                              PeekPointer(m_txComplete),
-                              next,
-                              HotData(),
-                              slot);
-}
-
-__attribute__((always_inline)) inline const void*
-RdmaNetDevice::NextFrameHint(const void** slot) const
-{
-    // About SelectNext's choice as things stand: the strict class, else the lowest class
-    // with frames (pauses and the round robin ignored: a wrong guess only loads a line
-    // for nothing, and this runs for every frame). A frame that arrives before the end
-    // of transmission may change it.
-    const uint32_t ready = m_nonEmpty;
-    if (ready == 0)
-    {
-        // Nothing queued: a NIC makes its next frame when pulled.
-        const RdmaPortPrefetch* prefetch = m_ownerPulls ? m_owner->GetPrefetch() : nullptr;
-        return prefetch != nullptr ? prefetch->PullHint(m_ownerPort, slot) : nullptr;
-    }
-    const uint32_t c =
-        ((ready >> m_strictPriority) & 1) != 0 ? m_strictPriority : __builtin_ctz(ready);
-    *slot = &m_queues[c].front();
-    return m_queues[c].front();
-}
-
-void
-RdmaNetDevice::WarmTransmitComplete() const
-{
-    if (m_nonEmpty != 0)
-    {
-        // A frame queued since the event was scheduled (an answer, in the strict class)
-        // may go first: its hint named another.
-        const void* slot = nullptr;
-        PrefetchLines(NextFrameHint(&slot), RdmaFrame::kLines);
-    }
-    else if (const RdmaPortPrefetch* prefetch = m_ownerPulls ? m_owner->GetPrefetch() : nullptr)
-    {
-        prefetch->WarmPull(m_ownerPort);
-    }
-    PrefetchTxState();
-}
-
-void
-RdmaNetDevice::PrefetchTxState() const
-{
-    if (m_txHint != nullptr)
-    {
-        PrefetchLines(m_txHint, RdmaChannel::kTxHintLines);
-    }
-    if (m_txQpTables != nullptr)
-    {
-        PrefetchLine(m_txQpTables);
-    }
-    if (m_txNextSlot != nullptr)
-    {
-        PrefetchLineForWrite(m_txNextSlot);
-    }
+    RdmaSim::ScheduleReserved(m_txEndTs, m_txEndUid, m_txEndContext, PeekPointer(m_txComplete));
 }
 
 void
@@ -373,11 +289,6 @@ RdmaNetDevice::TryTransmitIfFree()
     {
         return;
     }
-    // The link, its FIFO, the receiver's QP tables and the slot the frame will take, which
-    // Transmit reads or writes below: let them load while SelectNext takes the frame (an
-    // end of transmission asked one event earlier; a port that was idle did not).
-    PrefetchLine(PeekPointer(m_channel));
-    PrefetchTxState();
     Ptr<RdmaFrame> f = SelectNext();
     if (!f)
     {
@@ -400,21 +311,14 @@ RdmaNetDevice::TryTransmitIfFree()
     {
         Sniff(*f, true);
     }
-    m_txNextSlot = m_channel->Transmit(f, this, txSteps);
-    if (m_txHint == nullptr)
-    {
-        m_txHint = m_channel->GetTxHint(this);
-        m_txQpTables = m_channel->GetTxQpTables(this);
-    }
+    m_channel->Transmit(f, this, txSteps);
     const bool fastCore = RdmaSim::IsFastCore();
     const bool morePending = m_nonEmpty != 0 || !m_pfcQueue.empty() ||
                              (m_ownerPulls && m_owner->HasFramesToPull(m_ownerPort)) ||
                              !m_pullSource.IsNull();
     if (!fastCore || morePending)
     {
-        const void* slot = nullptr;
-        const void* next = NextFrameHint(&slot);
-        m_txComplete->ScheduleInSteps(txSteps, next, HotData(), slot);
+        m_txComplete->ScheduleInSteps(txSteps);
         return;
     }
     // Nothing waits for the port: its end of transmission would find nothing to send.

@@ -10,7 +10,6 @@
 #include "ns3/mac48-address.h"
 #include "ns3/member-event.h"
 #include "ns3/net-device.h"
-#include "ns3/prefetch.h"
 #include "ns3/rdma-frame.h"
 #include "ns3/rdma-header.h"
 #include "ns3/rdma-port-owner.h"
@@ -65,14 +64,6 @@ class RdmaNetDevice : public NetDevice
      * (RdmaPortOwner::PullFrame) when the queues are empty.
      */
     void SetOwner(RdmaPortOwner* owner, uint32_t port, bool pulls = false);
-
-    /// Where frames arriving here find their queue pair's state (the owner's
-    /// RdmaPortPrefetch::GetArrivalHints), or null.
-    const RdmaArrivalHints* GetArrivalHints() const
-    {
-        const RdmaPortPrefetch* prefetch = OwnerPrefetch();
-        return prefetch != nullptr ? prefetch->GetArrivalHints(m_ownerPort) : nullptr;
-    }
 
     /// Queue \p p in class \p priority; \p meta is kept in the frame (RdmaFrame::meta),
     /// which the owner sees when the frame leaves (RdmaPortOwner::FrameDequeued).
@@ -172,36 +163,19 @@ class RdmaNetDevice : public NetDevice
     /// transmission read (the members from m_linkUp through the ledger's dequeued tally,
     /// kHotSpanBytes; docs/design.md, "The hot path", says why they are not aligned).
     static constexpr uint32_t kHotLines = 9;
-    /// The bytes from m_linkUp through the ledger's dequeued tally: 564 (static_assert in
+    /// The bytes from m_linkUp through the ledger's dequeued tally: 540 (static_assert in
     /// the constructor, so that a layout change is caught at compile time). kHotLines
     /// lines hold all of them where m_linkUp falls in the first kHotLines * 64 -
-    /// kHotSpanBytes (12) bytes of a line. (The comment here said 548 bytes and 28, all
-    /// of them for half of the ports, until the 564 was checked: m_txQpTables and
-    /// m_txNextSlot had added 16. m_linkUp is at byte 28 of the object, which malloc
-    /// aligns to 16: for a quarter of the ports all of them are loaded, for the others
-    /// the last 16 to 48 bytes, the end of the tallies, are not.)
-    static constexpr uint32_t kHotSpanBytes = 564;
-    /// The bytes of those lines (what RdmaSim::NotePortHotBytes counts per port).
-    static constexpr int64_t kHotBytes = 64 * kHotLines;
+    /// kHotSpanBytes (36) bytes of a line. (m_linkUp is at byte 28 of the object, which
+    /// malloc aligns to 16: for half of the ports all of them are in those lines, for
+    /// the others the last 8 or 24 bytes, the end of the tallies, are not.)
+    static constexpr uint32_t kHotSpanBytes = 540;
 
     /// Where the fields that a frame's arrival, queueing and transmission read begin
-    /// (kHotLines lines, as the port tells the core: RdmaSim::NotePortHotBytes): for
-    /// the fast core's prefetch, changes nothing.
+    /// (kHotLines lines).
     const void* HotData() const
     {
         return &m_linkUp;
-    }
-
-    /// Start loading the kHotLines lines of HotData() into the cache (a switch calls it
-    /// as soon as it knows the egress port, so that they load while it admits the
-    /// frame), if the loop loads ports' hot fields too (the fast core's PortPrefetch:
-    /// where they fit in the cache, the loads only cost instructions). Changes nothing.
-    void PrefetchHotData() const
-    {
-        if (RdmaSim::LoadingPortState())
-        {
-            PrefetchLines(&m_linkUp, kHotLines);
-        }
     }
 
     uint64_t GetTxBytes() const;  ///< frame bytes sent
@@ -215,18 +189,6 @@ class RdmaNetDevice : public NetDevice
     /// \p bytes (\p size of them), arriving after \p delay, under the uid \p uid its
     /// sender reserved (0: none, one is taken now).
     void ReceiveRemote(Time delay, uint32_t uid, const uint8_t* bytes, uint32_t size);
-
-    /// Frame \p f's arrival is the next event (the link's DirectEvent::Warm): the owner
-    /// may start loading what it will read (RdmaPortPrefetch::WarmArrival). Changes
-    /// nothing.
-    void WarmArrival(const RdmaFrame& f) const
-    {
-        const RdmaPortPrefetch* prefetch = OwnerPrefetch();
-        if (prefetch != nullptr)
-        {
-            prefetch->WarmArrival(m_ownerPort, f);
-        }
-    }
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -262,6 +224,8 @@ class RdmaNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
+    friend class FabricLayout; ///< reads the port's layout (model/sim)
+
     /// The next frame to send, or nullptr.
     Ptr<RdmaFrame> SelectNext();
 
@@ -277,31 +241,14 @@ class RdmaNetDevice : public NetDevice
     /// Empty the class queues, giving back their references.
     void ClearQueues();
     void TransmitComplete();
-    /// The end of transmission is the next event (DirectEvent::Warm): start loading the
-    /// frame it will send if one is queued now, else what the owner will read to make
-    /// one (RdmaPortPrefetch::WarmPull). Changes nothing.
-    void WarmTransmitComplete() const;
-    /// Start loading what RdmaChannel::Transmit reads for a frame sent here: the link's
-    /// direction (m_txHint, 2 lines), the receiver's QP tables and the FIFO slot the frame
-    /// will take, once known.
-    void PrefetchTxState() const;
+    /// The end of transmission's event.
+    using TxEndEvent = MemberEvent<RdmaNetDevice, &RdmaNetDevice::TransmitComplete>;
     /// m_busy, after ending a deferred transmission whose slot has passed.
     bool StillBusy();
     /// TryTransmit, once the port is known not to be busy with a scheduled end.
     void TryTransmitIfFree();
     /// Schedule the deferred end of transmission in its reserved slot.
     void ScheduleDeferredTxComplete();
-    /// The frame that SelectNext would take now, if queued here (and \p slot: where its
-    /// queue holds it), else what the owner would read first to make one (and \p slot:
-    /// its own state read before, if it says; RdmaPortPrefetch::PullHint): hints for the end
-    /// of transmission's event.
-    const void* NextFrameHint(const void** slot) const;
-
-    /// The owner's optional prefetch interface (RdmaPortOwner::GetPrefetch), or null.
-    const RdmaPortPrefetch* OwnerPrefetch() const
-    {
-        return m_owner != nullptr ? m_owner->GetPrefetch() : nullptr;
-    }
 
     void HandlePfc(const RdmaHeader& h);
     /// Fire the Sniffer trace with \p f as on the wire, sent by this port (\p tx) or
@@ -310,8 +257,7 @@ class RdmaNetDevice : public NetDevice
     void PauseExpired(uint8_t priority);
 
     // The fields a frame's arrival and transmission read come first, together, so
-    // that they span few cache lines (HotData: the simulator loads them ahead of an
-    // arrival).
+    // that they span few cache lines (HotData).
     bool m_linkUp;
     bool m_busy;
     /// m_busy, and its end of transmission not scheduled (see TryTransmit): its slot is
@@ -332,13 +278,6 @@ class RdmaNetDevice : public NetDevice
     DataRate m_rate;
     SerializationClock m_clock;
     Ptr<RdmaChannel> m_channel;
-    const void* m_txHint; ///< m_channel->GetTxHint(this), once known (else null)
-    /// Where the receiver keeps the QP tables that the link reads for each frame sent
-    /// (RdmaChannel::GetTxQpTables), once m_txHint is known; else null
-    const void* m_txQpTables;
-    /// Where the link's FIFO will keep the next frame sent here (as RdmaChannel::Transmit
-    /// last said; stale if the FIFO grew since: only prefetched), or null
-    const void* m_txNextSlot;
     CompactDeque<Ptr<RdmaFrame>> m_pfcQueue;
     std::array<uint64_t, kRdmaNumPriorities> m_queueBytes;
     // Ring buffers that allocate nothing until used: a 10,000-host fabric has ~60,000
@@ -365,15 +304,10 @@ class RdmaNetDevice : public NetDevice
     RxCallback m_rxCallback;
     PullCallback m_pullSource;
 
-    Ptr<MemberEvent<RdmaNetDevice,
-                    &RdmaNetDevice::TransmitComplete,
-                    &RdmaNetDevice::WarmTransmitComplete>>
-        m_txComplete;
+    Ptr<TxEndEvent> m_txComplete;
 
     TracedCallback<Ptr<const Packet>> m_linkDownDropTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
-    /// Its hot fields are counted in RdmaSim::NotePortHotBytes (until disposed).
-    bool m_countedHot = true;
 };
 
 } // namespace ns3

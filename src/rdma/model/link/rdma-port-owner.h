@@ -6,7 +6,6 @@
 
 #include "ns3/ptr.h"
 #include "ns3/rdma-frame.h"
-#include "ns3/rdma-port-prefetch.h"
 
 namespace ns3
 {
@@ -19,9 +18,7 @@ class RdmaNetDevice;
  * port on the per-frame path: cheaper than three ns-3 Callbacks per frame.
  *
  * A device with an owner (RdmaNetDevice::SetOwner) calls it instead of its receive,
- * dequeue and pull callbacks (which remain, for other uses and tests). These are the
- * functional calls only; an owner may also implement RdmaPortPrefetch, the hooks that
- * load its state ahead of the port's events, and name it with SetPrefetch.
+ * dequeue and pull callbacks (which remain, for other uses and tests).
  */
 class RdmaPortOwner
 {
@@ -58,23 +55,6 @@ class RdmaPortOwner
      * of transmission, which would find nothing to send. Default: true.
      */
     virtual bool HasFramesToPull(uint32_t port) const;
-
-    /// The owner's prefetch hooks (RdmaPortPrefetch), or null if it has none: the port
-    /// calls them only to load state into the cache ahead of its events.
-    const RdmaPortPrefetch* GetPrefetch() const
-    {
-        return m_prefetch;
-    }
-
-  protected:
-    /// An owner that implements RdmaPortPrefetch names itself here (in its constructor).
-    void SetPrefetch(const RdmaPortPrefetch* prefetch)
-    {
-        m_prefetch = prefetch;
-    }
-
-  private:
-    const RdmaPortPrefetch* m_prefetch = nullptr; ///< optional: see GetPrefetch
 };
 
 } // namespace ns3

@@ -3,8 +3,6 @@
  */
 #include "ns3/qp-scheduler.h"
 
-#include "ns3/prefetch.h"
-
 namespace ns3
 {
 
@@ -22,13 +20,6 @@ QpScheduler::PopReady(uint32_t& qpn)
         return false;
     }
     m_ready.pop_front();
-    // The entries of a ready list of hundreds of QPs were written a round of as many
-    // packets ago: load the next line of them before it is reached.
-    constexpr size_t kAhead = 64 / sizeof(uint32_t);
-    if (m_ready.size() > kAhead)
-    {
-        PrefetchLine(&m_ready[kAhead]);
-    }
     return true;
 }
 

@@ -48,7 +48,7 @@ class QpScheduler
     /**
      * The QP that the next pull will most likely serve: the head of the ready list, else
      * the one whose pacing time comes first. A guess (a QP that becomes ready or due
-     * earlier in between changes it), for a prefetch; changes nothing.
+     * earlier in between changes it); changes nothing.
      * \param [out] qpn that QP
      * \return false if no QP is ready or waiting
      */
@@ -103,14 +103,15 @@ class QpScheduler
     uint64_t NextWaitingPs() const;
 
     /// Where the fields that every pull reads begin (the parked mask, the ready ring and
-    /// the pacing heap: 56 bytes, within two cache lines), for a prefetch; changes
-    /// nothing.
+    /// the pacing heap: 56 bytes, within two cache lines).
     const void* HotData() const
     {
         return &m_parkedMask;
     }
 
   private:
+    friend class FabricLayout; ///< reads the ready ring's layout (model/sim)
+
     struct Waiting
     {
         uint64_t ps;
@@ -125,7 +126,7 @@ class QpScheduler
 
     // What every pull reads comes first (HotData), the parked lists last.
     uint8_t m_parkedMask = 0;
-    /// A ring (contiguous: PopReady prefetches the entries it will reach next).
+    /// A ring (contiguous: its next entries are on the lines after the head's).
     CompactDeque<uint32_t> m_ready;
     std::priority_queue<Waiting, std::vector<Waiting>, std::greater<Waiting>> m_waiting;
     std::array<std::vector<uint32_t>, kRdmaNumPriorities> m_parked;

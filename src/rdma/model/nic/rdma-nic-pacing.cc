@@ -7,7 +7,6 @@
 #include "ns3/abort.h"
 #include "ns3/hash-constants.h"
 #include "ns3/pint-code.h"
-#include "ns3/prefetch.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-sim-schedule.h"
 #include "ns3/rdma-wire.h"
@@ -95,39 +94,6 @@ RdmaNic::Reschedule(SendQueuePair& qp)
     }
 }
 
-void
-RdmaNic::PrefetchSendState(const SendQueuePair& qp, bool pulling) const
-{
-    const char* cc = reinterpret_cast<const char*>(PeekPointer(qp.cc));
-    PrefetchLines(cc, kCcFirstLines);
-    for (uint32_t line = kCcFirstLines; line < qp.ccLines; ++line)
-    {
-        PrefetchLine(cc + 64 * line);
-    }
-    PrefetchLine(&m_limiters[qp.limiter]);
-    if (m_trackPeerRates && qp.peers != nullptr)
-    {
-        // Its destination's group, whose rate sum each new packet's rate updates (a
-        // hash-map node of its own; at 1,024 GPUs a NIC has a thousand of them).
-        PrefetchLine(qp.peers);
-    }
-    if (pulling && !qp.messages.empty())
-    {
-        // (An acknowledgement reads frontLastPsn instead, unless it completes a message.)
-        PrefetchLine(&qp.messages.front());
-    }
-}
-
-void
-RdmaNic::PrefetchLikelyNext() const
-{
-    uint32_t qpn;
-    if (m_scheduler.PeekLikelyNext(qpn))
-    {
-        PrefetchLines(&m_sendQps[qpn], kQpLines);
-    }
-}
-
 Ptr<RdmaFrame>
 RdmaNic::Pull(uint8_t pausedMask)
 {
@@ -140,7 +106,6 @@ RdmaNic::Pull(uint8_t pausedMask)
     while (m_scheduler.PopReady(qpn))
     {
         SendQueuePair& qp = m_sendQps[qpn];
-        PrefetchSendState(qp, true);
         if (pausedMask & (1u << qp.priority))
         {
             qp.state = SendQueuePair::State::PARKED;
@@ -185,7 +150,6 @@ RdmaNic::Pull(uint8_t pausedMask)
         m_inPull = true;
         Reschedule(qp);
         m_inPull = false;
-        PrefetchLikelyNext();
         return p;
     }
     if (m_scheduler.HasWaiting())

@@ -75,7 +75,6 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
         }
     }
     m_sendQps.push_back(std::move(qp));
-    NoteQpTables();
     return m_sendQps.size() - 1;
 }
 
@@ -114,16 +113,6 @@ RdmaNic::UseLimiter(SendQueuePair& qp, uint32_t limiter)
         qp.ccHooks &= ~(CongestionControl::HOOK_PACING | CongestionControl::HOOK_PROBE |
                         CongestionControl::HOOK_RTO);
     }
-    qp.ccLines = static_cast<uint8_t>(CcPrefetchLines(*qp.cc));
-}
-
-uint32_t
-RdmaNic::CcPrefetchLines(const CongestionControl& cc)
-{
-    const std::size_t size = cc.GetInstanceTypeId().GetSize();
-    const std::size_t offset = reinterpret_cast<std::uintptr_t>(&cc) % 64;
-    const std::size_t lines = (offset + size + 63) / 64;
-    return size == 0 ? kCcPrefetchLines : std::min<uint32_t>(lines, kCcPrefetchLines);
 }
 
 void
@@ -151,7 +140,6 @@ RdmaNic::AddRecvQp(uint32_t peerNode, uint16_t sport, uint8_t priority)
     rq.sport = sport;
     rq.priority = priority;
     m_recvQps.push_back(rq);
-    NoteQpTables();
     return m_recvQps.size() - 1;
 }
 

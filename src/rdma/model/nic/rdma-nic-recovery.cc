@@ -18,7 +18,6 @@ void
 RdmaNic::ReceiveAck(const RdmaHeader& h)
 {
     SendQueuePair& qp = m_sendQps[h.dstQpn];
-    PrefetchSendState(qp, false);
     Acknowledge(qp, h.psn + 1, h);
     Repace(qp);
     Reschedule(qp);
@@ -28,7 +27,6 @@ void
 RdmaNic::ReceiveNack(const RdmaHeader& h)
 {
     SendQueuePair& qp = m_sendQps[h.dstQpn];
-    PrefetchSendState(qp, false);
     Acknowledge(qp, h.psn, h);
     if (h.flags & RdmaHeader::FLAG_CNP)
     {

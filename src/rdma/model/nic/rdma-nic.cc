@@ -153,7 +153,6 @@ RdmaNic::RdmaNic()
       m_wakePs(0),
       m_inPull(false)
 {
-    SetPrefetch(this);
     m_ccFactory.SetTypeId(NoCongestionControl::GetTypeId());
     m_ccRng = CreateObject<UniformRandomVariable>();
 }
@@ -227,54 +226,6 @@ bool
 RdmaNic::HasFramesToPull(uint32_t /* port */) const
 {
     return !m_scheduler.IsEmpty();
-}
-
-const void*
-RdmaNic::PullHint(uint32_t /* port */, const void** more) const
-{
-    *more = m_scheduler.HotData();
-    uint32_t qpn;
-    return m_scheduler.PeekReady(qpn) ? &m_sendQps[qpn] : nullptr;
-}
-
-void
-RdmaNic::WarmPull(uint32_t /* port */) const
-{
-    uint32_t qpn;
-    if (m_scheduler.PeekReady(qpn))
-    {
-        PrefetchSendState(m_sendQps[qpn], true);
-    }
-}
-
-void
-RdmaNic::WarmArrival(uint32_t /* port */, const RdmaFrame& f) const
-{
-    // The QP by its number in the table as it is now (the frame's arrival hint was taken
-    // when it was sent, and the table may have grown and moved since).
-    const RdmaHeader& h = f.header;
-    if ((h.type == RdmaPacketType::ACK || h.type == RdmaPacketType::NACK) &&
-        h.dstQpn < m_sendQps.size())
-    {
-        PrefetchSendState(m_sendQps[h.dstQpn], false);
-    }
-}
-
-const RdmaArrivalHints*
-RdmaNic::GetArrivalHints(uint32_t /* port */) const
-{
-    return &m_arrivalHints;
-}
-
-void
-RdmaNic::NoteQpTables()
-{
-    m_arrivalHints.data = reinterpret_cast<const char*>(m_recvQps.data());
-    m_arrivalHints.dataCount = static_cast<uint32_t>(m_recvQps.size());
-    m_arrivalHints.dataStride = sizeof(RecvQueuePair);
-    m_arrivalHints.answers = reinterpret_cast<const char*>(m_sendQps.data());
-    m_arrivalHints.answerCount = static_cast<uint32_t>(m_sendQps.size());
-    m_arrivalHints.answerStride = sizeof(SendQueuePair);
 }
 
 Ptr<RdmaNetDevice>

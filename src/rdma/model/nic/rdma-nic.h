@@ -53,7 +53,7 @@ namespace ns3
  * to the controller and the loss-recovery policy, completions) and rdma-nic-responder.cc
  * (data answered as the policy decides, CNPs, probe answers).
  */
-class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
+class RdmaNic : public Object, public RdmaPortOwner
 {
   public:
     /// Completion of a message at the requester (its last byte acknowledged).
@@ -93,31 +93,10 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
 
     static TypeId GetTypeId();
 
-    /// A controller's own bytes past its ns3::Object base that kCcPrefetchLines covers
-    /// (HPCC's 352 fit). This bounds a speed aid, not a controller: a larger one is
-    /// loaded ahead up to kCcPrefetchLines and the rest on demand (CcPrefetchLines).
-    static constexpr uint32_t kCcStateBytes = 368;
-    /// Most cache lines of a QP's controller loaded ahead of a pull or an acknowledgement
-    /// (PrefetchSendState), from the line where the object starts. The heap aligns an
-    /// object to 16 bytes, so up to 48 bytes into a line; and ns3::Object's size depends
-    /// on the release (32 bytes to 3.41, 56 from 3.42): 7 lines on 3.37 (controllers of up
-    /// to 400 bytes), 8 on 3.48 (up to 464).
-    static constexpr uint32_t kCcPrefetchLines = (48 + sizeof(Object) + kCcStateBytes + 63) / 64;
-    /// Of those, the lines always loaded (unrolled, no branch); the rest as far as the
-    /// controller reaches (DCQCN's 216 bytes span 4 lines, or 5 from 48 bytes into one).
-    static constexpr uint32_t kCcFirstLines = 4;
     /// Lines of a SendQueuePair that a pull and an acknowledgement read (its first two;
     /// checked below this class against the fields they must hold).
     static constexpr uint32_t kQpLines = 2;
 
-    /**
-     * The cache lines \p cc spans, from the one it starts in to the one its last byte is
-     * in, by its TypeId's registered size; at most kCcPrefetchLines (all of them for a
-     * controller whose size is not registered).
-     * \param cc a controller
-     * \return the lines PrefetchSendState loads for it
-     */
-    static uint32_t CcPrefetchLines(const CongestionControl& cc);
     RdmaNic();
 
     /// Attach the NIC's port (already added to the node and to a channel).
@@ -191,6 +170,8 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
     void NotifyNewAggregate() override;
 
   private:
+    friend class FabricLayout; ///< reads the QP tables' layout (model/sim)
+
     uint32_t AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t priority);
     /// A new rate limiter paced by \p cc (initialised here); returns its index.
     uint32_t AddLimiter(Ptr<CongestionControl> cc, uint32_t peerNode, CcPeerGroup* peers);
@@ -221,18 +202,6 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
     static void SkipReported(SendQueuePair& qp);
     /// A pacing wait of \p waitPs, capped at the controller's PacingRecheck().
     uint64_t CappedWaitPs(const SendQueuePair& qp, uint64_t waitPs) const;
-    /// Start loading \p qp's controller, limiter, peer group and, when \p pulling (a
-    /// data packet is made next, not an acknowledgement taken), its oldest message: each
-    /// last touched about a round trip ago, together rather than one after another.
-    void PrefetchSendState(const SendQueuePair& qp, bool pulling) const;
-    /**
-     * Start loading the first kQpLines lines of the QP that this NIC's next pull will
-     * likely serve (QpScheduler::PeekLikelyNext), a frame's transmission before that
-     * pull: called at the end of a pull that made a data packet. The end of
-     * transmission's warm-up (WarmPull) loads the same lines and what they point to one
-     * event ahead (docs/design.md, "The hot path"); changes nothing.
-     */
-    void PrefetchLikelyNext() const;
     /// After an ACK: shorten a pending pacing gap if the rate has risen since.
     void Repace(SendQueuePair& qp);
     /// Put an IDLE QP back into the scheduler if it may send.
@@ -262,20 +231,6 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
     Ptr<RdmaFrame> PullFrame(uint32_t port, uint8_t pausedMask) override;
     /// False when no QP is ready, waiting or parked (Reschedule then tells the port).
     bool HasFramesToPull(uint32_t port) const override;
-    // RdmaPortPrefetch: what the port's next events will read.
-    /// The QP that Pull would serve first, if one is ready; \p more: the scheduler.
-    const void* PullHint(uint32_t port, const void** more) const override;
-    /// The QP that Pull would serve first (loaded one event ago, PullHint): start loading
-    /// its controller, limiter, oldest message and peer group.
-    void WarmPull(uint32_t port) const override;
-    /// An acknowledgement's QP (loaded one event ago with the frame): start loading the
-    /// same.
-    void WarmArrival(uint32_t port, const RdmaFrame& f) const override;
-    /// Its QP tables (kept current by AddSendQp and AddRecvQp): an arriving frame's QP is
-    /// loaded into the cache with the frame.
-    const RdmaArrivalHints* GetArrivalHints(uint32_t port) const override;
-    /// Point m_arrivalHints at the QP tables where they are now.
-    void NoteQpTables();
     void ReceiveData(const RdmaHeader& h);
     /// After ReceiveData accepted \p h (\p placed: for the first time) on \p rq, whose
     /// in-order point was \p before: report the messages that are now delivered.
@@ -345,7 +300,6 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
     std::unordered_map<uint32_t, uint32_t> m_destinationLimiter;
     std::vector<SendQueuePair> m_sendQps;
     std::vector<RecvQueuePair> m_recvQps;
-    RdmaArrivalHints m_arrivalHints; ///< where m_recvQps and m_sendQps are
     QpScheduler m_scheduler;
     /// The pacing wake-up (no event allocated per wait under the fast core).
     RearmableEvent<RdmaNic, &RdmaNic::Wake> m_wake;

@@ -65,8 +65,8 @@ struct alignas(64) SendQueuePair
     };
 
     // Layout: a pull and an acknowledgement read only the first two cache lines (the
-    // two a frame's event prefetches from the QP's start: RdmaNetDevice::NextFrameHint,
-    // RdmaArrivalHints), the controller pointer first; loss recovery's bitmap and the
+    // two the event core loads ahead from the QP's start: FabricLayout), the controller
+    // pointer first; loss recovery's bitmap and the
     // retransmission timer's event, which they touch rarely, come last (rdma-nic.h
     // checks this against RdmaNic::kQpLines).
 
@@ -102,8 +102,6 @@ struct alignas(64) SendQueuePair
     /// the hooks its controller implements (CongestionControl::ImplementedHooks): the
     /// packet path skips the others without loading the controller
     uint16_t ccHooks = CongestionControl::HOOK_ALL;
-    /// lines its controller spans, from the one it starts in (RdmaNic::CcPrefetchLines)
-    uint8_t ccLines = 0;
     /// messages.front().lastPsn, or the largest PSN when there is none (NoteFront): an
     /// acknowledgement that completes no message reads this, not the message's line
     uint32_t frontLastPsn = std::numeric_limits<uint32_t>::max();

@@ -4,6 +4,7 @@
 #ifndef RDMA_EVENT_WHEEL_H
 #define RDMA_EVENT_WHEEL_H
 
+#include "ns3/event-hints.h"
 #include "ns3/occupancy-bitmap.h"
 #include "ns3/prefetch-budget.h"
 #include "ns3/prefetch-jump.h"
@@ -56,7 +57,7 @@ class EventWheel
 
     /// How many cache lines PrefetchNext loads from an event's second hint (default 0:
     /// none). The user of the wheel says: RdmaSimulatorImpl gives the lines its ports
-    /// say their hot fields span (RdmaSim::NotePortHotBytes), or 0 where those fields
+    /// say their hot fields span (FabricLayout::PortLines), or 0 where those fields
     /// fit in the cache anyway and the prefetches would only hold its fill buffers.
     void SetSecondHintLines(uint32_t lines)
     {
@@ -122,16 +123,12 @@ class EventWheel
     /**
      * Add \p ev, due less than Span() time steps after "now": the time stamp of the
      * event popped last, or the one given to AdvanceTo since, whichever is later (no
-     * event in the wheel is earlier). \p hint, \p hint2 and \p hint3: what it reads
-     * first (PrefetchNext loads PrefetchBudget::kFirstHintLines, SetSecondHintLines and
-     * PrefetchBudget::kThirdHintLines lines of them); \p direct: whether it is a
-     * DirectEvent, which Pop reports.
+     * event in the wheel is earlier). \p hints: what it reads first (PrefetchNext loads
+     * PrefetchBudget::kFirstHintLines, SetSecondHintLines, kThirdHintLines and
+     * kFourthHintLines lines of them); \p direct: whether it is a DirectEvent, which Pop
+     * reports.
      */
-    void Push(const Event& ev,
-              const void* hint = nullptr,
-              const void* hint2 = nullptr,
-              bool direct = false,
-              const void* hint3 = nullptr)
+    void Push(const Event& ev, const EventHints& hints = EventHints(), bool direct = false)
     {
         const uint64_t bucketOf = ev.key.m_ts >> m_shift;
         const uint32_t n = NewNode();
@@ -139,9 +136,10 @@ class EventWheel
         node.ts = ev.key.m_ts;
         node.context = ev.key.m_context;
         node.impl = ev.impl;
-        node.hint = hint;
-        node.hint2 = hint2;
-        node.hint3 = hint3;
+        node.hint = hints.first;
+        node.hint2 = hints.second;
+        node.hint3 = hints.third;
+        node.hint4 = hints.fourth;
         node.direct = direct;
         const uint64_t order = (ev.key.m_ts & m_lowMask) << 32 | ev.key.m_uid;
         const uint32_t b = static_cast<uint32_t>(bucketOf) & (kBuckets - 1);
@@ -241,14 +239,16 @@ class EventWheel
         PrefetchAfter(&bucket, bucket.first + 1);
     }
 
-    /// The earliest event if it was pushed as a DirectEvent, else null (also if empty).
-    EventImpl* NextDirect()
+    /// The earliest event if it was pushed as a DirectEvent, else null (also if empty);
+    /// \p fourth: its fourth hint, loaded when it was the event after the next.
+    EventImpl* NextDirect(const void** fourth)
     {
         if (m_n == 0)
         {
             return nullptr;
         }
         const Node& node = m_nodes[Head()->node];
+        *fourth = node.hint4;
         return node.direct ? node.impl : nullptr;
     }
 
@@ -293,6 +293,7 @@ class EventWheel
         const void* hint;  ///< what it reads first (PrefetchBudget::kFirstHintLines lines), or null
         const void* hint2; ///< what it reads next (SetSecondHintLines), or null
         const void* hint3; ///< what it reads after those (kThirdHintLines lines), or null
+        const void* hint4; ///< what its warm-up reads (kFourthHintLines lines), or null
         bool direct;       ///< a DirectEvent
     };
 
@@ -559,6 +560,10 @@ class EventWheel
         if (v.hint3 != nullptr)
         {
             PrefetchLines(v.hint3, PrefetchBudget::kThirdHintLines);
+        }
+        if (v.hint4 != nullptr)
+        {
+            PrefetchLines(v.hint4, PrefetchBudget::kFourthHintLines);
         }
     }
 

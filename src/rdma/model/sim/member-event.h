@@ -21,11 +21,9 @@ namespace ns3
  * Simulator::MakeEvent allocates and frees an event object per scheduling; this one is
  * made once, by its owner, and scheduled again and again (each scheduling holds one
  * reference, which the simulator gives back after running it). It must never be
- * cancelled: an owner that may need to cancel uses a RearmableEvent (below). With
- * \p WarmMethod, the core calls `(object->*WarmMethod)()` when the run is next
- * (DirectEvent::Warm).
+ * cancelled: an owner that may need to cancel uses a RearmableEvent (below).
  */
-template <class T, void (T::*Method)(), void (T::*WarmMethod)() const = nullptr>
+template <class T, void (T::*Method)()>
 class MemberEvent : public DirectEvent
 {
   public:
@@ -34,23 +32,16 @@ class MemberEvent : public DirectEvent
     {
     }
 
-    /// Schedule a run after \p delay (with the running event's context); \p hint,
-    /// \p hint2 and \p hint3: what the run reads first (RdmaSim::ScheduleReserved).
-    /// Returns the run's uid. A file that calls it (or RearmableEvent::Schedule) includes
+    /// Schedule a run after \p delay (with the running event's context). Returns the
+    /// run's uid. A file that calls it (or RearmableEvent::Schedule) includes
     /// rdma-sim-schedule.h, which defines RdmaSim::ScheduleReserved.
-    uint32_t ScheduleIn(const Time& delay,
-                        const void* hint = nullptr,
-                        const void* hint2 = nullptr,
-                        const void* hint3 = nullptr)
+    uint32_t ScheduleIn(const Time& delay)
     {
-        return ScheduleInSteps(static_cast<uint64_t>(delay.GetTimeStep()), hint, hint2, hint3);
+        return ScheduleInSteps(static_cast<uint64_t>(delay.GetTimeStep()));
     }
 
     /// ScheduleIn with the delay in time steps (no Time built on the way).
-    uint32_t ScheduleInSteps(uint64_t steps,
-                             const void* hint = nullptr,
-                             const void* hint2 = nullptr,
-                             const void* hint3 = nullptr)
+    uint32_t ScheduleInSteps(uint64_t steps)
     {
         if (RdmaSim::IsFastCore())
         {
@@ -61,23 +52,17 @@ class MemberEvent : public DirectEvent
             RdmaSim::ScheduleReserved(RdmaSim::NowTs() + steps,
                                       uid,
                                       RdmaSim::CurrentContext(),
-                                      this,
-                                      hint,
-                                      hint2,
-                                      hint3);
+                                      this);
             return uid;
         }
         return Simulator::Schedule(TimeStep(static_cast<int64_t>(steps)), Ptr<EventImpl>(this))
             .GetUid();
     }
 
-    /// DirectEvent::Warm: `(object->*WarmMethod)()`, if given.
-    void Warm() override
+    /// The object it calls.
+    T* GetObject() const
     {
-        if constexpr (WarmMethod != nullptr)
-        {
-            (m_object->*WarmMethod)();
-        }
+        return m_object;
     }
 
   protected:

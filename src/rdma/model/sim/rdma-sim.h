@@ -30,16 +30,16 @@ class DirectEvent : public EventImpl
         Notify();
     }
 
-    /**
-     * The core calls this when the event becomes the next to run (while the one before
-     * it runs), after the hints it was scheduled with were loaded one event earlier. It
-     * may read what those hints point to and start loading what that points to in turn
-     * (PrefetchLine), so that a chain of two cold loads costs about one. It must change
-     * nothing: the event before it may still change what it will read. Default: nothing.
-     */
-    virtual void Warm()
-    {
-    }
+  private:
+    friend class FabricLayout; ///< gives it its role (FabricLayout::Setup)
+
+    /// What the core loads ahead of it (FabricLayout::Role): set by FabricLayout::Setup
+    /// when a run begins; 0 (nothing) for an event it does not know. It sits in
+    /// EventImpl's padding, so it costs no byte.
+    uint8_t m_role = 0;
+    /// What the core reads for it beside the event (FabricLayout::Setup): the NIC of an
+    /// arrival at a NIC, the core's table entry of a switch or of a port, or null.
+    const void* m_roleOwner = nullptr;
 };
 
 /**
@@ -59,7 +59,7 @@ struct RdmaSimClock
     /// Time steps per nanosecond (from psPerStep; 0 if not a whole number of them).
     uint64_t stepsPerNs;
     /// Whether the running loop loads the ports' hot fields ahead of their events (as
-    /// decided when Run began).
+    /// decided when Run began; the core's own, FabricLayout).
     bool loadingPorts;
     /// Under RdmaSimulatorImpl's TieOrder ByNode, per field (a node's context + 1; the
     /// last field: every other context), the next sequence number; null under Fifo.
@@ -158,28 +158,6 @@ class RdmaSim
         return static_cast<uint64_t>(NanoSeconds(ns).GetTimeStep());
     }
 
-    /**
-     * Whether the running loop loads the ports' hot fields ahead of their events (the
-     * core's PortPrefetch attribute, as decided when Run began): a switch asks too,
-     * before it admits a frame (RdmaNetDevice::PrefetchHotData).
-     * \return under the fast core: that decision; under any other SimulatorImpl: true
-     *         (its scale is not known; the loads change nothing but the speed)
-     */
-    static bool LoadingPortState()
-    {
-        return s_clock == nullptr || s_clock->loadingPorts;
-    }
-
-    /**
-     * Count \p bytes more (fewer if negative) of ports' hot fields, those the fast core
-     * may load ahead of an event (RdmaNetDevice::HotData); each port counts itself, a
-     * whole number of cache lines, while it exists, and the core loads that many lines
-     * of a port's event's second hint. The count is kept whatever the SimulatorImpl (a
-     * port may be made before the core is); only the fast core reads it (its
-     * PortPrefetch and WarmNext "auto", and the lines to load).
-     */
-    static void NotePortHotBytes(int64_t bytes);
-
     /// \name Fast core only (IsFastCore() must be true)
     /// @{
 
@@ -223,21 +201,13 @@ class RdmaSim
     /**
      * Schedule \p event at the absolute time stamp \p ts (not before NowTs()) under the
      * uid \p uid from ReserveUid (each used once), with context \p context. Takes over
-     * one reference of \p event. \p hint, \p hint2 and \p hint3 (may be null) are the
-     * data the event reads first: the core starts loading them into the cache while the
-     * event before it runs; they change nothing else. A DirectEvent (known from \p E) is
-     * run by DirectEvent::Fire. Defined in rdma-sim-schedule.h, which a file that calls
-     * it (or instantiates a MemberEvent's ScheduleIn) includes: it inlines the core's
+     * one reference of \p event. A DirectEvent (known from \p E) is run by
+     * DirectEvent::Fire. Defined in rdma-sim-schedule.h, which a file that calls it (or
+     * instantiates a MemberEvent's ScheduleIn) includes: it inlines the core's
      * ScheduleReserved, the same code as calling the core directly.
      */
     template <class E>
-    static void ScheduleReserved(uint64_t ts,
-                                 uint32_t uid,
-                                 uint32_t context,
-                                 E* event,
-                                 const void* hint = nullptr,
-                                 const void* hint2 = nullptr,
-                                 const void* hint3 = nullptr);
+    static void ScheduleReserved(uint64_t ts, uint32_t uid, uint32_t context, E* event);
 
     /// @}
 

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
+#include "ns3/fabric-layout.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/ns3-compat.h"
@@ -21,8 +22,6 @@ NS_LOG_COMPONENT_DEFINE("RdmaSimulatorImpl");
 NS_OBJECT_ENSURE_REGISTERED(RdmaSimulatorImpl);
 
 RdmaSimulatorImpl* RdmaSimulatorImpl::s_active = nullptr;
-int64_t RdmaSimulatorImpl::s_portHotBytes = 0;
-uint32_t RdmaSimulatorImpl::s_portHintLines = 0;
 
 namespace
 {
@@ -59,7 +58,7 @@ RdmaSimulatorImpl::GetTypeId()
             .AddAttribute(
                 "WarmNext",
                 "Whether the event loop warms the next event while "
-                "the one before it runs (DirectEvent::Warm): a port's "
+                "the one before it runs (FabricLayout::Warm): a port's "
                 "end of transmission or a frame's arrival starts "
                 "loading what its owner reads after the event's "
                 "hints, such as the QP's controller and limiter or "
@@ -175,25 +174,7 @@ RdmaSimulatorImpl::IsFinished() const
     return m_events.Empty() || m_stop;
 }
 
-void
-RdmaSimulatorImpl::NotePortHotBytes(int64_t bytes)
-{
-    s_portHotBytes += bytes;
-    if (bytes > 0)
-    {
-        // A port notes its whole hot span, a number of cache lines: the second hints
-        // of its events (its hot fields) are loaded whole.
-        s_portHintLines = std::max<uint32_t>(s_portHintLines, uint32_t((bytes + 63) / 64));
-    }
-}
-
 RdmaSimClock* RdmaSim::s_clock = nullptr;
-
-void
-RdmaSim::NotePortHotBytes(int64_t bytes)
-{
-    RdmaSimulatorImpl::NotePortHotBytes(bytes);
-}
 
 bool
 RdmaSimulatorImpl::AtScale()
@@ -204,7 +185,7 @@ RdmaSimulatorImpl::AtScale()
     // instructions and hold fill buffers that the loop's other loads wait for.
     const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
     const int64_t cache = l2 > 0 ? l2 : kDefaultL2Bytes;
-    return s_portHotBytes > cache;
+    return FabricLayout::PortBytes() > cache;
 }
 
 bool
@@ -254,8 +235,11 @@ RdmaSimulatorImpl::Run()
         OrderByNode();
     }
     m_stop = false;
+    // The core's table of what to load ahead of each event: the roles of the links' and
+    // ports' events and the ports' and controllers' sizes, as the fabric is now.
+    FabricLayout::Setup();
     m_clock.loadingPorts = LoadsPortState();
-    m_events.SetSecondHintLines(m_clock.loadingPorts ? s_portHintLines : 0);
+    m_events.SetSecondHintLines(m_clock.loadingPorts ? FabricLayout::PortLines() : 0);
     // (Two loops, so that the one that does not warm pays nothing per event for it.)
     const bool warm = WarmsNext();
     if (RdmaRanks::OwnEngine())

@@ -59,27 +59,12 @@ class RdmaSimulatorImpl final : public SimulatorImpl
         AID_NEVER,  ///< never
     };
 
-    /**
-     * Count \p bytes more (fewer if negative) of ports' hot fields, those the loop may
-     * load ahead of an event (RdmaNetDevice::HotData); each port counts itself while it
-     * exists.
-     */
-    static void NotePortHotBytes(int64_t bytes);
-
     /// \return whether Run loads the ports' hot fields ahead of their events: as the
     ///         PortPrefetch attribute says, for the ports that exist now
     bool LoadsPortState() const;
 
-    /// Whether the running loop loads the ports' hot fields ahead (LoadsPortState, as
-    /// decided when Run began; true under any other simulator, whose scale is not known):
-    /// a switch asks too, before it admits a frame (RdmaNetDevice::PrefetchHotData).
-    static bool LoadingPortState()
-    {
-        return RdmaSim::LoadingPortState();
-    }
-
     /// \return whether Run warms the next event while the one before it runs
-    ///         (DirectEvent::Warm): as the WarmNext attribute says, for the ports that
+    ///         (FabricLayout::Warm): as the WarmNext attribute says, for the ports that
     ///         exist now
     bool WarmsNext() const;
 
@@ -98,27 +83,23 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /**
      * Schedule \p event at the absolute time stamp \p ts (not before now) under the uid
      * \p uid from ReserveUid (each used once). Takes over one reference of \p event.
-     * \p hint, \p hint2 and \p hint3 (may be null) are the data the event reads first (see
-     * EventWheel::Push): the simulator starts loading them into the cache while the event
-     * before it runs. They change nothing else. A DirectEvent (known from \p event's
-     * type) is run by DirectEvent::Fire.
+     * \p hints are the data the event reads first (see EventWheel::Push): the simulator
+     * starts loading them into the cache while the event before it runs. They change
+     * nothing else. A DirectEvent (known from \p event's type) is run by
+     * DirectEvent::Fire.
      */
     template <class E>
     void ScheduleReserved(uint64_t ts,
                           uint32_t uid,
                           uint32_t context,
                           E* event,
-                          const void* hint = nullptr,
-                          const void* hint2 = nullptr,
-                          const void* hint3 = nullptr)
+                          const EventHints& hints = EventHints())
     {
         static_assert(std::is_base_of_v<EventImpl, E>, "an event");
         m_events.Push(Scheduler::Event{event, Scheduler::EventKey{ts, uid, context}},
                       m_clock.currentTs,
-                      hint,
-                      hint2,
-                      std::is_base_of_v<DirectEvent, E>,
-                      hint3);
+                      hints,
+                      std::is_base_of_v<DirectEvent, E>);
     }
 
     /// The time stamp of the event running now (ns-3 time steps).
@@ -226,7 +207,7 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     uint64_t m_eventCount;
     /// The next uid, the running event's key and the time resolution (RdmaSim reads
     /// them inline through RdmaSim::s_clock while this core is in use); its loadingPorts
-    /// is LoadsPortState() when Run began (LoadingPortState).
+    /// is LoadsPortState() when Run began.
     RdmaSimClock m_clock;
     CacheAid m_portPrefetch; ///< the PortPrefetch attribute
     CacheAid m_warmNext;     ///< the WarmNext attribute
@@ -247,7 +228,7 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /// One event of the loop: the earliest, run (rdma-simulator-step.h).
     template <bool kWarm>
     void Step();
-    /// Run's loop, warming the next event (DirectEvent::Warm) or not.
+    /// Run's loop, warming the next event (FabricLayout::Warm) or not.
     template <bool kWarm>
     void RunEvents();
     /// Run over MPI ranks (RdmaRanks::OwnEngine): windows of time all ranks agree on
@@ -255,9 +236,7 @@ class RdmaSimulatorImpl final : public SimulatorImpl
     /// a unit of its own, so that the serial loop is compiled as it was alone).
     template <bool kWarm>
     void RunWindows();
-    uint64_t m_granted = 0;          ///< over ranks: the end of the current window
-    static int64_t s_portHotBytes;   ///< NotePortHotBytes: of the ports that exist
-    static uint32_t s_portHintLines; ///< NotePortHotBytes: the most lines one port noted
+    uint64_t m_granted = 0; ///< over ranks: the end of the current window
 };
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 #ifndef RDMA_SIMULATOR_STEP_H
 #define RDMA_SIMULATOR_STEP_H
 
+#include "ns3/fabric-layout-inline.h"
 #include "ns3/rdma-simulator-impl.h"
 
 namespace ns3
@@ -28,10 +29,11 @@ RdmaSimulatorImpl::Step()
     m_clock.currentUid = next.key.m_uid;
     if constexpr (kWarm)
     {
-        if (EventImpl* after = m_events.NextDirect())
+        const void* fourth = nullptr;
+        if (EventImpl* after = m_events.NextDirect(&fourth))
         {
-            // Its hints were loaded one event ago: it starts loading what they point to.
-            static_cast<DirectEvent*>(after)->Warm();
+            // Its hints were loaded one event ago: start loading what they point to.
+            FabricLayout::Warm(*static_cast<DirectEvent*>(after), fourth, m_clock.loadingPorts);
         }
     }
     if (direct)

@@ -48,14 +48,12 @@ class SplitEventQueue
     /// would have been of use).
     void Push(const Event& ev,
               uint64_t now,
-              const void* hint = nullptr,
-              const void* hint2 = nullptr,
-              bool direct = false,
-              const void* hint3 = nullptr)
+              const EventHints& hints = EventHints(),
+              bool direct = false)
     {
         if (ev.key.m_ts - now < m_horizon)
         {
-            m_near.Push(ev, hint, hint2, direct, hint3);
+            m_near.Push(ev, hints, direct);
         }
         else
         {
@@ -108,10 +106,11 @@ class SplitEventQueue
     }
 
     /// The earliest near event if it is a DirectEvent, else null: a guess at the next
-    /// event (a far one may come first), for a warm-up that changes nothing.
-    EventImpl* NextDirect()
+    /// event (a far one may come first), for a warm-up that changes nothing; \p fourth:
+    /// its fourth hint (EventWheel::NextDirect).
+    EventImpl* NextDirect(const void** fourth)
     {
-        return m_near.NextDirect();
+        return m_near.NextDirect(fourth);
     }
 
     /// EventWheel::SetSecondHintLines of the near events.

@@ -71,7 +71,6 @@ RdmaSwitch::RdmaSwitch()
       m_nodeId(0),
       m_forwarded(0)
 {
-    SetPrefetch(this);
 }
 
 void
@@ -221,9 +220,6 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
 {
     const RdmaHeader& h = f->header;
     const uint8_t prio = h.priority;
-    // On a large fabric each of these lines was last touched thousands of events ago:
-    // ask for them all now, so that they load together rather than one after another.
-    m_mmu->PrefetchIngress(inPort, prio);
     const std::vector<uint32_t>* candidates = nullptr;
     uint32_t outPort = m_routes.Route(h.dst, &candidates);
     if (outPort == RouteTable::kNotSingle)
@@ -236,7 +232,6 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
         }
         outPort = m_lb->SelectPort(h, *candidates);
     }
-    PrefetchEgress(outPort, prio);
     const uint32_t bytes = f->GetSize();
     if (m_stormDropping != 0 && (m_stormDrop[outPort] & (1u << prio)))
     {
@@ -271,26 +266,9 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
 }
 
 void
-RdmaSwitch::WarmArrival(uint32_t inPort, const RdmaFrame& f) const
-{
-    const RdmaHeader& h = f.header;
-    m_mmu->PrefetchIngress(inPort, h.priority);
-    const std::vector<uint32_t>* candidates = nullptr;
-    const uint32_t outPort = m_routes.Route(h.dst, &candidates);
-    if (outPort != RouteTable::kNotSingle)
-    {
-        // (Several routes: the load balancer decides, maybe on state of its own.)
-        PrefetchEgress(outPort, h.priority);
-    }
-}
-
-void
 RdmaSwitch::FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority)
 {
     const uint32_t inPort = f.meta & ~kMetaInt;
-    // The buffer's counters of both ports: ask for them together (see FrameReceived).
-    m_mmu->PrefetchEgress(outPort, priority);
-    m_mmu->PrefetchIngress(inPort, priority);
     const uint32_t bytes = f.GetSize();
     RdmaHeader& h = f.header;
     // A frame discarded because its link went down (LINK_DOWN, counted by the port) only
@@ -317,10 +295,10 @@ RdmaSwitch::FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority)
         {
             // INT record of this egress: queue left behind, bytes sent so far, now.
             Ptr<RdmaNetDevice> port = m_ports[outPort];
-            h.PushIntHop(IntHop::Pack(port->GetBitRate(),
-                                      RdmaSim::Now().GetNanoSeconds(),
-                                      port->GetTxBytes(),
-                                      m_mmu->GetEgressBytes(outPort, priority) - bytes));
+            h.AppendIntHop(IntHop::Pack(port->GetBitRate(),
+                                        RdmaSim::Now().GetNanoSeconds(),
+                                        port->GetTxBytes(),
+                                        m_mmu->GetEgressBytes(outPort, priority) - bytes));
         }
         if (pint)
         {

@@ -32,7 +32,7 @@ namespace ns3
  *
  * Aggregated to an ns-3 Node; ports are RdmaNetDevices added with AddPort.
  */
-class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner, public RdmaPortPrefetch
+class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
 {
   public:
     /// Per-port counters.
@@ -125,22 +125,10 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner, pub
     void NotifyNewAggregate() override;
 
   private:
+    friend class FabricLayout; ///< reads its routes, ports and buffer (model/sim)
+
     // RdmaPortOwner: a frame arrived on inPort / leaves outPort.
     void FrameReceived(uint32_t inPort, RdmaNetDevice* dev, const Ptr<RdmaFrame>& f) override;
-    // RdmaPortPrefetch.
-    /// Frame \p f's arrival on \p inPort is the next event: start loading the buffer's
-    /// counters and, if its destination has one route, the egress port (FrameReceived
-    /// reads them after the frame).
-    void WarmArrival(uint32_t inPort, const RdmaFrame& f) const override;
-
-    /// Start loading what forwarding to \p outPort in class \p prio reads: the port's
-    /// hot lines and the buffer's egress counters. Changes nothing.
-    void PrefetchEgress(uint32_t outPort, uint8_t prio) const
-    {
-        m_ports[outPort]->PrefetchHotData();
-        m_mmu->PrefetchEgress(outPort, prio);
-    }
-
     /// Bit of the queue meta word: stamp an INT record at dequeue.
     static constexpr uint32_t kMetaInt = 1u << 31;
 

@@ -7,7 +7,6 @@
 #include "ns3/buffer-policy.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
-#include "ns3/prefetch.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/switch-verdict.h"
@@ -112,22 +111,6 @@ class SwitchMmu : public Object
     /// Bytes queued at egress \p outPort over all classes.
     uint64_t GetEgressPortBytes(uint32_t outPort) const;
 
-    /// Start loading what Admit and ShouldPause read for ingress (\p inPort,
-    /// \p priority) into the cache; changes nothing.
-    void PrefetchIngress(uint32_t inPort, uint8_t priority) const
-    {
-        PrefetchLine(&m_ingressShared[inPort][priority]);
-        PrefetchLine(&m_headroomUsed[inPort][priority]);
-    }
-
-    /// Start loading what Admit reads for egress (\p outPort, \p priority); changes
-    /// nothing.
-    void PrefetchEgress(uint32_t outPort, uint8_t priority) const
-    {
-        PrefetchLine(&m_egress[outPort][priority]);
-        PrefetchLine(&m_egressPort[outPort]);
-    }
-
     uint64_t GetIngressBytes(uint32_t inPort, uint8_t priority) const;
     uint64_t GetHeadroomUsed(uint32_t inPort, uint8_t priority) const;
     /// Largest egress (port, class) queue seen since the start (bytes).
@@ -139,6 +122,8 @@ class SwitchMmu : public Object
     void DoDispose() override;
 
   private:
+    friend class FabricLayout; ///< reads its counters' layout (model/sim)
+
     using PerClass = std::array<uint64_t, kRdmaNumPriorities>;
 
     struct Ecn

@@ -46,7 +46,7 @@ RdmaHeader::Reset()
 }
 
 void
-RdmaHeader::PushIntHop(uint64_t packed)
+RdmaHeader::AppendIntHop(uint64_t packed)
 {
     if (intHops < rdmawire::kMaxIntHops)
     {

@@ -89,7 +89,7 @@ class RdmaHeader : public Header
     uint16_t pintCode;
 
     /// Push one INT record (ignored beyond kMaxIntHops, as a real INT domain would).
-    void PushIntHop(uint64_t packed);
+    void AppendIntHop(uint64_t packed);
 };
 
 /**

@@ -175,7 +175,7 @@ Render(const RdmaHeader& h,
     w.U8(becn ? kBthBecn : 0);
     w.U24(h.dstQpn & 0xffffff);
     uint8_t ackReq = (h.flags & RdmaHeader::FLAG_ACK_REQUEST) ? 0x80 : 0;
-    ackReq |= (h.flags & RdmaHeader::FLAG_INT) ? kBthIntPresent : 0;
+    ackReq |= (h.flags & RdmaHeader::FLAG_INT) ? kIntStackPresent : 0;
     ackReq |= (h.flags & RdmaHeader::FLAG_CNP) ? kBthCnpNack : 0;
     ackReq |= h.pintBytes != 0 ? kBthPintPresent : 0;
     w.U8(ackReq);

@@ -61,9 +61,9 @@ constexpr uint8_t kOpAcknowledge = 0x11;
 constexpr uint8_t kOpCnp = 0x81;
 constexpr uint8_t kAethAck = 0x1f;
 constexpr uint8_t kAethNakPsnSequenceError = 0x60;
-constexpr uint8_t kBthBecn = 0x40;       ///< in BTH byte 4 (FECN 0x80, BECN 0x40)
-constexpr uint8_t kBthIntPresent = 0x01; ///< in BTH byte 8 (reserved bits)
-constexpr uint8_t kBthCnpNack = 0x02;    ///< in BTH byte 8 (reserved bits)
+constexpr uint8_t kBthBecn = 0x40;         ///< in BTH byte 4 (FECN 0x80, BECN 0x40)
+constexpr uint8_t kIntStackPresent = 0x01; ///< in BTH byte 8 (reserved bits)
+constexpr uint8_t kBthCnpNack = 0x02;      ///< in BTH byte 8 (reserved bits)
 /// in BTH byte 8 (reserved bits): PINT's value follows the headers (and any INT stack)
 constexpr uint8_t kBthPintPresent = 0x04;
 

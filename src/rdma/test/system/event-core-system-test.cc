@@ -153,7 +153,7 @@ TEST(EventCore, PortPrefetchChangesNothingSimulated)
 }
 
 // Rule: warming the next event while the one before it runs (simulator.warm_next: the
-// owner of a port or a link loads what it will read, DirectEvent::Warm) changes only the
+// core loads what a port's or a link's next event will read, FabricLayout::Warm) changes only the
 // speed: under pauses and a link flap, where every host both sends and acknowledges, and
 // where CNPs cut DCQCN's rates.
 TEST(EventCore, WarmNextChangesNothingSimulated)

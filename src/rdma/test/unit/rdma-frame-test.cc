@@ -86,13 +86,13 @@ TEST(RdmaFrame, EditedHeaderGivesTheBytesOfTheEditedFrame)
         {
             const uint32_t before = f->header.GetSerializedSize();
             f->header.ecn = RdmaHeader::CE;
-            f->header.PushIntHop(record);
+            f->header.AppendIntHop(record);
             f->HeaderChanged(before);
         }
         RdmaHeader edited = IntData(1000);
         edited.ecn = RdmaHeader::CE;
-        edited.PushIntHop(0x1111);
-        edited.PushIntHop(0x2222);
+        edited.AppendIntHop(0x1111);
+        edited.AppendIntHop(0x2222);
         Ptr<Packet> expected = CreateRdmaFrame(edited);
         EXPECT_EQ(f->GetSize(), expected->GetSize()) << "packet first: " << packetFirst;
         EXPECT_EQ(Bytes(f->GetPacket()), Bytes(expected)) << "packet first: " << packetFirst;
@@ -128,8 +128,8 @@ TEST(RdmaFrame, ARecycledFrameIsAsBlankAsANewOne)
         f->header.dstQpn = 5;
         f->header.sackPsn = 41;
         f->header.remoteDelayNs = 99;
-        f->header.PushIntHop(0x1234);
-        f->header.PushIntHop(0x5678);
+        f->header.AppendIntHop(0x1234);
+        f->header.AppendIntHop(0x5678);
         f->Sized();
         f->meta = 17;
         ASSERT_GT(f->GetPacket()->GetSize(), 700u);

@@ -340,8 +340,8 @@ TEST(RdmaSwitchDequeue, OnlyDataFramesCarryingFlagIntGetARecord)
     ack.flags = RdmaHeader::FLAG_INT;
     const uint64_t echoed[2] = {IntHop::Pack(k100G, 1111, 2222 * 128, 33 * 80),
                                 IntHop::Pack(k25G, 4444, 5555 * 128, 66 * 80)};
-    ack.PushIntHop(echoed[0]);
-    ack.PushIntHop(echoed[1]);
+    ack.AppendIntHop(echoed[0]);
+    ack.AppendIntHop(echoed[1]);
     RdmaHeader data = line.Header(RdmaPacketType::DATA, 2, 1000);
     data.flags = RdmaHeader::FLAG_INT;
     const uint32_t plainSize = CreateRdmaFrame(plain)->GetSize();

@@ -172,11 +172,11 @@ TEST(RoceWireImage, IntStackFollowsTheBth)
 {
     RdmaHeader h = Data(100);
     h.flags |= RdmaHeader::FLAG_INT;
-    h.PushIntHop(0x1122334455667788ULL);
-    h.PushIntHop(0x99aabbccddeeff00ULL);
+    h.AppendIntHop(0x1122334455667788ULL);
+    h.AppendIntHop(0x99aabbccddeeff00ULL);
     const std::vector<uint8_t> b = Render(h);
     ASSERT_EQ(b.size(), RdmaFrame(h).GetSize() - 4u);
-    EXPECT_EQ(b[kBth + 8] & rocewire::kBthIntPresent, rocewire::kBthIntPresent);
+    EXPECT_EQ(b[kBth + 8] & rocewire::kIntStackPresent, rocewire::kIntStackPresent);
     EXPECT_EQ(Be(b, kAfter, 2), 2u);
     EXPECT_EQ(Be(b, kAfter + 2, 4), 0x11223344u);
     EXPECT_EQ(Be(b, kAfter + 6, 4), 0x55667788u);
