@@ -3,7 +3,9 @@
  */
 #include "ns3/flow-list-stage.h"
 
+#include "ns3/scenario-access.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-keys-util.h"
 
 namespace ns3
 {
@@ -34,6 +36,38 @@ FlowListStage::SetFlows(std::vector<FlowSpec> flows,
         }
     }
     m_flows = std::move(flows);
+}
+
+FileFlowListStage::FileFlowListStage(const char* key)
+    : m_key(key)
+{
+}
+
+void
+FileFlowListStage::ResolvePaths(nlohmann::json& s, const std::string& file) const
+{
+    scenario::ResolvePathKey(s, m_key, file);
+}
+
+void
+FileFlowListStage::Check(const nlohmann::json& s,
+                         const std::string& file,
+                         uint32_t /* hosts */) const
+{
+    scenario::CheckFileKey(s, file, m_key);
+}
+
+bool
+FileFlowListStage::Enabled(const nlohmann::json& s) const
+{
+    return !scenario::Str(s, m_key).empty();
+}
+
+void
+FileFlowListStage::Estimate(const nlohmann::json& s, SizeGuard::Estimate& e) const
+{
+    const double n = SizeGuard::DataLines(scenario::Str(s, m_key));
+    e.AddFlows(n, n, m_key);
 }
 
 } // namespace ns3

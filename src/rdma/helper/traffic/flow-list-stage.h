@@ -39,6 +39,29 @@ class FlowListStage : public TrafficStage
     std::vector<FlowSpec> m_flows;
 };
 
+/**
+ * \ingroup rdma
+ * A flow list read from the one file that the string key \p key names, relative to the
+ * scenario file (empty: the source is off): the key's path, existence and size estimate.
+ */
+class FileFlowListStage : public FlowListStage
+{
+  public:
+    explicit FileFlowListStage(const char* key);
+    /// Make the key's path absolute (relative to the scenario \p file).
+    void ResolvePaths(nlohmann::json& scenario, const std::string& file) const override;
+    /// The file must exist.
+    void Check(const nlohmann::json& scenario,
+               const std::string& file,
+               uint32_t hosts) const override;
+    bool Enabled(const nlohmann::json& scenario) const override;
+    /// Flows and QPs: one per data line of the file.
+    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
+
+  protected:
+    const char* const m_key; ///< the scenario key naming the file
+};
+
 } // namespace ns3
 
 #endif /* RDMA_FLOW_LIST_STAGE_H */

@@ -19,20 +19,16 @@ namespace ns3
  * mapped to hosts through the topology), relative to the scenario file; read in Prepare,
  * so its errors come before any output. Owns the key traffic.hpcc_flow_file.
  */
-class HpccFlowsStage : public FlowListStage
+class HpccFlowsStage : public FileFlowListStage
 {
   public:
-    /// Make traffic.hpcc_flow_file absolute (relative to the scenario \p file).
-    void ResolvePaths(nlohmann::json& scenario, const std::string& file) const override;
-    /// The file must exist.
-    void Check(const nlohmann::json& scenario,
-               const std::string& file,
-               uint32_t hosts) const override;
-    bool Enabled(const nlohmann::json& scenario) const override;
+    HpccFlowsStage()
+        : FileFlowListStage("traffic.hpcc_flow_file")
+    {
+    }
+
     /// The keys traffic.* of this source.
     std::vector<ScenarioKey> Keys() const override;
-    /// Flows and QPs: a flow per line of the file.
-    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     /// Read the flow file (errors: file:line, or a flow in the control class).
     void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;
 };
@@ -45,24 +41,6 @@ namespace
 // Its order among the sources fixes when it adds its flows (flow ids, streams).
 const StageRegistration<TrafficStage, HpccFlowsStage> g_stage(40);
 } // namespace
-
-void
-HpccFlowsStage::ResolvePaths(json& s, const std::string& file) const
-{
-    ResolvePathKey(s, "traffic.hpcc_flow_file", file);
-}
-
-void
-HpccFlowsStage::Check(const json& s, const std::string& file, uint32_t /* hosts */) const
-{
-    CheckFileKey(s, file, "traffic.hpcc_flow_file");
-}
-
-bool
-HpccFlowsStage::Enabled(const json& s) const
-{
-    return !Str(s, "traffic.hpcc_flow_file").empty();
-}
 
 void
 HpccFlowsStage::Prepare(const json& s, uint32_t hosts)
@@ -86,13 +64,6 @@ HpccFlowsStage::Keys() const
         {"traffic.hpcc_flow_file", T::STRING, "", 0, 0, {}, "path", "The HPCC simulator's flow.txt (a count, then 'src dst priority dport bytes start_s' lines) as plain flows; node ids as in an hpcc_file topology, else host indices. Relative to the scenario file; empty = none."},
     };
     // clang-format on
-}
-
-void
-HpccFlowsStage::Estimate(const json& s, SizeGuard::Estimate& e) const
-{
-    const double n = SizeGuard::DataLines(Str(s, "traffic.hpcc_flow_file"));
-    e.AddFlows(n, n, "traffic.hpcc_flow_file");
 }
 
 } // namespace ns3

@@ -18,20 +18,16 @@ namespace ns3
  * topology's host indices), relative to the scenario file; read in Prepare, so its errors
  * come before any output. Owns the key traffic.htsim_cm.
  */
-class HtsimCmStage : public FlowListStage
+class HtsimCmStage : public FileFlowListStage
 {
   public:
-    /// Make traffic.htsim_cm absolute (relative to the scenario \p file).
-    void ResolvePaths(nlohmann::json& scenario, const std::string& file) const override;
-    /// The file must exist.
-    void Check(const nlohmann::json& scenario,
-               const std::string& file,
-               uint32_t hosts) const override;
-    bool Enabled(const nlohmann::json& scenario) const override;
+    HtsimCmStage()
+        : FileFlowListStage("traffic.htsim_cm")
+    {
+    }
+
     /// The key traffic.htsim_cm.
     std::vector<ScenarioKey> Keys() const override;
-    /// Flows and QPs: one per connection line.
-    void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
     /// Read the matrix (errors: file:line).
     void Prepare(const nlohmann::json& scenario, uint32_t hosts) override;
 };
@@ -44,24 +40,6 @@ namespace
 // The order in which the sources add their flows (flow ids, streams).
 const StageRegistration<TrafficStage, HtsimCmStage> g_stage(45);
 } // namespace
-
-void
-HtsimCmStage::ResolvePaths(json& s, const std::string& file) const
-{
-    ResolvePathKey(s, "traffic.htsim_cm", file);
-}
-
-void
-HtsimCmStage::Check(const json& s, const std::string& file, uint32_t /* hosts */) const
-{
-    CheckFileKey(s, file, "traffic.htsim_cm");
-}
-
-bool
-HtsimCmStage::Enabled(const json& s) const
-{
-    return !Str(s, "traffic.htsim_cm").empty();
-}
 
 void
 HtsimCmStage::Prepare(const json& s, uint32_t hosts)
@@ -83,13 +61,6 @@ HtsimCmStage::Keys() const
         {"traffic.htsim_cm", T::STRING, "", 0, 0, {}, "path", "A connection matrix of htsim (uet-htsim's connection_matrices/*.cm: 'Nodes N', 'Connections C', then 'a->b start <us> size <bytes>' lines, optionally 'id I') as plain flows; hosts are host indices. Triggers, failures, 'msg' and 'prio' are refused. Relative to the scenario file; empty = none."},
     };
     // clang-format on
-}
-
-void
-HtsimCmStage::Estimate(const json& s, SizeGuard::Estimate& e) const
-{
-    const double n = SizeGuard::DataLines(Str(s, "traffic.htsim_cm"));
-    e.AddFlows(n, n, "traffic.htsim_cm");
 }
 
 } // namespace ns3
