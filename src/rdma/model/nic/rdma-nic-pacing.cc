@@ -33,8 +33,15 @@ constexpr uint64_t kPsPerNs = 1000;
 bool
 RdmaNic::WindowFull(const SendQueuePair& qp) const
 {
+    // A hole being resent replaces a packet the network lost: neither the in-flight cap nor
+    // the window holds it back (the window counts every PSN in [sndUna, sndNxt), lost ones
+    // too; held back, selective repeat would wait for the timeout, which resends nothing).
+    if (qp.InRecovery())
+    {
+        return false;
+    }
     const uint32_t inflight = qp.sndNxt - qp.sndUna;
-    if (m_inflightCap > 0 && inflight >= m_inflightCap && !qp.InRecovery())
+    if (m_inflightCap > 0 && inflight >= m_inflightCap)
     {
         return true;
     }
