@@ -77,9 +77,11 @@ SwitchPortTotals(const RdmaTopology& topo)
             t.pausesPerPacketRule += ps.pausesPerPacketRule;
             t.resumeFrames += ps.resumeFrames;
             t.ecnMarked += ps.ecnMarked;
+            t.trims += ps.trims;
             for (std::size_t r = 0; r < kDropReasons; ++r)
             {
                 t.dropsByReason[r] += ps.dropsByReason[r];
+                t.trimsByReason[r] += ps.trimsByReason[r];
             }
             for (std::size_t r = 0; r < kMarkReasons; ++r)
             {
@@ -144,6 +146,18 @@ SummarizeSwitchPorts(json& sum, const RdmaSwitch::PortStats& ports, uint64_t lin
     for (std::size_t r = 0; r < kMarkReasons; ++r)
     {
         sum["marks_by_reason"][MarkReasonName(static_cast<MarkReason>(r))] = marksByReason[r];
+    }
+    // Packet trimming: refused DATA frames forwarded as their header, by the reason the
+    // whole frame was refused (only the reasons that occurred: 0 trims, an empty object).
+    sum["trimmed_packets"] = ports.trims;
+    sum["trims_by_reason"] = json::object();
+    for (std::size_t r = 0; r < kDropReasons; ++r)
+    {
+        if (ports.trimsByReason[r] > 0)
+        {
+            sum["trims_by_reason"][DropReasonName(static_cast<DropReason>(r))] =
+                ports.trimsByReason[r];
+        }
     }
     sum["pfc_pause_frames"] = ports.pauseFrames;
     sum["pfc_pause_episodes"] = ports.pauseEpisodes;
