@@ -108,6 +108,7 @@ NicTotals(const RdmaTopology& topo)
         nic.cnpsSent += st.cnpsSent;
         nic.nacksSent += st.nacksSent;
         nic.outOfOrderPackets += st.outOfOrderPackets;
+        nic.trimmedReceived += st.trimmedReceived;
     }
     return nic;
 }
@@ -125,6 +126,7 @@ SummarizeNics(json& sum, const RdmaNic::Stats& nic, Time end)
     sum["timeouts"] = nic.timeouts;
     sum["nacks"] = nic.nacksSent;
     sum["out_of_order_packets"] = nic.outOfOrderPackets;
+    sum["trimmed_packets_received"] = nic.trimmedReceived;
     sum["cnps"] = nic.cnpsSent;
 }
 

@@ -104,6 +104,8 @@ struct alignas(64) SendQueuePair
     uint16_t ccHooks = CongestionControl::HOOK_ALL;
     /// lines its controller spans, from the one it starts in (RdmaNic::CcPrefetchLines)
     uint8_t ccLines = 0;
+    /// `resend` is not empty (read per packet instead of the deque, on a cold line)
+    bool resendPending = false;
     /// messages.front().lastPsn, or the largest PSN when there is none (NoteFront): an
     /// acknowledgement that completes no message reads this, not the message's line
     uint32_t frontLastPsn = std::numeric_limits<uint32_t>::max();
@@ -114,6 +116,13 @@ struct alignas(64) SendQueuePair
     /// Selective repeat: PSNs the receiver reported (bit i = sndUna + i); allocated at
     /// the first report.
     CompactDeque<bool> sacked;
+    /// PSNs NACKed as trimmed (FLAG_TRIMMED) by a selective responder: resent first, each
+    /// once per NACK (LossRecovery::OnTrimNack).
+    CompactDeque<uint32_t> resend;
+    /// PSNs resent from `resend` and not NACKed as trimmed again since (bit i = sndUna +
+    /// i): in flight again, so selective repeat's scan skips them as it skips reported
+    /// ones (a timeout clears them: everything unreported is resent).
+    CompactDeque<bool> trimResent;
     EventId rto;
 
     /// Keep frontLastPsn current: after every change to the first message or to which
@@ -131,12 +140,34 @@ struct alignas(64) SendQueuePair
 
     bool HasUnsent() const
     {
-        return sndNxt < nextPsn || InRecovery();
+        return sndNxt < nextPsn || InRecovery() || resendPending;
     }
 
     bool HasOutstanding() const
     {
         return sndUna < sndNxt;
+    }
+
+    /// Whether PSN \p psn (at least sndUna) is set in \p bits (sacked, trimResent).
+    bool IsSet(const CompactDeque<bool>& bits, uint32_t psn) const
+    {
+        const uint32_t offset = psn - sndUna;
+        return offset < bits.size() && bits[offset];
+    }
+
+    /// Set PSN \p psn (at least sndUna) in \p bits to \p on.
+    void Set(CompactDeque<bool>& bits, uint32_t psn, bool on)
+    {
+        const uint32_t offset = psn - sndUna;
+        if (bits.size() <= offset)
+        {
+            if (!on)
+            {
+                return;
+            }
+            bits.resize(offset + 1, false);
+        }
+        bits[offset] = on;
     }
 };
 
@@ -155,6 +186,9 @@ struct RecvQueuePair
     uint32_t nackedPsn = std::numeric_limits<uint32_t>::max();
     /// Direct placement: an ACK is owed once every PSN below this has arrived (0: none).
     uint32_t ackRequestedBelow = 0;
+    /// Go-back-N: the lowest PSN that arrived trimmed ahead of expectedPsn, NACKed when
+    /// expectedPsn reaches it (none: the largest value). Fills padding: no growth.
+    uint32_t trimmedAhead = std::numeric_limits<uint32_t>::max();
     Time lastCnp = Seconds(-10); ///< long ago: the first CE mark gets a CNP
     Time lastNack;
     /// Selective repeat / direct placement: packets already placed, bit i for PSN

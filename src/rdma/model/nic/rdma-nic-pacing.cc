@@ -36,7 +36,7 @@ RdmaNic::WindowFull(const SendQueuePair& qp) const
     // A hole being resent replaces a packet the network lost: neither the in-flight cap nor
     // the window holds it back (the window counts every PSN in [sndUna, sndNxt), lost ones
     // too; held back, selective repeat would wait for the timeout, which resends nothing).
-    if (qp.InRecovery())
+    if (qp.InRecovery() || qp.resendPending)
     {
         return false;
     }
@@ -56,12 +56,24 @@ RdmaNic::WindowFull(const SendQueuePair& qp) const
 void
 RdmaNic::SkipReported(SendQueuePair& qp)
 {
+    // Trimmed PSNs acknowledged (or reported) since their NACK need no resend.
+    while (qp.resendPending)
+    {
+        const uint32_t psn = qp.resend.front();
+        if (psn >= qp.sndUna && psn < qp.sndNxt && !qp.IsSet(qp.sacked, psn))
+        {
+            break;
+        }
+        qp.resend.pop_front();
+        qp.resendPending = !qp.resend.empty();
+    }
     while (qp.InRecovery())
     {
         const uint32_t offset = qp.retxNext - qp.sndUna;
-        if (qp.retxNext >= qp.sndUna && !(offset < qp.sacked.size() && qp.sacked[offset]))
+        if (qp.retxNext >= qp.sndUna && !(offset < qp.sacked.size() && qp.sacked[offset]) &&
+            !qp.IsSet(qp.trimResent, qp.retxNext))
         {
-            return; // a hole
+            return; // a hole (not resent since it was NACKed as trimmed)
         }
         ++qp.retxNext;
     }
@@ -360,9 +372,11 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
 {
     // Selective repeat resends the holes of the recovery window first (SkipReported
     // has left retxNext on a hole, if any remain).
-    const bool hole = qp.InRecovery();
+    // A PSN NACKed as trimmed goes first (SkipReported has dropped those no longer needed).
+    const bool resend = qp.resendPending;
+    const bool hole = resend || qp.InRecovery();
     const bool wasIdle = !qp.HasOutstanding(); // nothing in flight before this packet
-    const uint32_t psn = hole ? qp.retxNext++ : qp.sndNxt;
+    const uint32_t psn = resend ? TakeResend(qp) : hole ? qp.retxNext++ : qp.sndNxt;
     const RdmaMessage& msg = MessageHolding(qp, psn);
     const Time now = RdmaSim::Now();
     Ptr<RdmaFrame> frame = RdmaFrame::MakeBlank(); // its header filled in place
@@ -372,6 +386,16 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     ArmRtoForSend(qp, wasIdle, now);
     frame->Sized();
     return frame;
+}
+
+uint32_t
+RdmaNic::TakeResend(SendQueuePair& qp)
+{
+    const uint32_t psn = qp.resend.front();
+    qp.resend.pop_front();
+    qp.resendPending = !qp.resend.empty();
+    qp.Set(qp.trimResent, psn, true);
+    return psn;
 }
 
 Ptr<RdmaFrame>

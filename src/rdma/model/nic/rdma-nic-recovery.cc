@@ -36,7 +36,14 @@ RdmaNic::ReceiveNack(const RdmaHeader& h)
         qp.cc->OnCnp();
     }
     qp.cc->OnNack();
-    m_recovery->OnNack(qp, h, RdmaSim::Now());
+    if (h.flags & RdmaHeader::FLAG_TRIMMED)
+    {
+        m_recovery->OnTrimNack(qp, h, RdmaSim::Now());
+    }
+    else
+    {
+        m_recovery->OnNack(qp, h, RdmaSim::Now());
+    }
     Reschedule(qp);
 }
 
@@ -68,6 +75,10 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
         for (uint32_t i = qp.sndUna; i < newUna && !qp.sacked.empty(); ++i)
         {
             qp.sacked.pop_front();
+        }
+        for (uint32_t i = qp.sndUna; i < newUna && !qp.trimResent.empty(); ++i)
+        {
+            qp.trimResent.pop_front();
         }
         qp.sndUna = newUna;
         qp.sndNxt = std::max(qp.sndNxt, qp.sndUna);

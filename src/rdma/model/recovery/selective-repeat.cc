@@ -117,7 +117,8 @@ SelectiveRepeat::OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const
 void
 SelectiveRepeat::OnTimeout(SendQueuePair& qp, Time now) const
 {
-    // Resend every unreported PSN that was sent.
+    // Resend every unreported PSN that was sent (resent trimmed ones too).
+    qp.trimResent.clear();
     qp.retxNext = qp.sndUna;
     qp.recoverHigh = qp.sndNxt;
     qp.lastProgress = now;
