@@ -104,7 +104,8 @@ struct alignas(64) SendQueuePair
     uint16_t ccHooks = CongestionControl::HOOK_ALL;
     /// lines its controller spans, from the one it starts in (RdmaNic::CcPrefetchLines)
     uint8_t ccLines = 0;
-    /// `resend` is not empty (read per packet instead of the deque, on a cold line)
+    /// some PSN from resendFrom on is TRIM_NACKED (read per packet instead of `sacked`,
+    /// on a cold line)
     bool resendPending = false;
     /// messages.front().lastPsn, or the largest PSN when there is none (NoteFront): an
     /// acknowledgement that completes no message reads this, not the message's line
@@ -113,17 +114,22 @@ struct alignas(64) SendQueuePair
     Time lastProgress;
 
     // Last: rarely touched.
-    /// Selective repeat: PSNs the receiver reported (bit i = sndUna + i); allocated at
-    /// the first report.
-    CompactDeque<bool> sacked;
-    /// PSNs NACKed as trimmed (FLAG_TRIMMED) by a selective responder: resent first, each
-    /// once per NACK (LossRecovery::OnTrimNack).
-    CompactDeque<uint32_t> resend;
-    /// PSNs resent from `resend` and not NACKed as trimmed again since (bit i = sndUna +
-    /// i): in flight again, so selective repeat's scan skips them as it skips reported
-    /// ones (a timeout clears them: everything unreported is resent).
-    CompactDeque<bool> trimResent;
+    /// Selective repeat (and trimmed PSNs): what the receiver told of each PSN (entry i
+    /// for sndUna + i, a PsnReport); allocated at the first report. Selective repeat's
+    /// hole scan skips every PSN whose entry is not UNREPORTED.
+    CompactDeque<uint8_t> sacked;
+    /// Trimmed PSNs: the lowest that may be TRIM_NACKED (where the resend search starts).
+    uint32_t resendFrom = 0;
     EventId rto;
+
+    /// An entry of `sacked`.
+    enum PsnReport : uint8_t
+    {
+        UNREPORTED = 0,
+        SACKED = 1,      ///< reported received (selective repeat's NACK)
+        TRIM_NACKED = 2, ///< NACKed as trimmed (FLAG_TRIMMED): to resend, first
+        TRIM_RESENT = 3, ///< resent after such a NACK: in flight again
+    };
 
     /// Keep frontLastPsn current: after every change to the first message or to which
     /// message is first.
@@ -148,26 +154,22 @@ struct alignas(64) SendQueuePair
         return sndUna < sndNxt;
     }
 
-    /// Whether PSN \p psn (at least sndUna) is set in \p bits (sacked, trimResent).
-    bool IsSet(const CompactDeque<bool>& bits, uint32_t psn) const
+    /// What the receiver told of PSN \p psn (at least sndUna).
+    uint8_t Report(uint32_t psn) const
     {
         const uint32_t offset = psn - sndUna;
-        return offset < bits.size() && bits[offset];
+        return offset < sacked.size() ? sacked[offset] : uint8_t(UNREPORTED);
     }
 
-    /// Set PSN \p psn (at least sndUna) in \p bits to \p on.
-    void Set(CompactDeque<bool>& bits, uint32_t psn, bool on)
+    /// Note \p report for PSN \p psn (at least sndUna).
+    void SetReport(uint32_t psn, PsnReport report)
     {
         const uint32_t offset = psn - sndUna;
-        if (bits.size() <= offset)
+        if (sacked.size() <= offset)
         {
-            if (!on)
-            {
-                return;
-            }
-            bits.resize(offset + 1, false);
+            sacked.resize(offset + 1, UNREPORTED);
         }
-        bits[offset] = on;
+        sacked[offset] = report;
     }
 };
 

@@ -56,24 +56,24 @@ RdmaNic::WindowFull(const SendQueuePair& qp) const
 void
 RdmaNic::SkipReported(SendQueuePair& qp)
 {
-    // Trimmed PSNs acknowledged (or reported) since their NACK need no resend.
-    while (qp.resendPending)
+    if (qp.resendPending)
     {
-        const uint32_t psn = qp.resend.front();
-        if (psn >= qp.sndUna && psn < qp.sndNxt && !qp.IsSet(qp.sacked, psn))
+        // The next PSN NACKed as trimmed and not acknowledged or reported since, if any.
+        const uint32_t end = std::min<uint32_t>(qp.sndNxt, qp.sndUna + qp.sacked.size());
+        uint32_t psn = std::max(qp.resendFrom, qp.sndUna);
+        while (psn < end && qp.Report(psn) != SendQueuePair::TRIM_NACKED)
         {
-            break;
+            ++psn;
         }
-        qp.resend.pop_front();
-        qp.resendPending = !qp.resend.empty();
+        qp.resendFrom = psn;
+        qp.resendPending = psn < end;
     }
     while (qp.InRecovery())
     {
         const uint32_t offset = qp.retxNext - qp.sndUna;
-        if (qp.retxNext >= qp.sndUna && !(offset < qp.sacked.size() && qp.sacked[offset]) &&
-            !qp.IsSet(qp.trimResent, qp.retxNext))
+        if (qp.retxNext >= qp.sndUna && !(offset < qp.sacked.size() && qp.sacked[offset]))
         {
-            return; // a hole (not resent since it was NACKed as trimmed)
+            return; // a hole
         }
         ++qp.retxNext;
     }
@@ -391,10 +391,9 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
 uint32_t
 RdmaNic::TakeResend(SendQueuePair& qp)
 {
-    const uint32_t psn = qp.resend.front();
-    qp.resend.pop_front();
-    qp.resendPending = !qp.resend.empty();
-    qp.Set(qp.trimResent, psn, true);
+    // SkipReported has left resendFrom on it; it finds the next one.
+    const uint32_t psn = qp.resendFrom++;
+    qp.SetReport(psn, SendQueuePair::TRIM_RESENT);
     return psn;
 }
 

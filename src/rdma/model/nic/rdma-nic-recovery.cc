@@ -76,10 +76,6 @@ RdmaNic::Acknowledge(SendQueuePair& qp, uint32_t newUna, const RdmaHeader& h)
         {
             qp.sacked.pop_front();
         }
-        for (uint32_t i = qp.sndUna; i < newUna && !qp.trimResent.empty(); ++i)
-        {
-            qp.trimResent.pop_front();
-        }
         qp.sndUna = newUna;
         qp.sndNxt = std::max(qp.sndNxt, qp.sndUna);
         qp.retxNext = std::max(qp.retxNext, qp.sndUna);

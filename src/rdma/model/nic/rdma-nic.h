@@ -220,7 +220,7 @@ class RdmaNic : public Object, public RdmaPortOwner, public RdmaPortPrefetch
     void ProbeExpired(uint32_t limiter);
     /// Selective repeat: move the recovery scan past PSNs the receiver reported.
     static void SkipReported(SendQueuePair& qp);
-    /// The next PSN NACKed as trimmed (SendQueuePair::resend), taken off the list.
+    /// The next PSN NACKed as trimmed (left at resendFrom by SkipReported), marked resent.
     static uint32_t TakeResend(SendQueuePair& qp);
     /// A pacing wait of \p waitPs, capped at the controller's PacingRecheck().
     uint64_t CappedWaitPs(const SendQueuePair& qp, uint64_t waitPs) const;

@@ -8,6 +8,8 @@
 #include "ns3/log.h"
 #include "ns3/loss-recovery.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -36,8 +38,9 @@ LossRecovery::OnTrimNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const
     {
         return; // acknowledged since, or not sent (a go-back has rewound past it)
     }
-    qp.Set(qp.trimResent, psn, false); // its resend was trimmed too: resent again
-    qp.resend.push_back(psn);
+    // (TRIM_RESENT before: its resend was trimmed too, and goes again.)
+    qp.SetReport(psn, SendQueuePair::TRIM_NACKED);
+    qp.resendFrom = qp.resendPending ? std::min(qp.resendFrom, psn) : psn;
     qp.resendPending = true;
 }
 

@@ -81,7 +81,8 @@ class LossRecovery : public Object
     /**
      * Requester: a NACK with FLAG_TRIMMED arrived (its cumulative acknowledgement already
      * applied): PSN \p h.sackPsn was trimmed. Default: resend exactly that PSN, first
-     * (SendQueuePair::resend), however full the window is: it is no longer in flight.
+     * (SendQueuePair::TRIM_NACKED), however full the window is: it is no longer in
+     * flight. Once resent (TRIM_RESENT) selective repeat's hole scan skips it.
      */
     virtual void OnTrimNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const;
     /**

@@ -82,16 +82,41 @@ TEST(TrimRecoveryTest, SelectiveRepeatResendsExactlyTheTrimmedPsnFirst)
     sr->OnTrimNack(qp, TrimNack(10, 15), MicroSeconds(3));
     EXPECT_FALSE(qp.InRecovery()) << "no scan of the PSNs below it: they are in flight";
     ASSERT_TRUE(qp.resendPending);
-    ASSERT_EQ(qp.resend.size(), 1u);
-    EXPECT_EQ(qp.resend.front(), 15u);
+    EXPECT_EQ(qp.resendFrom, 15u);
+    EXPECT_EQ(qp.Report(15), SendQueuePair::TRIM_NACKED);
+    for (uint32_t psn = 10; psn < 20; ++psn)
+    {
+        EXPECT_EQ(qp.Report(psn) != SendQueuePair::UNREPORTED, psn == 15) << psn;
+    }
     EXPECT_EQ(qp.lastProgress, MicroSeconds(3));
-    // Trimmed again (its resend): resent again.
+    // A lower one: the resend search starts there.
+    sr->OnTrimNack(qp, TrimNack(10, 12), MicroSeconds(3));
+    EXPECT_EQ(qp.resendFrom, 12u);
+    // Resent (the NIC marks it), then trimmed again: to resend again.
+    qp.SetReport(15, SendQueuePair::TRIM_RESENT);
     sr->OnTrimNack(qp, TrimNack(10, 15), MicroSeconds(4));
-    EXPECT_EQ(qp.resend.size(), 2u);
+    EXPECT_EQ(qp.Report(15), SendQueuePair::TRIM_NACKED);
     // Outside [sndUna, sndNxt): nothing to resend.
     sr->OnTrimNack(qp, TrimNack(10, 9), MicroSeconds(5));
     sr->OnTrimNack(qp, TrimNack(10, 20), MicroSeconds(5));
-    EXPECT_EQ(qp.resend.size(), 2u);
+    EXPECT_EQ(qp.sacked.size(), 6u) << "entries up to PSN 15 only";
+}
+
+TEST(TrimRecoveryTest, ASelectiveRepeatTimeoutResendsTrimmedPsnsByTheScan)
+{
+    // A resend that was lost too is resent by the timeout's scan, like any unreported PSN.
+    Ptr<SelectiveRepeat> sr = CreateObject<SelectiveRepeat>();
+    SendQueuePair qp = InFlight(10, 20);
+    sr->OnNack(qp, Nack(10, 18), Time(0)); // 18 reported received
+    sr->OnTrimNack(qp, TrimNack(10, 12), Time(0));
+    qp.SetReport(12, SendQueuePair::TRIM_RESENT);
+    sr->OnTrimNack(qp, TrimNack(10, 14), Time(0));
+    sr->OnTimeout(qp, MicroSeconds(400));
+    EXPECT_FALSE(qp.resendPending);
+    EXPECT_EQ(qp.Report(12), SendQueuePair::UNREPORTED);
+    EXPECT_EQ(qp.Report(14), SendQueuePair::UNREPORTED);
+    EXPECT_EQ(qp.Report(18), SendQueuePair::SACKED);
+    EXPECT_TRUE(qp.InRecovery());
 }
 
 TEST(TrimRecoveryTest, DirectPlacementResendsExactlyTheTrimmedPsn)
@@ -104,8 +129,8 @@ TEST(TrimRecoveryTest, DirectPlacementResendsExactlyTheTrimmedPsn)
     EXPECT_EQ(r.deliveredBytes, 0u);
     SendQueuePair qp = InFlight(0, 8);
     dp->OnTrimNack(qp, TrimNack(0, 4), Time(0));
-    ASSERT_EQ(qp.resend.size(), 1u);
-    EXPECT_EQ(qp.resend.front(), 4u);
+    EXPECT_TRUE(qp.resendPending);
+    EXPECT_EQ(qp.Report(4), SendQueuePair::TRIM_NACKED);
     EXPECT_EQ(qp.sndNxt, 8u) << "no go-back";
 }
 
