@@ -42,8 +42,9 @@ struct Totals
     FrameTally onWires;
     FrameTally inQueues;
     std::array<FrameTally, kDropReasons> dropped{};
-    FrameTally cutSent;    ///< onto links to other MPI ranks
-    FrameTally cutArrived; ///< off links from other MPI ranks
+    FrameTally trimmedAway; ///< bytes switches cut off trimmed frames (frames: 0)
+    FrameTally cutSent;     ///< onto links to other MPI ranks
+    FrameTally cutArrived;  ///< off links from other MPI ranks
     uint64_t pfcLinkDown = 0;
     uint64_t wireMismatches = 0;
     /// Under the fast core a wire's frames must also match the channel's own count.
@@ -126,6 +127,8 @@ AddSwitches(Totals& t, const RdmaTopology& topo)
             in.Add(l.received);
             out.Add(l.dequeued);
             out.Add(l.discardedQueued);
+            out.Add(sw->GetPortStats(p).trimmedAway);
+            t.trimmedAway.Add(sw->GetPortStats(p).trimmedAway);
             for (std::size_t r = 0; r < kDropReasons; ++r)
             {
                 out.Add(sw->GetPortStats(p).droppedByReason[r]);
@@ -172,12 +175,14 @@ ByteLedger::Report() const
     accounted.Add(allDropped);
     accounted.Add(t.inQueues);
     accounted.Add(t.onWires);
+    accounted.Add(t.trimmedAway);
     json r;
     r["unit"] = "non-PFC frames NICs sent (every transmission); INT records excluded";
     r["sent"] = Amount(t.sent);
     r["received"] = Amount(t.received);
     r["dropped"] = Amount(allDropped);
     r["dropped_by_reason"] = byReason;
+    r["trimmed_away"] = Amount(t.trimmedAway);
     r["in_flight"] = {{"switch_queues", Amount(t.inQueues)}, {"wires", Amount(t.onWires)}};
     r["pfc_frames_lost_link_down"] = t.pfcLinkDown;
     r["wire_order_mismatches"] = t.wireMismatches;

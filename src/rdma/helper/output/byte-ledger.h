@@ -28,6 +28,10 @@ namespace ns3
  *   bytes its ports' queues hold (RdmaNetDevice::GetQueueBytes, counted independently).
  *   A difference is reported as `unaccounted` at that switch: an uncounted drop.
  *
+ * A frame a switch trimmed (PacketTrimmer) goes on as its header: the bytes cut off are
+ * counted as `trimmed_away` (frames 0), so that sent = received + dropped + trimmed away
+ * + in flight.
+ *
  * Frame bytes exclude the INT records a switch adds at dequeue, so that a frame counts
  * the same going in and out. Data payload bytes (every transmission, retransmissions
  * included) are kept beside them.

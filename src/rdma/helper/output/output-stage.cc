@@ -77,9 +77,11 @@ SwitchPortTotals(const RdmaTopology& topo)
             t.pausesPerPacketRule += ps.pausesPerPacketRule;
             t.resumeFrames += ps.resumeFrames;
             t.ecnMarked += ps.ecnMarked;
+            t.trims += ps.trims;
             for (std::size_t r = 0; r < kDropReasons; ++r)
             {
                 t.dropsByReason[r] += ps.dropsByReason[r];
+                t.trimsByReason[r] += ps.trimsByReason[r];
             }
             for (std::size_t r = 0; r < kMarkReasons; ++r)
             {
@@ -106,6 +108,7 @@ NicTotals(const RdmaTopology& topo)
         nic.cnpsSent += st.cnpsSent;
         nic.nacksSent += st.nacksSent;
         nic.outOfOrderPackets += st.outOfOrderPackets;
+        nic.trimmedReceived += st.trimmedReceived;
     }
     return nic;
 }
@@ -123,6 +126,7 @@ SummarizeNics(json& sum, const RdmaNic::Stats& nic, Time end)
     sum["timeouts"] = nic.timeouts;
     sum["nacks"] = nic.nacksSent;
     sum["out_of_order_packets"] = nic.outOfOrderPackets;
+    sum["trimmed_packets_received"] = nic.trimmedReceived;
     sum["cnps"] = nic.cnpsSent;
 }
 
@@ -144,6 +148,18 @@ SummarizeSwitchPorts(json& sum, const RdmaSwitch::PortStats& ports, uint64_t lin
     for (std::size_t r = 0; r < kMarkReasons; ++r)
     {
         sum["marks_by_reason"][MarkReasonName(static_cast<MarkReason>(r))] = marksByReason[r];
+    }
+    // Packet trimming: refused DATA frames forwarded as their header, by the reason the
+    // whole frame was refused (only the reasons that occurred: 0 trims, an empty object).
+    sum["trimmed_packets"] = ports.trims;
+    sum["trims_by_reason"] = json::object();
+    for (std::size_t r = 0; r < kDropReasons; ++r)
+    {
+        if (ports.trimsByReason[r] > 0)
+        {
+            sum["trims_by_reason"][DropReasonName(static_cast<DropReason>(r))] =
+                ports.trimsByReason[r];
+        }
     }
     sum["pfc_pause_frames"] = ports.pauseFrames;
     sum["pfc_pause_episodes"] = ports.pauseEpisodes;

@@ -8,6 +8,7 @@
  */
 #include "ns3/buffer-policy.h"
 #include "ns3/fabric-stage.h"
+#include "ns3/packet-trimmer.h"
 #include "ns3/plugin-registry.h"
 
 namespace ns3
@@ -63,6 +64,9 @@ FabricStage::Keys() const
         {"switch.buffer.abm.alpha", T::NUMBER, 0.5, 1e-6, 1024, {}, "", "abm only: alpha_p of every class (the ABM paper's evaluation setting: 0.5)."},
         {"switch.buffer.abm.update_interval_us", T::NUMBER, 30, 0.001, 1e6, {}, "us", "abm only: window over which a congested queue's drain rate is measured, about one RTT; a queue congested for less than one window drains at line rate (ns3-datacenter's ABM: 30 us)."},
         {"switch.buffer.abm.congested_bytes", T::INT, 28000, 1, 1e12, {}, "bytes", "abm only: a queue holding at least this is congested (counts in n_p; its drain rate is measured) (ns3-datacenter's ABM: 20 x 1400)."},
+        {"switch.trim.enabled", T::BOOL, false, 0, 0, {}, "", "Packet trimming (Ultra Ethernet; htsim's CompositeQueue): a DATA frame the buffer refuses is cut to its header (FLAG_TRIMMED) and forwarded in class switch.trim.priority; the receiver NACKs its PSN and the sender resends exactly it (go-back-N: from it). A header that does not fit either is dropped (drop reason trim_header_overflow). ACK, NACK, CNP, probe and PFC frames and trimmed frames are never trimmed. summary.json: trimmed_packets, trims_by_reason (why the whole frame was refused), trimmed_packets_received."},
+        {"switch.trim.bytes", T::INT, 64, PacketTrimmer::kMinBytes, 65535, {}, "bytes", "Size of a trimmed frame on the wire (Ethernet to FCS; htsim's trimsize 64); at least the DATA header stack and trailer (62 bytes) and below a full data frame at nic.mtu_bytes. INT records and the PINT value are removed."},
+        {"switch.trim.priority", T::INT, -1, -1, 7, {}, "", "Class the trimmed headers are queued in; -1 = nic.control_priority, the strict-priority class of ACKs and NACKs (htsim's high-priority header queue)."},
         {"switch.buffer.abm.min_drain_rate", T::NUMBER, 0.125, 1e-6, 1, {}, "", "abm only: floor of a measured drain rate / line rate (ns3-datacenter's ABM: 1 / number of classes)."},
         {"switch.ecn.enabled", T::BOOL, true, 0, 0, {}, "", "RED/ECN marking at egress."},
         {"switch.ecn.unit", T::CHOICE, "KiB", 0, 0, {"KiB", "kB"}, "", "Unit of switch.ecn.kmin_kb and kmax_kb. KiB: 1,024 bytes (this module's unit). kB: 1,000 bytes, the unit of the HPCC and ConWeave simulators' KMIN_MAP / KMAX_MAP, so that a threshold copied from their configs marks at the same queue (their 100 is 100,000 bytes; as KiB it would be 102,400)."},

@@ -182,6 +182,7 @@ FabricStage::Check(const json& s, const std::string& file, uint32_t hosts) const
     }
     CheckCcParameters(s, file);
     CheckLinkEvents(s, file);
+    CheckTrim(s, file);
     if (Bool(s, "switch.pfc.watchdog.enabled") && !Bool(s, "switch.pfc.enabled"))
     {
         std::cerr << "rdma-run: warning: " << file
@@ -321,6 +322,7 @@ FabricStage::Configure(const json& s, RdmaTopology& topo) const
     // PINT's bit budget: the switches encode with it, the NICs size the field and decode.
     topo.SetSwitchAttribute("PintBits", UintegerValue(Int(s, "switch.pint_bits")));
     topo.SetNicAttribute("PintBits", UintegerValue(Int(s, "switch.pint_bits")));
+    ConfigureTrim(s, topo);
 
     topo.SetEcmpSaltPerSwitch(Bool(s, "routing.ecmp_salt_per_switch"),
                               static_cast<uint32_t>(Int(s, "seed")));

@@ -74,6 +74,11 @@ class FabricStage : public ScenarioStage
     /// The buffer policy switch.buffer.policy names, with its parameters.
     static ObjectFactory BufferPolicyFactory(const nlohmann::json& scenario);
     static void CheckLinkEvents(const nlohmann::json& scenario, const std::string& file);
+    /// switch.trim.* (fabric-trim.cc): bytes below a full data frame; bytes and priority
+    /// only with trimming on.
+    static void CheckTrim(const nlohmann::json& scenario, const std::string& file);
+    /// Give every switch a PacketTrimmer if switch.trim.enabled (fabric-trim.cc).
+    static void ConfigureTrim(const nlohmann::json& scenario, RdmaTopology& topo);
     /**
      * An ECN threshold key (switch.ecn.kmin_kb or kmax_kb) in bytes: its value times
      * the unit switch.ecn.unit names (KiB: 1,024 bytes; kB: 1,000 bytes, the HPCC and

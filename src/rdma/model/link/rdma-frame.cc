@@ -138,6 +138,13 @@ RdmaFrame::GetPacket()
 }
 
 void
+RdmaFrame::PayloadChanged()
+{
+    Sized();
+    m_packet = nullptr;
+}
+
+void
 RdmaFrame::HeaderChanged(uint32_t oldHeaderBytes)
 {
     m_size = m_size - oldHeaderBytes + header.GetSerializedSize();

@@ -92,6 +92,10 @@ class alignas(64) RdmaFrame final
     /// The header was edited; \p oldHeaderBytes is the size it had before.
     void HeaderChanged(uint32_t oldHeaderBytes);
 
+    /// The header's payload (and maybe its size) was edited (a switch trimmed the frame):
+    /// the size follows the header again, and the Packet is built anew when asked for.
+    void PayloadChanged();
+
     /// An unused slot (from slabs of aligned slots). Frames nobody holds are recycled
     /// constructed (RdmaFrameRecycler), so this runs only when none is left to reuse.
     static void* operator new(std::size_t size);

@@ -32,8 +32,15 @@ constexpr uint64_t kPsPerNs = 1000;
 bool
 RdmaNic::WindowFull(const SendQueuePair& qp) const
 {
+    // A hole being resent replaces a packet the network lost: neither the in-flight cap nor
+    // the window holds it back (the window counts every PSN in [sndUna, sndNxt), lost ones
+    // too; held back, selective repeat would wait for the timeout, which resends nothing).
+    if (qp.InRecovery() || qp.resendPending)
+    {
+        return false;
+    }
     const uint32_t inflight = qp.sndNxt - qp.sndUna;
-    if (m_inflightCap > 0 && inflight >= m_inflightCap && !qp.InRecovery())
+    if (m_inflightCap > 0 && inflight >= m_inflightCap)
     {
         return true;
     }
@@ -48,6 +55,18 @@ RdmaNic::WindowFull(const SendQueuePair& qp) const
 void
 RdmaNic::SkipReported(SendQueuePair& qp)
 {
+    if (qp.resendPending)
+    {
+        // The next PSN NACKed as trimmed and not acknowledged or reported since, if any.
+        const uint32_t end = std::min<uint32_t>(qp.sndNxt, qp.sndUna + qp.sacked.size());
+        uint32_t psn = std::max(qp.resendFrom, qp.sndUna);
+        while (psn < end && qp.Report(psn) != SendQueuePair::TRIM_NACKED)
+        {
+            ++psn;
+        }
+        qp.resendFrom = psn;
+        qp.resendPending = psn < end;
+    }
     while (qp.InRecovery())
     {
         const uint32_t offset = qp.retxNext - qp.sndUna;
@@ -317,9 +336,11 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
 {
     // Selective repeat resends the holes of the recovery window first (SkipReported
     // has left retxNext on a hole, if any remain).
-    const bool hole = qp.InRecovery();
+    // A PSN NACKed as trimmed goes first (SkipReported has dropped those no longer needed).
+    const bool resend = qp.resendPending;
+    const bool hole = resend || qp.InRecovery();
     const bool wasIdle = !qp.HasOutstanding(); // nothing in flight before this packet
-    const uint32_t psn = hole ? qp.retxNext++ : qp.sndNxt;
+    const uint32_t psn = resend ? TakeResend(qp) : hole ? qp.retxNext++ : qp.sndNxt;
     const RdmaMessage& msg = MessageHolding(qp, psn);
     const Time now = RdmaSim::Now();
     Ptr<RdmaFrame> frame = RdmaFrame::MakeBlank(); // its header filled in place
@@ -329,6 +350,15 @@ RdmaNic::MakeDataPacket(SendQueuePair& qp)
     ArmRtoForSend(qp, wasIdle, now);
     frame->Sized();
     return frame;
+}
+
+uint32_t
+RdmaNic::TakeResend(SendQueuePair& qp)
+{
+    // SkipReported has left resendFrom on it; it finds the next one.
+    const uint32_t psn = qp.resendFrom++;
+    qp.SetReport(psn, SendQueuePair::TRIM_RESENT);
+    return psn;
 }
 
 Ptr<RdmaFrame>

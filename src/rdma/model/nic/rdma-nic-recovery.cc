@@ -34,7 +34,14 @@ RdmaNic::ReceiveNack(const RdmaHeader& h)
         qp.cc->OnCnp();
     }
     qp.cc->OnNack();
-    m_recovery->OnNack(qp, h, RdmaSim::Now());
+    if (h.flags & RdmaHeader::FLAG_TRIMMED)
+    {
+        m_recovery->OnTrimNack(qp, h, RdmaSim::Now());
+    }
+    else
+    {
+        m_recovery->OnNack(qp, h, RdmaSim::Now());
+    }
     Reschedule(qp);
 }
 

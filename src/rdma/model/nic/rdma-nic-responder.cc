@@ -25,7 +25,11 @@ RdmaNic::ReceiveData(const RdmaHeader& h)
         SendCnp(rq);
     }
     const uint32_t inOrderBefore = rq.expectedPsn;
-    const RecvReply r = m_recovery->OnData(rq, h, m_ackInterval, now);
+    // A trimmed packet (its payload cut by a switch) delivers nothing: the policy NACKs it.
+    const bool trimmed = h.flags & RdmaHeader::FLAG_TRIMMED;
+    m_stats.trimmedReceived += trimmed;
+    const RecvReply r = trimmed ? m_recovery->OnTrimmedData(rq, h, now)
+                                : m_recovery->OnData(rq, h, m_ackInterval, now);
     if ((h.flags & RdmaHeader::FLAG_LAST) ||
         (!m_lastsAhead.empty() && rq.expectedPsn != inOrderBefore))
     {
@@ -46,7 +50,11 @@ RdmaNic::ReceiveData(const RdmaHeader& h)
     {
         // A NACK answers reordering: with CnpOnOutOfOrder it is also a CNP.
         const bool cnp = r.type == RdmaPacketType::NACK && m_cnpOnOutOfOrder;
-        const uint8_t flags = cnp ? RdmaHeader::FLAG_CNP : 0;
+        uint8_t flags = cnp ? RdmaHeader::FLAG_CNP : 0;
+        if (trimmed && r.type == RdmaPacketType::NACK)
+        {
+            flags |= RdmaHeader::FLAG_TRIMMED; // resend exactly h.psn (the NACK's sackPsn)
+        }
         if (done > now)
         {
             Simulator::Schedule(done - now,

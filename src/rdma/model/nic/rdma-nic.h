@@ -87,6 +87,7 @@ class RdmaNic : public Object, public RdmaPortOwner
         uint64_t cnpsSent = 0;
         uint64_t cnpsReceived = 0;
         uint64_t outOfOrderPackets = 0;
+        uint64_t trimmedReceived = 0; ///< DATA headers a switch trimmed (FLAG_TRIMMED)
         uint64_t probesSent = 0;
         uint64_t probeTimeouts = 0;
     };
@@ -200,6 +201,8 @@ class RdmaNic : public Object, public RdmaPortOwner
     void ProbeExpired(uint32_t limiter);
     /// Selective repeat: move the recovery scan past PSNs the receiver reported.
     static void SkipReported(SendQueuePair& qp);
+    /// The next PSN NACKed as trimmed (left at resendFrom by SkipReported), marked resent.
+    static uint32_t TakeResend(SendQueuePair& qp);
     /// A pacing wait of \p waitPs, capped at the controller's PacingRecheck().
     uint64_t CappedWaitPs(const SendQueuePair& qp, uint64_t waitPs) const;
     /// After an ACK: shorten a pending pacing gap if the rate has risen since.

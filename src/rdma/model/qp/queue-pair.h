@@ -102,6 +102,9 @@ struct alignas(64) SendQueuePair
     /// the hooks its controller implements (CongestionControl::ImplementedHooks): the
     /// packet path skips the others without loading the controller
     uint16_t ccHooks = CongestionControl::HOOK_ALL;
+    /// some PSN from resendFrom on is TRIM_NACKED (read per packet instead of `sacked`,
+    /// on a cold line)
+    bool resendPending = false;
     /// messages.front().lastPsn, or the largest PSN when there is none (NoteFront): an
     /// acknowledgement that completes no message reads this, not the message's line
     uint32_t frontLastPsn = std::numeric_limits<uint32_t>::max();
@@ -109,10 +112,22 @@ struct alignas(64) SendQueuePair
     Time lastProgress;
 
     // Last: rarely touched.
-    /// Selective repeat: PSNs the receiver reported (bit i = sndUna + i); allocated at
-    /// the first report.
-    CompactDeque<bool> sacked;
+    /// Selective repeat (and trimmed PSNs): what the receiver told of each PSN (entry i
+    /// for sndUna + i, a PsnReport); allocated at the first report. Selective repeat's
+    /// hole scan skips every PSN whose entry is not UNREPORTED.
+    CompactDeque<uint8_t> sacked;
+    /// Trimmed PSNs: the lowest that may be TRIM_NACKED (where the resend search starts).
+    uint32_t resendFrom = 0;
     EventId rto;
+
+    /// An entry of `sacked`.
+    enum PsnReport : uint8_t
+    {
+        UNREPORTED = 0,
+        SACKED = 1,      ///< reported received (selective repeat's NACK)
+        TRIM_NACKED = 2, ///< NACKed as trimmed (FLAG_TRIMMED): to resend, first
+        TRIM_RESENT = 3, ///< resent after such a NACK: in flight again
+    };
 
     /// Keep frontLastPsn current: after every change to the first message or to which
     /// message is first.
@@ -129,12 +144,30 @@ struct alignas(64) SendQueuePair
 
     bool HasUnsent() const
     {
-        return sndNxt < nextPsn || InRecovery();
+        return sndNxt < nextPsn || InRecovery() || resendPending;
     }
 
     bool HasOutstanding() const
     {
         return sndUna < sndNxt;
+    }
+
+    /// What the receiver told of PSN \p psn (at least sndUna).
+    uint8_t Report(uint32_t psn) const
+    {
+        const uint32_t offset = psn - sndUna;
+        return offset < sacked.size() ? sacked[offset] : uint8_t(UNREPORTED);
+    }
+
+    /// Note \p report for PSN \p psn (at least sndUna).
+    void SetReport(uint32_t psn, PsnReport report)
+    {
+        const uint32_t offset = psn - sndUna;
+        if (sacked.size() <= offset)
+        {
+            sacked.resize(offset + 1, UNREPORTED);
+        }
+        sacked[offset] = report;
     }
 };
 
@@ -153,6 +186,9 @@ struct RecvQueuePair
     uint32_t nackedPsn = std::numeric_limits<uint32_t>::max();
     /// Direct placement: an ACK is owed once every PSN below this has arrived (0: none).
     uint32_t ackRequestedBelow = 0;
+    /// Go-back-N: the lowest PSN that arrived trimmed ahead of expectedPsn, NACKed when
+    /// expectedPsn reaches it (none: the largest value). Fills padding: no growth.
+    uint32_t trimmedAhead = std::numeric_limits<uint32_t>::max();
     Time lastCnp = Seconds(-10); ///< long ago: the first CE mark gets a CNP
     Time lastNack;
     /// Selective repeat / direct placement: packets already placed, bit i for PSN

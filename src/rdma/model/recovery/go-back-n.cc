@@ -5,6 +5,9 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace ns3
 {
 
@@ -40,7 +43,15 @@ GoBackN::OnData(RecvQueuePair& rq, const RdmaHeader& h, uint32_t ackInterval, Ti
     if (h.psn == rq.expectedPsn)
     {
         const uint32_t accepted = AcceptInOrder(rq, h);
-        if (++rq.sinceAck >= ackInterval || (h.flags & RdmaHeader::FLAG_ACK_REQUEST))
+        if (rq.expectedPsn == rq.trimmedAhead)
+        {
+            // The packets before one trimmed ahead are in: ask for it now.
+            rq.trimmedAhead = std::numeric_limits<uint32_t>::max();
+            rq.nackedPsn = rq.expectedPsn;
+            rq.lastNack = now;
+            r = Reply(RdmaPacketType::NACK, rq.expectedPsn);
+        }
+        else if (++rq.sinceAck >= ackInterval || (h.flags & RdmaHeader::FLAG_ACK_REQUEST))
         {
             rq.sinceAck = 0;
             r = Reply(RdmaPacketType::ACK, rq.expectedPsn - 1);
@@ -65,6 +76,36 @@ GoBackN::OnData(RecvQueuePair& rq, const RdmaHeader& h, uint32_t ackInterval, Ti
     }
     NS_LOG_LOGIC("psn " << h.psn << " expected " << rq.expectedPsn);
     return r;
+}
+
+RecvReply
+GoBackN::OnTrimmedData(RecvQueuePair& rq, const RdmaHeader& h, Time now) const
+{
+    RecvReply r;
+    if (h.psn == rq.expectedPsn)
+    {
+        rq.nackedPsn = rq.expectedPsn;
+        rq.lastNack = now;
+        if (rq.trimmedAhead <= rq.expectedPsn)
+        {
+            rq.trimmedAhead = std::numeric_limits<uint32_t>::max();
+        }
+        r = Reply(RdmaPacketType::NACK, rq.expectedPsn);
+    }
+    else if (h.psn > rq.expectedPsn)
+    {
+        // Noted even while a go-back is under way: the trimmed copy may be the go-back's
+        // own resend (a NACK too many then costs a second go-back, not a timeout).
+        rq.trimmedAhead = std::min(rq.trimmedAhead, h.psn);
+    }
+    NS_LOG_LOGIC("trimmed psn " << h.psn << " expected " << rq.expectedPsn);
+    return r;
+}
+
+void
+GoBackN::OnTrimNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const
+{
+    LossRecovery::OnNack(qp, h, now);
 }
 
 std::string

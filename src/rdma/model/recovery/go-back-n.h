@@ -25,6 +25,14 @@ class GoBackN : public LossRecovery
                      const RdmaHeader& h,
                      uint32_t ackInterval,
                      Time now) const override;
+    /// A trimmed packet is discarded as any packet off the expected PSN; at the expected
+    /// PSN it is NACKed at once (a fresh loss, whatever NACK came before). Ahead of it,
+    /// it is noted (RecvQueuePair::trimmedAhead, the lowest) and NACKed when the packets
+    /// before it have arrived: its header overtakes them in the trim class, and a NACK
+    /// now would make the sender resend them too.
+    RecvReply OnTrimmedData(RecvQueuePair& rq, const RdmaHeader& h, Time now) const override;
+    /// Go back to the NACK's PSN, as for any NACK.
+    void OnTrimNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const override;
     std::string GetName() const override;
 
   private:

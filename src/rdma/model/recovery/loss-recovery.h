@@ -71,6 +71,21 @@ class LossRecovery : public Object
      */
     virtual void OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const;
     /**
+     * Responder: data packet \p h arrived trimmed (FLAG_TRIMMED: a switch cut its
+     * payload off) on \p rq at \p now. Nothing of it is delivered. Default (selective
+     * repeat, direct placement): a NACK (cumulative ACK expectedPsn; the NIC sends the
+     * packet's PSN as sackPsn, with FLAG_TRIMMED) unless the packet is one the responder
+     * already has (then nothing).
+     */
+    virtual RecvReply OnTrimmedData(RecvQueuePair& rq, const RdmaHeader& h, Time now) const;
+    /**
+     * Requester: a NACK with FLAG_TRIMMED arrived (its cumulative acknowledgement already
+     * applied): PSN \p h.sackPsn was trimmed. Default: resend exactly that PSN, first
+     * (SendQueuePair::TRIM_NACKED), however full the window is: it is no longer in
+     * flight. Once resent (TRIM_RESENT) selective repeat's hole scan skips it.
+     */
+    virtual void OnTrimNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const;
+    /**
      * Requester: the retransmission timer expired at \p now with packets outstanding and
      * no progress for GetRto(). Sets what the QP sends next; the NIC then reschedules the
      * QP and re-arms the timer. Default: go back to the oldest unacknowledged PSN.

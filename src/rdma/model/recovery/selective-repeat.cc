@@ -99,9 +99,9 @@ SelectiveRepeat::OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const
     const uint32_t offset = psn - qp.sndUna;
     if (qp.sacked.size() <= offset)
     {
-        qp.sacked.resize(offset + 1, false);
+        qp.sacked.resize(offset + 1, SendQueuePair::UNREPORTED);
     }
-    qp.sacked[offset] = true;
+    qp.sacked[offset] = SendQueuePair::SACKED;
     // Everything below the reported PSN that was not reported is a hole to resend, once
     // per recovery episode: while the cumulative ACK has not passed the episode's high
     // mark the scan goes on from where it is (a later NACK only adds the PSNs above the
@@ -117,7 +117,15 @@ SelectiveRepeat::OnNack(SendQueuePair& qp, const RdmaHeader& h, Time now) const
 void
 SelectiveRepeat::OnTimeout(SendQueuePair& qp, Time now) const
 {
-    // Resend every unreported PSN that was sent.
+    // Resend every unreported PSN that was sent: trimmed ones (resent or not) too.
+    for (uint32_t i = 0; i < qp.sacked.size(); ++i)
+    {
+        if (qp.sacked[i] != SendQueuePair::SACKED)
+        {
+            qp.sacked[i] = SendQueuePair::UNREPORTED;
+        }
+    }
+    qp.resendPending = false;
     qp.retxNext = qp.sndUna;
     qp.recoverHigh = qp.sndNxt;
     qp.lastProgress = now;

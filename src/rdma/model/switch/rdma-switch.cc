@@ -46,6 +46,12 @@ RdmaSwitch::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&RdmaSwitch::m_mmu),
                           MakePointerChecker<SwitchMmu>())
+            .AddAttribute("Trimmer",
+                          "Packet trimming: DATA frames the MMU refuses are cut to their "
+                          "header (PacketTrimmer); none (the default): they are dropped.",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaSwitch::m_trimmer),
+                          MakePointerChecker<PacketTrimmer>())
             .AddTraceSource("Pfc",
                             "A PFC frame is sent upstream: ingress port, class, PfcEvent.",
                             MakeTraceSourceAccessor(&RdmaSwitch::m_pfcTrace),
@@ -59,7 +65,13 @@ RdmaSwitch::GetTypeId()
                             "An ECN-capable frame is CE-marked as it leaves an egress queue: "
                             "frame, egress port, reason (MarkReasonName).",
                             MakeTraceSourceAccessor(&RdmaSwitch::m_markTrace),
-                            "ns3::RdmaSwitch::MarkTracedCallback");
+                            "ns3::RdmaSwitch::MarkTracedCallback")
+            .AddTraceSource("Trim",
+                            "A refused DATA frame was trimmed to its header: frame (as "
+                            "trimmed), ingress port, egress port, reason the frame was refused "
+                            "(DropReasonName).",
+                            MakeTraceSourceAccessor(&RdmaSwitch::m_trimTrace),
+                            "ns3::RdmaSwitch::TrimTracedCallback");
     return tid;
 }
 
@@ -84,6 +96,7 @@ RdmaSwitch::DoDispose()
     m_pauseTracker = nullptr;
     m_ports.clear();
     m_mmu = nullptr;
+    m_trimmer = nullptr;
     m_lb = nullptr;
     Object::DoDispose();
 }
@@ -239,20 +252,22 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
         return;
     }
     DropReason why;
-    if (!m_mmu->Admit(inPort, outPort, prio, bytes, &why))
+    if (!m_mmu->Admit(inPort, outPort, prio, bytes, &why) &&
+        !(m_trimmer && TrimRefused(*f, inPort, outPort, why)))
     {
         CountDrop(*f, inPort, outPort, why);
         return;
     }
+    // (h.priority, not prio, from here: a trimmed frame has moved to the trim class.)
     ++m_forwarded;
-    if (m_mmu->ShouldPause(inPort, prio))
+    if (m_mmu->ShouldPause(inPort, h.priority))
     {
         // One pause frame per such frame under the per-packet rule; this switch sends one
         // per episode (and its refreshes).
         ++m_stats[inPort].pausesPerPacketRule;
-        if (!(m_pausedUpstream[inPort] & (1u << prio)))
+        if (!(m_pausedUpstream[inPort] & (1u << h.priority)))
         {
-            Pause(inPort, prio);
+            Pause(inPort, h.priority);
         }
     }
     // FrameDequeued gets the ingress port, and whether to stamp INT, from the frame's meta.
@@ -262,7 +277,7 @@ RdmaSwitch::FrameReceived(uint32_t inPort, RdmaNetDevice* /* dev */, const Ptr<R
         static_cast<uint32_t>(h.type == RdmaPacketType::DATA) & ((h.flags >> 2) & 1u);
     static_assert(RdmaHeader::FLAG_INT == 1u << 2, "FLAG_INT is bit 2");
     f->meta = inPort | (stamp * kMetaInt);
-    m_ports[outPort]->Enqueue(f, prio);
+    m_ports[outPort]->Enqueue(f, h.priority);
 }
 
 void

@@ -7,6 +7,7 @@
 #include "ns3/event-id.h"
 #include "ns3/load-balancer.h"
 #include "ns3/object.h"
+#include "ns3/packet-trimmer.h"
 #include "ns3/pfc-pause-tracker.h"
 #include "ns3/pfc-watchdog.h"
 #include "ns3/pint-meter.h"
@@ -56,6 +57,13 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
         std::array<uint64_t, kMarkReasons> marksByReason{};
         /// The frames dropped here by reason, with their bytes (for ByteLedger).
         std::array<FrameTally, kDropReasons> droppedByReason{};
+        /// Packet trimming: DATA frames refused at this egress and forwarded as their
+        /// header instead (PacketTrimmer)
+        uint64_t trims = 0;
+        /// those trims by the reason the MMU refused the whole frame
+        std::array<uint64_t, kDropReasons> trimsByReason{};
+        /// what the trims cut off (frames: 0, they went on; for ByteLedger)
+        FrameTally trimmedAway;
     };
 
     /// PFC events sent by a port: the (node, port, class) and kind.
@@ -70,6 +78,12 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
     /// A drop: the frame, its ingress and egress port (equal for NO_ROUTE), the reason's
     /// name (DropReasonName).
     using DropTracedCallback = void (*)(Ptr<const Packet> p,
+                                        uint32_t inPort,
+                                        uint32_t outPort,
+                                        const char* reason);
+    /// A trim: the frame (as trimmed), its ingress and egress port, the name of the reason
+    /// the whole frame was refused (DropReasonName).
+    using TrimTracedCallback = void (*)(Ptr<const Packet> p,
                                         uint32_t inPort,
                                         uint32_t outPort,
                                         const char* reason);
@@ -135,6 +149,14 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
     void FrameDequeued(uint32_t outPort, RdmaFrame& f, uint8_t priority) override;
     /// Count, and trace, the drop of \p f on its way from \p inPort to \p outPort.
     void CountDrop(RdmaFrame& f, uint32_t inPort, uint32_t outPort, DropReason why);
+    /**
+     * Packet trimming (rdma-switch-trim.cc): \p f, refused by the MMU for \p why, is cut
+     * to its header and admitted at the trimmer's class if it may be trimmed and the
+     * header fits (counted and traced); if it may be trimmed and the header does not fit,
+     * \p why becomes TRIM_HEADER_OVERFLOW.
+     * \return whether \p f goes on (trimmed); false: the caller drops it for \p why
+     */
+    bool TrimRefused(RdmaFrame& f, uint32_t inPort, uint32_t outPort, DropReason& why);
     /// Give back the buffer of a frame leaving egress (\p outPort, \p priority), and
     /// resume the ingress if it has drained.
     void ReleaseBuffer(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes);
@@ -146,6 +168,7 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
     uint32_t GetPintBits() const;
 
     Ptr<SwitchMmu> m_mmu;
+    Ptr<PacketTrimmer> m_trimmer; ///< null: refused frames are dropped
     Ptr<LoadBalancer> m_lb;
     std::vector<Ptr<RdmaNetDevice>> m_ports;
     std::vector<PortStats> m_stats;
@@ -166,6 +189,7 @@ class RdmaSwitch : public Object, public PortLoadView, public RdmaPortOwner
     TracedCallback<uint32_t, uint8_t, uint8_t> m_pfcTrace;
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t, const char*> m_dropTrace;
     TracedCallback<Ptr<const Packet>, uint32_t, const char*> m_markTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t, const char*> m_trimTrace;
 };
 
 } // namespace ns3

@@ -27,6 +27,8 @@ DropReasonName(DropReason reason)
         return "static_queue_limit";
     case DropReason::ABM_THRESHOLD:
         return "abm_threshold";
+    case DropReason::TRIM_HEADER_OVERFLOW:
+        return "trim_header_overflow";
     }
     return "unknown";
 }

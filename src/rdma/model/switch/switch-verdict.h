@@ -26,10 +26,13 @@ enum class DropReason : uint8_t
     PFC_WATCHDOG,           ///< lossless queue declared stormed by the PFC watchdog (drop)
     STATIC_QUEUE_LIMIT,     ///< lossy class, static policy: egress queue at its fixed share
     ABM_THRESHOLD,          ///< lossy class, ABM policy: egress queue above its ABM threshold
+    /// packet trimming: the frame was refused and even its trimmed header did not fit in
+    /// the trim class's queue
+    TRIM_HEADER_OVERFLOW,
 };
 
 /// Number of DropReason values.
-constexpr std::size_t kDropReasons = 8;
+constexpr std::size_t kDropReasons = 9;
 
 /**
  * \ingroup rdma

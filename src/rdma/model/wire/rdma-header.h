@@ -46,6 +46,10 @@ class RdmaHeader : public Header
         /// DATA: first packet of a message. Read only by the wire image (its BTH opcode,
         /// SEND First or Only): a bit of the existing flags byte, so no frame grows.
         FLAG_FIRST = 32,
+        /// DATA: a switch cut the payload off (packet trimming, PacketTrimmer): only the
+        /// header is left, the receiver NACKs its PSN. NACK: answers such a packet; its
+        /// sackPsn is the PSN to resend.
+        FLAG_TRIMMED = 64,
     };
 
     RdmaHeader();

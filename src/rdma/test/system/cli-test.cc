@@ -321,6 +321,25 @@ TEST(Cli, BufferPolicyBadInput)
                      {"switch.buffer.static_kb", "8", "static only"});
 }
 
+TEST(Cli, TrimBadInput)
+{
+    // switch.trim.*: a trimmed frame smaller than the module's DATA header (62 bytes), not
+    // below a full data frame, a class out of range, and a parameter given with trimming
+    // off are each one line naming file, key and value.
+    json s = kSmall;
+    s["switch"] = {{"trim", {{"enabled", true}, {"bytes", 40}}}};
+    ExpectInputError(s, "", {"bad.json", "switch.trim.bytes", "40"});
+    s["switch"] = {{"trim", {{"enabled", true}, {"bytes", 61}}}};
+    ExpectInputError(s, "", {"bad.json", "switch.trim.bytes", "61"});
+    s["switch"] = {{"trim", {{"enabled", true}, {"bytes", 1086}}}};
+    ExpectInputError(s, "", {"bad.json", "switch.trim.bytes", "1086", "full data frame"});
+    s["switch"] = {{"trim", {{"enabled", true}, {"priority", 8}}}};
+    ExpectInputError(s, "", {"bad.json", "switch.trim.priority", "8"});
+    s["switch"] = {{"trim", {{"bytes", 128}}}};
+    ExpectInputError(s, "", {"bad.json", "switch.trim.bytes", "128", "switch.trim.enabled"});
+    ExpectInputError(kSmall, "--set switch.trim.enabled=yes", {"switch.trim.enabled", "yes"});
+}
+
 TEST(Cli, NsccBadInput)
 {
     // NSCC's parameters are checked by their Attributes' checkers: one line naming the

@@ -14,7 +14,8 @@
 namespace rdmatest
 {
 
-/// Check the identity and that the ledger's drops are the switches' counted drops.
+/// Check the identity (what switches cut off trimmed frames counted as trimmed away) and that the
+/// ledger's drops are the switches' counted drops.
 inline void
 ExpectConserved(const nlohmann::json& sum)
 {
@@ -26,10 +27,10 @@ ExpectConserved(const nlohmann::json& sum)
     for (const char* unit : {"frames", "bytes", "data_payload_bytes"})
     {
         const uint64_t sent = c["sent"][unit];
-        const uint64_t accounted = c["received"][unit].get<uint64_t>() +
-                                   c["dropped"][unit].get<uint64_t>() +
-                                   c["in_flight"]["switch_queues"][unit].get<uint64_t>() +
-                                   c["in_flight"]["wires"][unit].get<uint64_t>();
+        const uint64_t accounted =
+            c["received"][unit].get<uint64_t>() + c["dropped"][unit].get<uint64_t>() +
+            c["in_flight"]["switch_queues"][unit].get<uint64_t>() +
+            c["in_flight"]["wires"][unit].get<uint64_t>() + c["trimmed_away"][unit].get<uint64_t>();
         EXPECT_EQ(sent, accounted) << unit << ": " << c.dump(2);
     }
     // Every data byte delivered in order was received; no more than was sent first.

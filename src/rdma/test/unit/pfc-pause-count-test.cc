@@ -12,6 +12,8 @@
  * paused so that the frames stay in the buffer and the ingress counter grows by one
  * frame per arrival; the sender ignores pauses, so every frame arrives when it is sent.
  */
+#include "bare-link.h"
+
 #include "ns3/boolean.h"
 #include "ns3/node.h"
 #include "ns3/rdma-channel.h"
@@ -23,6 +25,7 @@
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <tuple>
 
 using namespace ns3;
 
@@ -43,10 +46,10 @@ class PauseLine
         Ptr<Node> dstNode = CreateObject<Node>();
         sw = CreateObject<RdmaSwitch>();
         swNode->AggregateObject(sw);
-        src = Link(srcNode, swNode);
-        Ptr<RdmaNetDevice> in = m_last;
-        Ptr<RdmaNetDevice> out = Link(swNode, dstNode);
-        dst = m_last;
+        Ptr<RdmaNetDevice> in;
+        Ptr<RdmaNetDevice> out;
+        std::tie(src, in) = rdmatest::BareLink(srcNode, swNode);
+        std::tie(out, dst) = rdmatest::BareLink(swNode, dstNode);
         sw->GetMmu()->SetAttribute("DynamicXoff", BooleanValue(false));
         sw->GetMmu()->SetAttribute("StaticXoff", UintegerValue(xoffBytes));
         EXPECT_EQ(sw->AddPort(in), 0u);
@@ -99,26 +102,6 @@ class PauseLine
     Ptr<RdmaNetDevice> dst;
 
   private:
-    /// A 100 Gb/s, 1 us link from \p a to \p b; returns a's end, m_last is b's.
-    Ptr<RdmaNetDevice> Link(Ptr<Node> a, Ptr<Node> b)
-    {
-        Ptr<RdmaChannel> ch = CreateObject<RdmaChannel>();
-        ch->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
-        Ptr<RdmaNetDevice> left = Port(a, ch);
-        m_last = Port(b, ch);
-        return left;
-    }
-
-    static Ptr<RdmaNetDevice> Port(Ptr<Node> node, Ptr<RdmaChannel> ch)
-    {
-        Ptr<RdmaNetDevice> dev = CreateObject<RdmaNetDevice>();
-        dev->SetDataRate(DataRate(100000000000ULL));
-        node->AddDevice(dev);
-        dev->Attach(ch);
-        return dev;
-    }
-
-    Ptr<RdmaNetDevice> m_last;
     uint32_t m_srcId = 0;
     uint32_t m_dstId = 0;
     uint32_t m_psn = 0;
