@@ -10,6 +10,7 @@
 #include "ns3/pointer.h"
 #include "ns3/rdma-channel.h"
 #include "ns3/rdma-ranks.h"
+#include "ns3/rdma-remote-channel.h"
 #include "ns3/rdma-topology.h"
 
 #include <tuple>
@@ -72,9 +73,17 @@ RdmaTopology::BuildLinks()
             Mac48Address::Allocate();
             continue;
         }
-        Ptr<RdmaChannel> channel = CreateObject<RdmaChannel>();
+        // A link cut by the partition carries its frames between ranks.
+        Ptr<RdmaChannel> channel;
+        if (localA == localB)
+        {
+            channel = CreateObject<RdmaChannel>();
+        }
+        else
+        {
+            channel = CreateObject<RdmaRemoteChannel>();
+        }
         channel->SetAttribute("Delay", TimeValue(l.delay));
-        channel->SetRemote(localA != localB);
         for (const auto& [id, port, local] :
              {std::tuple{l.a, l.portA, localA}, std::tuple{l.b, l.portB, localB}})
         {

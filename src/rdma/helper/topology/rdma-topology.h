@@ -167,7 +167,7 @@ class RdmaTopology
      * every other switch joins the rank most of its links lead to (ties: the rank with
      * the fewest switches). Call after the last AddLink, before Finalize, with the same
      * fabric on every rank: Finalize then builds this rank's nodes only, and the links
-     * between ranks carry their frames with MPI (RdmaChannel::SetRemote, RdmaRanks::Listen).
+     * between ranks carry their frames with MPI (RdmaRemoteChannel, RdmaRanks::Listen).
      * \return "" or why the fabric cannot be split so: more ranks than racks, or a link
      * between ranks without delay (its delay is the ranks' lookahead)
      */

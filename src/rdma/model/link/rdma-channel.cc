@@ -9,7 +9,6 @@
 #include "ns3/node.h"
 #include "ns3/rdma-channel-direction.h"
 #include "ns3/rdma-net-device.h"
-#include "ns3/rdma-ranks.h"
 #include "ns3/rdma-sim-schedule.h"
 #include "ns3/simulator.h"
 
@@ -47,6 +46,8 @@ RdmaChannel::RdmaChannel()
 {
 }
 
+RdmaChannel::~RdmaChannel() = default;
+
 void
 RdmaChannel::Attach(Ptr<RdmaNetDevice> device)
 {
@@ -59,29 +60,18 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
 {
     const uint32_t to = ReceiverOf(src);
     RdmaNetDevice* dst = PeekPointer(m_devices[to]);
-    using ReceiveFrame = void (RdmaNetDevice::*)(const Ptr<RdmaFrame>&);
     if (!RdmaSim::IsFastCore())
     {
-        if (m_remote)
-        {
-            SendRemote(f, dst, txSteps);
-            return;
-        }
-        // Any other simulator: one event per frame.
-        const Time arrival = TimeStep(static_cast<int64_t>(txSteps)) + m_delay;
-        Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                       arrival,
-                                       static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
-                                       dst,
-                                       f);
+        Deliver(f, dst, txSteps);
         return;
     }
     if (!m_dirs[to])
     {
-        // (A link between ranks never has one: asked here, off the path of every other.)
-        if (m_remote)
+        // (A link that keeps no frames in flight never has one: asked here, off the path
+        // of every other.)
+        if (!KeepsFramesInFlight())
         {
-            SendRemote(f, dst, txSteps);
+            Deliver(f, dst, txSteps);
             return;
         }
         DirectionTo(to);
@@ -92,6 +82,7 @@ RdmaChannel::Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_
     if (!d.fifo.empty() && ts < d.lastTs)
     {
         // Out of order (the delay was lowered mid-run): an event of its own, same uid.
+        using ReceiveFrame = void (RdmaNetDevice::*)(const Ptr<RdmaFrame>&);
         RdmaSim::ScheduleReserved(
             ts,
             uid,
@@ -154,32 +145,21 @@ RdmaChannel::DoDispose()
 }
 
 void
-RdmaChannel::SendRemote(const Ptr<RdmaFrame>& f, RdmaNetDevice* dst, uint64_t txSteps)
+RdmaChannel::Deliver(const Ptr<RdmaFrame>& f, RdmaNetDevice* dst, uint64_t txSteps)
 {
-    // The peer is another rank's: the frame crosses as its wire image (under the module's
-    // own core, its header alone: the payload is virtual).
-    const Time arrival = Simulator::Now() + TimeStep(static_cast<int64_t>(txSteps)) + m_delay;
-    if (RdmaRanks::OwnEngine())
-    {
-        thread_local std::vector<uint8_t> wire;
-        wire.clear();
-        f->AppendHeaderBytes(wire);
-        // (Ordered by node, the sender reserves the arrival's uid, as a serial link.)
-        RdmaRanks::SendRecord(dst->GetNode()->GetId(),
-                              dst->GetIfIndex(),
-                              arrival,
-                              RdmaSim::OrdersByNode() ? RdmaSim::ReserveUid() : 0,
-                              wire.data(),
-                              static_cast<uint32_t>(wire.size()));
-        return;
-    }
-    RdmaRanks::Send(f->GetPacket(), arrival, dst->GetNode()->GetId(), dst->GetIfIndex());
+    using ReceiveFrame = void (RdmaNetDevice::*)(const Ptr<RdmaFrame>&);
+    const Time arrival = TimeStep(static_cast<int64_t>(txSteps)) + m_delay;
+    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
+                                   arrival,
+                                   static_cast<ReceiveFrame>(&RdmaNetDevice::Receive),
+                                   dst,
+                                   f);
 }
 
-void
-RdmaChannel::SetRemote(bool remote)
+bool
+RdmaChannel::KeepsFramesInFlight() const
 {
-    m_remote = remote;
+    return true;
 }
 
 Ptr<RdmaNetDevice>

@@ -36,6 +36,7 @@ class RdmaChannel : public Channel
   public:
     static TypeId GetTypeId();
     RdmaChannel();
+    ~RdmaChannel() override; // (out of line: a Direction is complete only there)
 
     /// Attach a device; a channel takes exactly two.
     void Attach(Ptr<RdmaNetDevice> device);
@@ -45,15 +46,6 @@ class RdmaChannel : public Channel
     /// delay. (A raw pointer and time steps: this is called for every frame, and a Ptr or
     /// a Time built costs a reference count or a check each.)
     void Transmit(const Ptr<RdmaFrame>& f, const RdmaNetDevice* src, uint64_t txSteps);
-
-    /**
-     * Whether the two ends are stepped by different ranks of a distributed run (ns-3's
-     * MPI module): then what a local end sends crosses to the other rank
-     * (RdmaRanks::Send, at its arrival time) and what the other end sends arrives
-     * through the local device's MpiReceiver (RdmaRanks::Listen). Never under the fast
-     * core, which runs serially.
-     */
-    void SetRemote(bool remote);
 
     /// The device at the other end of \p device.
     Ptr<RdmaNetDevice> GetPeer(Ptr<const RdmaNetDevice> device) const;
@@ -70,14 +62,30 @@ class RdmaChannel : public Channel
   protected:
     void DoDispose() override;
 
+    /**
+     * Deliver frame \p f to \p dst after \p txSteps (its serialization time, in time
+     * steps) and the delay, as an event of its own: Transmit's path under every
+     * simulator but the fast core, and under the fast core for a link that keeps no
+     * frames in flight (KeepsFramesInFlight). Here: a Receive event in \p dst's node.
+     */
+    virtual void Deliver(const Ptr<RdmaFrame>& f, RdmaNetDevice* dst, uint64_t txSteps);
+
+    /**
+     * Whether the link holds its frames in flight under the fast core, one arrival event
+     * per busy direction (true here). A link whose frames leave this process
+     * (RdmaRemoteChannel) says false, and Transmit hands each to Deliver. Asked only while a
+     * direction holds no FIFO: once per direction of every other link.
+     */
+    virtual bool KeepsFramesInFlight() const;
+
+    /// The propagation delay (one way).
+    Time Delay() const
+    {
+        return m_delay;
+    }
+
   private:
     friend class FabricLayout; ///< reads the directions' layout (model/sim)
-
-    /// Transmit's case of a link between ranks: frame \p f to \p dst, on another rank,
-    /// after \p txSteps of serialization and the delay.
-    __attribute__((noinline)) void SendRemote(const Ptr<RdmaFrame>& f,
-                                              RdmaNetDevice* dst,
-                                              uint64_t txSteps);
 
     /// A frame on the wire, and the uid its arrival event runs under.
     struct InFlight
@@ -109,7 +117,6 @@ class RdmaChannel : public Channel
     Ptr<RdmaNetDevice> m_devices[2];
     uint32_t m_nDevices;
     Ptr<Direction> m_dirs[2]; ///< m_dirs[i]: frames to m_devices[i] (made on first use)
-    bool m_remote = false;    ///< the ends are on different ranks (SetRemote)
 };
 
 } // namespace ns3

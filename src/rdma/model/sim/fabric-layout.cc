@@ -100,7 +100,8 @@ FabricLayout::Setup()
         // frame yet; never for a link between ranks, which has none).
         RdmaChannel::Direction* to = nullptr;
         RdmaChannel::Direction* from = nullptr;
-        if (dev.m_channel && !dev.m_channel->m_remote && dev.m_channel->GetNDevices() == 2)
+        if (dev.m_channel && dev.m_channel->KeepsFramesInFlight() &&
+            dev.m_channel->GetNDevices() == 2)
         {
             RdmaChannel& ch = *dev.m_channel;
             const uint32_t self = PeekPointer(ch.m_devices[0]) == &dev ? 0 : 1;
