@@ -101,7 +101,8 @@ BitmapPathSelector::Penalize(uint16_t entropy, uint32_t penalty)
     {
         return; // not of this space (sent before a change of policy): no path to blame
     }
-    m_penalty[index] = static_cast<uint8_t>(std::min<uint32_t>(m_penalty[index] + penalty, m_maxPenalty));
+    m_penalty[index] =
+        static_cast<uint8_t>(std::min<uint32_t>(m_penalty[index] + penalty, m_maxPenalty));
 }
 
 void

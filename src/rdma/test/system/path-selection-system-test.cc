@@ -68,7 +68,7 @@ FatTreePermutation(const std::string& balancer, bool degraded)
 
 /// The run's summary, after checking that every byte was delivered.
 json
-Run(const std::string& balancer, bool degraded = false)
+RunPermutation(const std::string& balancer, bool degraded = false)
 {
     TempDir dir;
     const json s = RunScenario(dir, balancer, FatTreePermutation(balancer, degraded));
@@ -91,10 +91,10 @@ TEST(PathSelection, SprayingBeatsPerQpEcmpOnAPermutation)
 {
     // The fastest a 2 MB message can go at 100G (its frames' wire bytes at line rate).
     const double idealUs = kMessage * kWirePerPayload * 8 / kLineRateBps * 1e6;
-    const double ecmp = FinishUs(Run("per_qp"));
+    const double ecmp = FinishUs(RunPermutation("per_qp"));
     for (const char* balancer : {"oblivious", "reps"})
     {
-        const double spray = FinishUs(Run(balancer));
+        const double spray = FinishUs(RunPermutation(balancer));
         // Full bisection: spread over every path, no link carries more than line rate,
         // so the permutation ends close to one message time (plus RTTs and NSCC's start).
         EXPECT_LT(spray, 1.6 * idealUs) << balancer << " " << spray << " us, ideal " << idealUs;
@@ -109,10 +109,10 @@ TEST(PathSelection, AvoidingADegradedLinkFinishesSooner)
     // Oblivious spraying sends a quarter of each pod-0 flow through the 10G link, whose
     // queue holds back the window of every such flow. Its queue marks (ECN from 5 KiB)
     // and trims: REPS stops reusing those entropies, bitmap skips them for a while.
-    const double oblivious = FinishUs(Run("oblivious", true));
+    const double oblivious = FinishUs(RunPermutation("oblivious", true));
     for (const char* balancer : {"reps", "bitmap"})
     {
-        const double avoiding = FinishUs(Run(balancer, true));
+        const double avoiding = FinishUs(RunPermutation(balancer, true));
         EXPECT_LT(avoiding, 0.95 * oblivious)
             << balancer << " " << avoiding << " us, oblivious " << oblivious << " us";
     }

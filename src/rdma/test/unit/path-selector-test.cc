@@ -10,6 +10,7 @@
  * nothing to reuse, and after a timeout freezes on the entropies known to work.
  */
 #include "ns3/bitmap-path-selector.h"
+#include "ns3/object-factory.h"
 #include "ns3/oblivious-path-selector.h"
 #include "ns3/per-qp-entropy.h"
 #include "ns3/plugin-registry.h"
