@@ -38,6 +38,9 @@ namespace
 {
 /// nic.cnp_interval_us when the controller states no preference (NVIDIA's min_time_between_cnps).
 constexpr double kDefaultCnpIntervalUs = 4.0;
+/// The default path selection (PerQpEntropy), whose port changes every
+/// nic.entropy_change_packets.
+const std::string kPerQp = "per_qp";
 
 /// Kilobytes (scenario unit, KiB) to bytes.
 UintegerValue
@@ -80,6 +83,7 @@ FabricStage::Resolve(json& s, const std::string& file) const
     }
     PluginKeys::Resolve(s, PluginRegistry::LoadBalancers(), file);
     PluginKeys::Resolve(s, PluginRegistry::LossRecoveries(), file);
+    PluginKeys::Resolve(s, PluginRegistry::PathSelectors(), file);
     ResolveBufferPolicy(s, file);
 }
 
@@ -179,6 +183,21 @@ FabricStage::Check(const json& s, const std::string& file, uint32_t hosts) const
              "must be 1 with cc.algorithm " + Str(s, "cc.algorithm") +
                  ", whose ECN echo must be per packet: an ACK echoes only the mark of the "
                  "packet it answers");
+    }
+    // Only the default changes the QP's own port every N packets: elsewhere the key
+    // would be silently ignored.
+    if (Int(s, "nic.entropy_change_packets") != 0 && Str(s, "nic.load_balancer") != kPerQp)
+    {
+        fail("nic.entropy_change_packets",
+             "applies to nic.load_balancer per_qp only; the policy is " +
+                 Str(s, "nic.load_balancer"));
+    }
+    if (Str(s, "nic.load_balancer") != kPerQp && Str(s, "nic.loss_recovery") == "go_back_n")
+    {
+        std::cerr << "rdma-run: warning: " << file << ": nic.load_balancer "
+                  << Str(s, "nic.load_balancer")
+                  << " reorders packets, which go_back_n resends (nic.loss_recovery "
+                     "selective_repeat or direct_placement accept them)\n";
     }
     CheckCcParameters(s, file);
     CheckLinkEvents(s, file);
@@ -297,8 +316,13 @@ FabricStage::Configure(const json& s, RdmaTopology& topo) const
                          IntegerValue(Int(s, "nic.probe_request_priority")));
     topo.SetNicAttribute("ProbeResponsePriority",
                          IntegerValue(Int(s, "nic.probe_response_priority")));
-    topo.SetNicAttribute("EntropyChangePackets",
-                         UintegerValue(Int(s, "nic.entropy_change_packets")));
+    ObjectFactory paths = PluginKeys::Factory(s, PluginRegistry::PathSelectors());
+    paths.Set("Paths", UintegerValue(Int(s, "nic.paths")));
+    if (Str(s, "nic.load_balancer") == kPerQp)
+    {
+        paths.Set("ChangePackets", UintegerValue(Int(s, "nic.entropy_change_packets")));
+    }
+    topo.SetNicAttribute("PathSelector", ObjectFactoryValue(paths));
     topo.SetLossRecovery(PluginKeys::Factory(s, PluginRegistry::LossRecoveries()));
     topo.SetCongestionControl(PluginKeys::Factory(s, PluginRegistry::CongestionControls()));
 

@@ -7,6 +7,7 @@
 #include "ns3/load-balancer.h"
 #include "ns3/loss-recovery.h"
 #include "ns3/object-factory.h"
+#include "ns3/path-selector.h"
 #include "ns3/scenario-error.h"
 
 #include <algorithm>
@@ -370,10 +371,24 @@ PluginRegistry::LossRecoveries()
     return r;
 }
 
+const PluginRegistry&
+PluginRegistry::PathSelectors()
+{
+    // Paths and the default's ChangePackets have keys of their own (nic.paths,
+    // nic.entropy_change_packets), which the fabric sets.
+    static const PluginRegistry r("nic",
+                                  "nic.load_balancer",
+                                  PathSelector::GetTypeId(),
+                                  &NameOf<PathSelector>,
+                                  "Path-selection parameters",
+                                  {"Paths", "ChangePackets"});
+    return r;
+}
+
 std::vector<const PluginRegistry*>
 PluginRegistry::All()
 {
-    return {&CongestionControls(), &LoadBalancers(), &LossRecoveries()};
+    return {&CongestionControls(), &LoadBalancers(), &LossRecoveries(), &PathSelectors()};
 }
 
 const PluginRegistry*

@@ -17,7 +17,8 @@ namespace ns3
 
 /**
  * \ingroup rdma
- * One pluggable family of the model (congestion control, load balancer, loss recovery):
+ * One pluggable family of the model (congestion control, load balancer, loss recovery,
+ * path selection):
  * the classes a scenario can name, found at run time among the registered TypeIds
  * (every concrete subclass of the family's base), and their parameters, the Attributes
  * of each TypeId. A scenario names a class with the family's choice key (cc.algorithm,
@@ -102,7 +103,9 @@ class PluginRegistry
     static const PluginRegistry& LoadBalancers();
     /// The loss-recovery policies (nic.loss_recovery, nic.<policy>.<Attribute>).
     static const PluginRegistry& LossRecoveries();
-    /// The three families.
+    /// The sender path-selection policies (nic.load_balancer, nic.<policy>.<Attribute>).
+    static const PluginRegistry& PathSelectors();
+    /// The four families.
     static std::vector<const PluginRegistry*> All();
     /// The family whose parameters \p path names, or null.
     static const PluginRegistry* ForParameter(const std::string& path);

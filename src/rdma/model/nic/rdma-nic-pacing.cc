@@ -5,7 +5,6 @@
  * congestion controller's send hooks, and the data and probe packets it builds.
  */
 #include "ns3/abort.h"
-#include "ns3/hash-constants.h"
 #include "ns3/pint-code.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-sim-schedule.h"
@@ -20,11 +19,6 @@ namespace ns3
 
 namespace
 {
-/// Host-side spraying: source ports are drawn from IANA's dynamic range [49152, 65535].
-constexpr uint32_t kDynamicPortFirst = 49152;
-constexpr uint32_t kDynamicPortCount = 16384;
-/// The low bits of the multiplicative hash dropped before taking the port.
-constexpr uint32_t kEntropyHashShift = 12;
 /// Picoseconds per nanosecond (the simulator's time resolution is 1 ns).
 constexpr uint64_t kPsPerNs = 1000;
 } // namespace
@@ -212,7 +206,7 @@ RdmaNic::FillDataHeader(RdmaHeader& h,
                         const SendQueuePair& qp,
                         const RdmaMessage& msg,
                         uint32_t psn,
-                        const Time& now) const
+                        const Time& now)
 {
     uint32_t payload = m_mtu;
     if (psn == msg.lastPsn)
@@ -240,14 +234,8 @@ RdmaNic::FillDataHeader(RdmaHeader& h,
     h.ecn = m_ecnCapable ? RdmaHeader::ECT0 : RdmaHeader::NOT_ECT;
     h.src = m_nodeId;
     h.dst = qp.peerNode;
-    h.sport = qp.sport;
-    if (m_entropyChangePackets > 0)
-    {
-        // A new entropy value every N packets, spread over the dynamic port range.
-        const uint32_t epoch = psn / m_entropyChangePackets;
-        const uint32_t mixed = (qp.sport * rdmahash::kMix16 + epoch) * rdmahash::kFibonacci32;
-        h.sport = kDynamicPortFirst + (mixed >> kEntropyHashShift) % kDynamicPortCount;
-    }
+    h.sport = m_sharedPaths ? m_sharedPaths->NextEntropy(qp.sport, psn, now)
+                            : NextQpEntropy(qp, psn, now);
     h.dstQpn = qp.peerQpn;
     h.psn = psn;
     h.payload = payload;

@@ -74,6 +74,7 @@ RdmaNic::AddSendQp(uint32_t peerNode, uint32_t peerQpn, uint16_t sport, uint8_t 
             m_destinationLimiter[peerNode] = qp.limiter;
         }
     }
+    AddQpPaths(qp);
     m_sendQps.push_back(std::move(qp));
     return m_sendQps.size() - 1;
 }

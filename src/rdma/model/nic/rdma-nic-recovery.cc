@@ -19,6 +19,10 @@ RdmaNic::ReceiveAck(const RdmaHeader& h)
 {
     SendQueuePair& qp = m_sendQps[h.dstQpn];
     Acknowledge(qp, h.psn + 1, h);
+    if (m_pathFeedback)
+    {
+        NotePathFeedback(qp, h);
+    }
     Repace(qp);
     Reschedule(qp);
 }
@@ -28,6 +32,10 @@ RdmaNic::ReceiveNack(const RdmaHeader& h)
 {
     SendQueuePair& qp = m_sendQps[h.dstQpn];
     Acknowledge(qp, h.psn, h);
+    if (m_pathFeedback)
+    {
+        NotePathFeedback(qp, h);
+    }
     if (h.flags & RdmaHeader::FLAG_CNP)
     {
         ++m_stats.cnpsReceived;
@@ -182,6 +190,10 @@ RdmaNic::RtoExpired(uint32_t qpn)
         return;
     }
     ++m_stats.timeouts;
+    if (m_pathFeedback)
+    {
+        NotePathTimeout(qp, now);
+    }
     qp.cc->OnTimeout();
     m_recovery->OnTimeout(qp, now);
     Reschedule(qp);

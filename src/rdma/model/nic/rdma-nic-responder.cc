@@ -155,6 +155,7 @@ RdmaNic::SendAck(const RecvQueuePair& rq,
     h.dstQpn = rq.peerQpn;
     h.psn = psn;
     h.sackPsn = data.psn;
+    h.echoSport = data.sport;
     h.timestamp = data.timestamp;
     h.flags = extraFlags;
     h.remoteDelayNs = static_cast<uint32_t>(

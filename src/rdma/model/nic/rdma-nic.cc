@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/no-congestion-control.h"
 #include "ns3/node.h"
+#include "ns3/per-qp-entropy.h"
 #include "ns3/pint-code.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-sim.h"
@@ -26,6 +27,19 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaNic");
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+/// Today's RoCEv2 behaviour: one UDP source port per QP (PerQpEntropy). By TypeId, not
+/// by name: this runs while the types are being registered.
+ObjectFactory
+DefaultPathFactory()
+{
+    ObjectFactory f;
+    f.SetTypeId(PerQpEntropy::GetTypeId());
+    return f;
+}
+} // namespace
 
 TypeId
 RdmaNic::GetTypeId()
@@ -78,12 +92,13 @@ RdmaNic::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&RdmaNic::m_recovery),
                           MakePointerChecker<LossRecovery>())
-            .AddAttribute("EntropyChangePackets",
-                          "Host-side spraying: change the UDP source port (ECMP entropy) every "
-                          "N packets of a QP; 0 = one port per QP.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&RdmaNic::m_entropyChangePackets),
-                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PathSelector",
+                          "The entropy (UDP source port) of each data packet: a PathSelector "
+                          "(PerQpEntropy, the QP's own port, by default; "
+                          "ObliviousPathSelector, BitmapPathSelector, RepsPathSelector).",
+                          ObjectFactoryValue(DefaultPathFactory()),
+                          MakeObjectFactoryAccessor(&RdmaNic::m_pathFactory),
+                          MakeObjectFactoryChecker())
             .AddAttribute("InflightCap",
                           "At most this many packets in flight per QP, 0 = none (IRN's BDP-FC: "
                           "ceil(BDP / MTU); the scenario runner derives it).",
@@ -147,7 +162,7 @@ RdmaNic::RdmaNic()
       m_perDestination(false),
       m_probeRequestPriority(-1),
       m_probeResponsePriority(-1),
-      m_entropyChangePackets(0),
+      m_pathFactory(DefaultPathFactory()),
       m_nodeId(0),
       m_wake(this),
       m_wakePs(0),
@@ -178,6 +193,8 @@ RdmaNic::DoDispose()
         qp.rto.Cancel();
         qp.cc = nullptr;
     }
+    m_qpPaths.clear();
+    m_sharedPaths = nullptr;
     for (auto& l : m_limiters)
     {
         l.probeTimer.Cancel();

@@ -9,6 +9,7 @@
 #include "ns3/member-event.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
+#include "ns3/path-selector.h"
 #include "ns3/qp-scheduler.h"
 #include "ns3/queue-pair.h"
 #include "ns3/random-variable-stream.h"
@@ -44,8 +45,10 @@ namespace ns3
  * can stall. Responders ACK every AckInterval packets and each message's last packet
  * (as the policy says), and answer CE-marked packets with CNPs (at most one per
  * CnpInterval per QP). ACK, NACK, CNP and probe responses travel in the port's strict
- * class. With EntropyChangePackets > 0 the requester changes the UDP
- * source port every N packets (host-side spraying over plain ECMP).
+ * class. The UDP source port (ECMP entropy) of each data packet is a policy too
+ * (attribute PathSelector, a PathSelector: PerQpEntropy, the QP's own port, by default;
+ * oblivious, bitmap and REPS spraying over a space of entropies); ACKs and NACKs echo
+ * the entropy of the packet they answer, and the policy hears of them.
  *
  * The implementation is split by concern: rdma-nic.cc (attributes, QPs, posting, receive
  * dispatch), rdma-nic-pacing.cc (requester: which QP sends, pacing, the packets it
@@ -190,7 +193,19 @@ class RdmaNic : public Object, public RdmaPortOwner
                             const SendQueuePair& qp,
                             const RdmaMessage& msg,
                             uint32_t psn,
-                            const Time& now) const;
+                            const Time& now);
+    /// Path selection of new send QP \p qp (its own selector if the policy keeps state
+    /// per QP; at the NIC's first QP, the policy's shape).
+    void AddQpPaths(const SendQueuePair& qp);
+    /// The entropy of data packet \p psn of \p qp from its own selector (remembered
+    /// until acknowledged if the policy reads feedback).
+    uint16_t NextQpEntropy(const SendQueuePair& qp, uint32_t psn, const Time& now);
+    /// Tell \p qp's selector what ACK or NACK \p h says of the path of the packet it
+    /// answers, and forget the entropies of the packets now acknowledged.
+    void NotePathFeedback(const SendQueuePair& qp, const RdmaHeader& h);
+    /// Tell \p qp's selector its timer expired, with the entropy its oldest
+    /// unacknowledged packet was last sent with.
+    void NotePathTimeout(const SendQueuePair& qp, const Time& now);
     /// Count a data packet sent in the stats and advance sndNxt unless it fills a \p hole.
     void CountDataPacket(SendQueuePair& qp, uint32_t psn, uint32_t payload, bool hole);
     /// Tell the controller a data packet left and set when the QP's limiter may send next.
@@ -264,7 +279,24 @@ class RdmaNic : public Object, public RdmaPortOwner
     Time m_probeTimeout;
     int32_t m_probeRequestPriority;
     int32_t m_probeResponsePriority;
-    uint32_t m_entropyChangePackets;
+    ObjectFactory m_pathFactory; ///< attribute PathSelector
+
+    /// The path selection of one send QP whose policy keeps state per QP.
+    struct QpPaths
+    {
+        Ptr<PathSelector> selector;
+        uint32_t sentBase = 0; ///< PSN of sent[0]
+        /// Entropy of the last transmission of each PSN from sentBase on, while
+        /// unacknowledged (a timeout blames the oldest one's path): policies with feedback.
+        CompactDeque<uint16_t> sent;
+    };
+
+    /// The selector of every QP, when the policy keeps no state per QP (the default).
+    Ptr<PathSelector> m_sharedPaths;
+    /// Per send QP, when the policy keeps state per QP (else empty).
+    std::vector<QpPaths> m_qpPaths;
+    bool m_perQpPaths = false;   ///< the policy keeps state per QP
+    bool m_pathFeedback = false; ///< the policy reads ACKs, NACKs and timeouts
 
     Ptr<RdmaNetDevice> m_device;
     uint32_t m_nodeId;

@@ -11,7 +11,8 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaHeader);
 namespace
 {
 /// Bytes the model's fields take; the rest of the real header size is padding.
-constexpr uint32_t kFieldBytes = 1 + 1 + 1 + 1 + 4 + 4 + 2 + 2 + 4 + 4 + 4 + 2 + 8 + 4 + 4 + 1 + 1;
+constexpr uint32_t kFieldBytes =
+    1 + 1 + 1 + 1 + 4 + 4 + 2 + 2 + 4 + 4 + 4 + 2 + 8 + 4 + 4 + 1 + 1 + 2;
 static_assert(kFieldBytes <= rdmawire::HeaderBytes(RdmaPacketType::DATA),
               "model fields must fit in the smallest real header stack");
 } // namespace
@@ -43,6 +44,7 @@ RdmaHeader::Reset()
     timestamp = 0;
     intStack.fill(0);
     pintCode = 0;
+    echoSport = 0;
 }
 
 void
@@ -98,6 +100,7 @@ RdmaHeader::Serialize(Buffer::Iterator it) const
     it.WriteU32(remoteDelayNs);
     it.WriteU8(intHops);
     it.WriteU8(pintBytes);
+    it.WriteU16(echoSport);
     it.WriteU8(0, rdmawire::HeaderBytes(type) - kFieldBytes);
     if (flags & FLAG_INT)
     {
@@ -134,6 +137,7 @@ RdmaHeader::Deserialize(Buffer::Iterator it)
     remoteDelayNs = it.ReadU32();
     intHops = it.ReadU8();
     pintBytes = it.ReadU8();
+    echoSport = it.ReadU16();
     it.Next(rdmawire::HeaderBytes(type) - kFieldBytes);
     if (flags & FLAG_INT)
     {

@@ -91,6 +91,10 @@ class RdmaHeader : public Header
     std::array<uint64_t, rdmawire::kMaxIntHops> intStack; ///< packed IntHop records
     /// DATA: the largest PintCode of the path's egresses so far; ACK: its echo
     uint16_t pintCode;
+    /// ACK/NACK: the UDP source port (entropy) of the data packet answered, so that the
+    /// sender learns which path the news is about (Ultra Ethernet's echoed entropy,
+    /// PathSelector). In the padding after pintCode: no frame grows.
+    uint16_t echoSport;
 
     /// Push one INT record (ignored beyond kMaxIntHops, as a real INT domain would).
     void AppendIntHop(uint64_t packed);

@@ -481,3 +481,26 @@ TEST(Cli, UnreadableInputsGiveOneCleanLineAndExitTwo)
     }
     EXPECT_FALSE(fs::exists(out));
 }
+
+TEST(Cli, PathSelectionBadInput)
+{
+    // nic.load_balancer names a policy, nic.paths is 1 to 16384, a policy's parameters
+    // are checked by their Attributes, and nic.entropy_change_packets belongs to per_qp:
+    // one line naming the file (or --set), the key and the value, exit 2.
+    json s = kSmall;
+    s["nic"] = {{"load_balancer", "random"}};
+    ExpectInputError(s, "", {"bad.json", "nic.load_balancer", "random"});
+    s["nic"] = {{"load_balancer", "oblivious"}, {"paths", 0}};
+    ExpectInputError(s, "", {"bad.json", "nic.paths", "0"});
+    s["nic"] = {{"load_balancer", "oblivious"}, {"paths", 16385}};
+    ExpectInputError(s, "", {"bad.json", "nic.paths", "16385"});
+    s["nic"] = {{"load_balancer", "bitmap"}, {"bitmap", {{"MaxPenalty", 0}}}};
+    ExpectInputError(s, "", {"bad.json", "nic.bitmap.MaxPenalty", "0"});
+    s["nic"] = {{"load_balancer", "reps"}, {"reps", {{"FreezeTime", 10}}}}; // needs a unit
+    ExpectInputError(s, "", {"bad.json", "nic.reps.FreezeTime", "10"});
+    s["nic"] = {{"load_balancer", "reps"}, {"entropy_change_packets", 4}};
+    ExpectInputError(s, "", {"bad.json", "nic.entropy_change_packets", "4", "per_qp"});
+    ExpectInputError(kSmall,
+                     "--set nic.load_balancer=spray",
+                     {"--set", "nic.load_balancer", "spray"});
+}
