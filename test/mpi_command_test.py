@@ -98,3 +98,45 @@ def test_setup_rejects_unknown_options(tmp_path):
     result = rdma(tmp_path, "setup", "--mpi-please")
     assert result.returncode == 2
     assert len(result.stderr.splitlines()) == 1 and "--mpi" in result.stderr
+
+
+DIED = """--------------------------------------------------------------------------
+Primary job  terminated normally, but 1 process returned
+a non-zero exit code. Per user-direction, the job has been aborted.
+--------------------------------------------------------------------------
+--------------------------------------------------------------------------
+mpirun noticed that process rank 1 with PID 4242 on node vm exited on signal 9 (Killed).
+--------------------------------------------------------------------------
+[vm:04240] 1 more process has sent help message help-mpi-api.txt / mpi-abort
+rdma-run: interrupted (SIGTERM); partial results removed
+"""
+
+
+@pytest.mark.parametrize("code", [137, 2])
+def test_a_rank_that_dies_is_one_line_and_no_output(tmp_path, code):
+    """mpirun's report of a rank killed (as Open MPI prints it: blocks between lines of
+    dashes, a [host:pid] line, rank 0 stopped by SIGTERM) becomes one line naming the
+    rank, exit code 1; what the run staged (DIR.partial-PID of a process gone) is removed
+    and no DIR is left. A rank's own error (exit code 2, its one line) stays that line."""
+    cache, runner, bin_dir = fake_mpi_build(tmp_path)
+    report = tmp_path / "report.txt"
+    report.write_text(DIED if code == 137 else "rdma-run: bad.json: key 'x' has value 'y'\n")
+    (bin_dir / "mpirun").write_text(
+        '#!/bin/sh\nwhile [ "$1" != "--out" ]; do shift; done\n'
+        'mkdir -p "$2.partial-999999"\necho "a rank\'s progress" >&2\n'
+        f'cat "{report}" >&2\nexit {code}\n')
+    out = tmp_path / "X"
+    result = rdma(tmp_path, "run", SCENARIO, "--out", str(out), "--ranks", "2",
+                  cache=cache, path=bin_dir)
+    lines = result.stderr.splitlines()
+    assert lines[0] == "a rank's progress", result.stderr
+    if code == 137:
+        assert result.returncode == 1
+        assert len(lines) == 2, result.stderr
+        assert "rank 1 was killed by signal 9 (Killed)" in lines[1]
+        assert str(out) in lines[1]
+    else:
+        assert result.returncode == 2
+        assert lines[1:] == ["rdma-run: bad.json: key 'x' has value 'y'"], result.stderr
+    assert not out.exists()
+    assert not list(tmp_path.glob("X.partial-*"))
