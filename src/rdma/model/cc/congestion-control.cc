@@ -140,4 +140,14 @@ CongestionControl::ClampRate(double rate, uint64_t minRate) const
     return static_cast<uint64_t>(std::clamp(rate, lo, hi));
 }
 
+void
+CongestionControl::SetRateOfWindow(double window, double wireRatio, double rttSec, uint64_t minRate)
+{
+    const uint64_t r = ClampRate(window * wireRatio * 8 / rttSec, minRate);
+    if (r != m_rate.Get())
+    {
+        m_rate = r;
+    }
+}
+
 } // namespace ns3

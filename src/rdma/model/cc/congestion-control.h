@@ -315,6 +315,13 @@ class CongestionControl : public Object
     Time Now() const;
     /// Clamp to [minRate, line rate].
     uint64_t ClampRate(double rate, uint64_t minRate) const;
+    /**
+     * For a window-based controller that paces: set m_rate to a window of \p window
+     * payload bytes per \p rttSec seconds, in wire bits (\p wireRatio wire bytes per
+     * payload byte: the NIC spaces packets by their wire bytes), clamped to [\p minRate,
+     * line rate]. m_rate is written (and traced) only when it changes.
+     */
+    void SetRateOfWindow(double window, double wireRatio, double rttSec, uint64_t minRate);
 
     CcContext m_ctx;
     /// The rate decided last (bit/s), for tracing; subclasses update it.

@@ -260,12 +260,7 @@ void
 Nscc::SetWindow(double w)
 {
     m_cwnd = std::clamp(w, m_minWindow, m_maxWindow);
-    // W in one base RTT, in wire bits: the NIC spaces packets by their wire bytes.
-    const uint64_t r = ClampRate(m_cwnd.Get() * m_wireRatio * 8 / m_baseRtt.GetSeconds(), 1);
-    if (r != m_rate.Get())
-    {
-        m_rate = r;
-    }
+    SetRateOfWindow(m_cwnd.Get(), m_wireRatio, m_baseRtt.GetSeconds(), 1);
 }
 
 uint64_t
