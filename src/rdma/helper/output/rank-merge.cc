@@ -4,6 +4,7 @@
 #include "ns3/rank-merge.h"
 
 #include "ns3/abort.h"
+#include "ns3/output-file.h"
 #include "ns3/output-stage.h"
 #include "ns3/rdma-ranks.h"
 #include "ns3/stall-report.h"
@@ -276,27 +277,43 @@ Recompute(json& sum, const std::vector<json>& ranks, Time end)
 }
 } // namespace
 
-const std::vector<RankMerge::CsvRule>&
-RankMerge::CsvRules()
-{
-    static const std::vector<CsvRule> rules = {
-        // Events by time; at one time, each rank's in its own order (one rank: the
-        // serial run's), ranks in turn.
-        {"fct.csv", {8}, -1}, // end_ns
-        {"pfc.csv", {0}, 0},  // time_ns
-        // Samples by time, then in the order a serial run walks the nodes.
-        {"queue.csv", {0, 1, 2, 3}, 0},      // time_ns, node, port, prio
-        {"ports.csv", {0, 1, 2}, 0},         // time_ns, node, port
-        {"cc.csv", {0, kSampledQpOrder}, 0}, // time_ns, (node, qp)
-        {"unfinished.csv", {0}, -1},         // flow_id
-    };
-    return rules;
-}
-
 namespace
 {
 /// A row's keys by a rule (at most four; unused ones 0).
 using RowKey = std::array<int64_t, 4>;
+
+/// A declaration's sort key and time column as column numbers of its header.
+struct Rule
+{
+    std::string file;      ///< file name in the output folder
+    std::vector<int> keys; ///< columns to order rows by, in turn (-1: the sampled QP order)
+    int timeColumn;        ///< column of the time in ns (-1: none); rows past the end dropped
+    int nodeColumn;        ///< for the sampled QP order: the columns node and qp
+    int qpColumn;
+};
+
+/// \p file's rule: its names made column numbers (the header is the declaration's).
+Rule
+Resolve(const OutputFile& file)
+{
+    Rule r{file.name, {}, -1, -1, -1};
+    for (const std::string& key : file.sortKey)
+    {
+        if (key == OutputFile::kSampledQpOrder)
+        {
+            r.keys.push_back(-1);
+            r.nodeColumn = file.Column("node");
+            r.qpColumn = file.Column("qp");
+            continue;
+        }
+        r.keys.push_back(file.Column(key));
+    }
+    if (!file.timeColumn.empty())
+    {
+        r.timeColumn = file.Column(file.timeColumn);
+    }
+    return r;
+}
 
 /// One rank's rows of a CSV text, read one at a time.
 class RowReader
@@ -310,7 +327,7 @@ class RowReader
     }
 
     /// The next row within the end, and its key; false when there is none.
-    bool Next(const RankMerge::CsvRule& rule,
+    bool Next(const Rule& rule,
               int64_t endNs,
               const std::map<std::pair<int64_t, int64_t>, int64_t>& position)
     {
@@ -327,12 +344,13 @@ class RowReader
             for (std::size_t i = 0; i < rule.keys.size(); ++i)
             {
                 const int k = rule.keys[i];
-                if (k != RankMerge::kSampledQpOrder)
+                if (k >= 0)
                 {
                     key[i] = Column(line, k);
                     continue;
                 }
-                const auto at = position.find({Column(line, 1), Column(line, 2)});
+                const auto at =
+                    position.find({Column(line, rule.nodeColumn), Column(line, rule.qpColumn)});
                 if (at == position.end())
                 {
                     throw std::runtime_error(rule.file + ": a QP no rank samples");
@@ -376,10 +394,11 @@ constexpr std::string_view kEventOrder = ",event_order\n";
 void
 RankMerge::MergeCsvTo(std::ostream& out,
                       const std::vector<std::string>& texts,
-                      const CsvRule& rule,
+                      const OutputFile& file,
                       int64_t endNs,
                       const QpOrder& qpOrder)
 {
+    const Rule rule = Resolve(file);
     NS_ABORT_MSG_IF(rule.keys.size() > std::tuple_size<RowKey>::value,
                     "RankMerge: more keys than a row key holds");
     std::map<std::pair<int64_t, int64_t>, int64_t> position;
@@ -404,6 +423,15 @@ RankMerge::MergeCsvTo(std::ostream& out,
                       head.substr(head.size() - kEventOrder.size()) == kEventOrder;
             NS_ABORT_MSG_IF(ordered && rule.keys.size() >= std::tuple_size<RowKey>::value,
                             "RankMerge: no key left for the event order");
+            const std::string_view columns =
+                ordered ? head.substr(0, head.size() - kEventOrder.size()) : head;
+            if (std::string(columns.substr(0, columns.find_last_not_of("\r\n") + 1)) !=
+                file.Header())
+            {
+                throw std::runtime_error(file.name + ": the header '" +
+                                         std::string(columns.substr(0, columns.find('\n'))) +
+                                         "' is not its declaration's '" + file.Header() + "'");
+            }
         }
         else if (head != header)
         {
@@ -474,12 +502,12 @@ RankMerge::MergeCsvTo(std::ostream& out,
 
 std::string
 RankMerge::MergeCsv(const std::vector<std::string>& texts,
-                    const CsvRule& rule,
+                    const OutputFile& file,
                     int64_t endNs,
                     const QpOrder& qpOrder)
 {
     std::ostringstream out;
-    MergeCsvTo(out, texts, rule, endNs, qpOrder);
+    MergeCsvTo(out, texts, file, endNs, qpOrder);
     return out.str();
 }
 
@@ -523,25 +551,68 @@ RankMerge::MergeSummaries(const std::vector<json>& ranks, Time end)
     return sum;
 }
 
+void
+RankMerge::CheckDeclared(const RunOutput& out)
+{
+    std::string undeclared;
+    for (const std::string& name : out.Files())
+    {
+        if (name.size() > 4 && name.compare(name.size() - 4, 4, ".csv") == 0 &&
+            !OutputFiles::Find(name))
+        {
+            undeclared += (undeclared.empty() ? "" : ", ") + name;
+        }
+    }
+    // Every rank learns whether any rank wrote one (no rank may stop alone: the others
+    // would wait for it in the next collective).
+    std::vector<int64_t> any = {undeclared.empty() ? 0 : 1};
+    RdmaRanks::AllReduce(any, RdmaRanks::Reduce::MAX);
+    const std::vector<std::string> names = RdmaRanks::Gather(undeclared);
+    if (any[0] == 0)
+    {
+        return;
+    }
+    std::string all;
+    for (std::size_t k = 0; k < names.size(); ++k)
+    {
+        if (!names[k].empty())
+        {
+            all += (all.empty() ? "" : "; ") + std::string("rank ") + std::to_string(k) + ": " +
+                   names[k];
+        }
+    }
+    throw std::runtime_error("a run over ranks wrote CSV files no OutputFile declares, whose "
+                             "rows it cannot merge (" +
+                             (all.empty() ? std::string("on another rank") : all) +
+                             "): declare each beside its writer (output-file.h)");
+}
+
 json
 RankMerge::Merge(RunOutput& out, const json& summary, const json& state, const json& rank, Time end)
 {
     const bool root = RdmaRanks::Rank() == 0;
-    for (const CsvRule& rule : CsvRules())
+    for (const OutputFile* file : OutputFiles::All())
     {
+        if (file->merge != OutputFile::Merge::ROWS)
+        {
+            continue; // rank 0's copy is the file (the others' stay in their scratch)
+        }
         std::string text;
-        const bool written = out.Take(rule.file, &text);
-        const std::vector<std::string> texts = RdmaRanks::Gather(text);
-        if (root && written)
+        const bool written = out.Take(file->name, &text);
+        std::vector<std::string> texts = RdmaRanks::Gather(written ? text : std::string());
+        // The ranks that wrote the file (each text a header at least).
+        texts.erase(std::remove(texts.begin(), texts.end(), std::string()), texts.end());
+        if (root && !texts.empty())
         {
             // Streamed to the file: the merge holds nothing beyond the ranks' texts.
-            MergeCsvTo(out.Stream(rule.file),
+            MergeCsvTo(out.Stream(file->name),
                        texts,
-                       rule,
+                       *file,
                        end.GetNanoSeconds(),
                        state.value("cc_qps", QpOrder()));
         }
     }
+    CheckDeclared(out);
     const json mine = {{"summary", summary}, {"state", state}, {"rank", rank}};
     const std::vector<std::string> texts = RdmaRanks::Gather(mine.dump());
     if (!root)
