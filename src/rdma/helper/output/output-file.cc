@@ -52,11 +52,10 @@ OutputFiles::Add(OutputFile file)
     NS_ABORT_MSG_IF(Find(file.name), "OutputFiles: '" << file.name << "' is declared twice");
     for (const std::string& key : file.sortKey)
     {
-        NS_ABORT_MSG_IF(key != OutputFile::kSampledQpOrder &&
-                            std::find(file.columns.begin(), file.columns.end(), key) ==
-                                file.columns.end(),
-                        "OutputFiles: '" << file.name << "' sorts by '" << key
-                                         << "', not one of its columns");
+        NS_ABORT_MSG_IF(
+            key != OutputFile::kSampledQpOrder &&
+                std::find(file.columns.begin(), file.columns.end(), key) == file.columns.end(),
+            "OutputFiles: '" << file.name << "' sorts by '" << key << "', not one of its columns");
     }
     NS_ABORT_MSG_IF(!file.timeColumn.empty() &&
                         std::find(file.columns.begin(), file.columns.end(), file.timeColumn) ==

@@ -29,6 +29,7 @@ class OutputWriter
 {
   public:
     virtual ~OutputWriter() = default;
+
     /// The run starts (before the traffic).
     virtual void Start()
     {
@@ -86,8 +87,8 @@ struct OutputFile
     Merge merge = Merge::ROWS;        ///< how the ranks' copies merge
     double rowBytes = 0;              ///< bytes of a row, rounded up (the size guard's)
     RowEstimate rows = nullptr;       ///< its row count (nullptr: not estimated, see the doc)
-    MakeWriter make = nullptr;        ///< its writer, run by OutputStage (nullptr: written elsewhere)
-    int order = 0;                    ///< its place among the files (size estimate, merge)
+    MakeWriter make = nullptr; ///< its writer, run by OutputStage (nullptr: written elsewhere)
+    int order = 0;             ///< its place among the files (size estimate, merge)
 
     /// The header line, without its newline.
     std::string Header() const;

@@ -53,24 +53,18 @@ Mean(const std::vector<int64_t>& v)
 
 /// links.csv: both ends of every link (RdmaTopology::WriteLinks), the whole fabric on
 /// every rank: rank 0's is the file.
-const OutputFileRegistration g_linksCsv({"links.csv",
-                                         {"node",
-                                          "port",
-                                          "node_kind",
-                                          "peer_node",
-                                          "peer_port",
-                                          "peer_kind",
-                                          "rate_bps",
-                                          "delay_ns"},
-                                         {},
-                                         "",
-                                         OutputFile::Merge::RANK_ZERO,
-                                         SizeGuard::Cost::kLinkRow,
-                                         [](const json&, const SizeGuard::Estimate& e) {
-                                             return OutputFile::Rows{e.links, e.fabricKey};
-                                         },
-                                         nullptr,
-                                         60});
+const OutputFileRegistration g_linksCsv(
+    {"links.csv",
+     {"node", "port", "node_kind", "peer_node", "peer_port", "peer_kind", "rate_bps", "delay_ns"},
+     {},
+     "",
+     OutputFile::Merge::RANK_ZERO,
+     SizeGuard::Cost::kLinkRow,
+     [](const json&, const SizeGuard::Estimate& e) {
+         return OutputFile::Rows{e.links, e.fabricKey};
+     },
+     nullptr,
+     60});
 
 /// Time between uplink-meter windows when output.port_sample_us is 0.
 const Time kDefaultUplinkWindow = MicroSeconds(10);

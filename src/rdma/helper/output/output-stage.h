@@ -103,7 +103,7 @@ class OutputStage
     RunRecorder m_recorder;
     std::vector<std::unique_ptr<PeriodicSampler>> m_samplers;
     std::vector<std::unique_ptr<OutputWriter>> m_writers; ///< of the declared files
-    std::vector<std::pair<uint32_t, uint32_t>> m_ccQps; ///< cc.csv's QPs (node, QP), in order
+    std::vector<std::pair<uint32_t, uint32_t>> m_ccQps;   ///< cc.csv's QPs (node, QP), in order
     QueueSampler* m_queues;
     UplinkMeter m_uplinks;
     ByteLedger m_ledger;

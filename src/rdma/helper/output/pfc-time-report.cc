@@ -126,9 +126,10 @@ PfcTimeReport::OnPfcRx(std::size_t i, uint8_t priority, uint16_t quanta)
         c.began = now;
     }
     // The port's own expiry: the quanta at its rate, from now.
-    c.until = now + PicoSeconds(SerializationClock::Picoseconds(
-                        uint64_t(quanta) * rdmawire::kPfcQuantumBytes,
-                        port.device->GetBitRate()));
+    c.until =
+        now +
+        PicoSeconds(SerializationClock::Picoseconds(uint64_t(quanta) * rdmawire::kPfcQuantumBytes,
+                                                    port.device->GetBitRate()));
 }
 
 /// The columns of pfc_time.csv.
@@ -179,10 +180,9 @@ PfcTimeCsv()
             40,
             // At most every class of every port (both ends of every link), with PFC on.
             [](const nlohmann::json& s, const SizeGuard::Estimate& e) {
-                return OutputFile::Rows{scenario::Bool(s, "switch.pfc.enabled")
-                                            ? e.Ports() * kRdmaNumPriorities
-                                            : 0,
-                                        e.fabricKey};
+                return OutputFile::Rows{
+                    scenario::Bool(s, "switch.pfc.enabled") ? e.Ports() * kRdmaNumPriorities : 0,
+                    e.fabricKey};
             },
             [](const nlohmann::json&, RdmaTopology& topo, RunOutput& out) {
                 return std::unique_ptr<OutputWriter>(

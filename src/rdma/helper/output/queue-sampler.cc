@@ -27,7 +27,8 @@ QueueCsv()
             [](const nlohmann::json& s, const SizeGuard::Estimate& e) {
                 const double samples = scenario::Num(s, "stop_time_ms") * 1000 /
                                        scenario::Num(s, "output.queue_sample_us");
-                return OutputFile::Rows{samples * std::min(e.Ports() - e.hosts, 2 * e.qps + e.hosts),
+                return OutputFile::Rows{samples *
+                                            std::min(e.Ports() - e.hosts, 2 * e.qps + e.hosts),
                                         "output.queue_sample_us"};
             },
             nullptr,

@@ -19,7 +19,8 @@ namespace ns3
 /**
  * \ingroup rdma
  * The outputs of a run over MPI ranks, made one: every rank writes what its own nodes
- * and flows did (its rows of the declared CSV files, its summary), and rank 0 merges them into the files a serial run writes, in the same formats.
+ * and flows did (its rows of the declared CSV files, its summary), and rank 0 merges them into the
+ * files a serial run writes, in the same formats.
  *
  * The CSV files merge as their declarations say (OutputFile, OutputFiles): a file of
  * Merge::ROWS gets every rank's rows, ordered by its sort key (at one time in each rank's

@@ -73,15 +73,16 @@ namespace
 OutputFile
 UnfinishedCsv()
 {
-    return {"unfinished.csv",
-            {"flow_id", "kind", "src", "dst", "qp", "prio", "size_bytes", "start_ns", "acked_bytes"},
-            {"flow_id"},
-            "",
-            OutputFile::Merge::ROWS,
-            0,
-            nullptr,
-            nullptr,
-            70};
+    return {
+        "unfinished.csv",
+        {"flow_id", "kind", "src", "dst", "qp", "prio", "size_bytes", "start_ns", "acked_bytes"},
+        {"flow_id"},
+        "",
+        OutputFile::Merge::ROWS,
+        0,
+        nullptr,
+        nullptr,
+        70};
 }
 
 const OutputFileRegistration g_unfinishedCsv(UnfinishedCsv());
