@@ -16,9 +16,11 @@ A run's output folder ``DIR`` (written by ``rdma-run``) holds:
     ``time_ns,node,port,prio,bytes``; sparse: absent row = empty queue.
 ``pfc.csv`` (required)
     ``time_ns,node,port,prio,event`` (pause, refresh, resume).
-``cc.csv``, ``ports.csv``, ``links.csv``, ``collectives.csv`` (optional)
+``cc.csv``, ``ports.csv``, ``links.csv``, ``collectives.csv``,
+``pfc_time.csv`` (optional)
     Congestion-control state of sampled QPs, cumulative bytes sent per
-    port, the port map with rates, collective phase times.
+    port, the port map with rates, collective phase times, the time each
+    port and class was paused by PFC and its number of pauses.
 
 Conventions (all documented in docs/analysis.md):
 

@@ -24,6 +24,7 @@ CC_FILE = "cc.csv"
 PORTS_FILE = "ports.csv"
 LINKS_FILE = "links.csv"
 COLLECTIVES_FILE = "collectives.csv"
+PFC_TIME_FILE = "pfc_time.csv"
 
 PROBE_KIND = "probe"
 
@@ -48,6 +49,8 @@ LINKS_COLUMNS = {"node": "int64", "port": "int64", "node_kind": "str",
 COLLECTIVES_COLUMNS = {"phase": "str", "layer": "str", "start_ns": "float64",
                        "end_ns": "float64", "duration_ns": "float64",
                        "flows": "float64", "bytes": "float64"}
+PFC_TIME_COLUMNS = {"node": "int64", "port": "int64", "prio": "int64",
+                    "paused_ns": "int64", "pauses": "int64"}
 
 PORT_KEY = ["node", "port"]
 PFC_KEY = ["node", "port", "prio"]
@@ -92,6 +95,7 @@ class Run:
     ports: pd.DataFrame = None
     links: pd.DataFrame = None
     collectives: pd.DataFrame = None
+    pfc_time: pd.DataFrame = None
 
     @property
     def scenario(self):
@@ -248,6 +252,8 @@ def load_run(run_dir):
                                  LINKS_COLUMNS),
         collectives=_read_optional_csv(
             os.path.join(run_dir, COLLECTIVES_FILE), COLLECTIVES_COLUMNS),
+        pfc_time=_read_optional_csv(
+            os.path.join(run_dir, PFC_TIME_FILE), PFC_TIME_COLUMNS),
     )
 
 

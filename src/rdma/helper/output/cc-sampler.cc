@@ -3,10 +3,40 @@
  */
 #include "ns3/cc-sampler.h"
 
+#include "ns3/output-file.h"
+#include "ns3/scenario-access.h"
+
 #include <algorithm>
 
 namespace ns3
 {
+
+namespace
+{
+/// cc.csv: a row per sampled QP and sample, when output.cc_sample_us is not 0.
+OutputFile
+CcCsv()
+{
+    return {"cc.csv",
+            {"time_ns", "node", "qp", "rate_bps", "window_bytes", "acked_bytes"},
+            {"time_ns", OutputFile::kSampledQpOrder},
+            "time_ns",
+            OutputFile::Merge::ROWS,
+            SizeGuard::Cost::kCcRow,
+            [](const nlohmann::json& s, const SizeGuard::Estimate& e) {
+                const double period = scenario::Num(s, "output.cc_sample_us");
+                const double sampled =
+                    std::min(double(scenario::Int(s, "output.cc_sample_qps")), e.flows);
+                return OutputFile::Rows{
+                    period > 0 ? scenario::Num(s, "stop_time_ms") * 1000 / period * sampled : -1,
+                    "output.cc_sample_us"};
+            },
+            nullptr,
+            30};
+}
+
+const OutputFileRegistration g_ccCsv(CcCsv());
+} // namespace
 
 CcSampler::CcSampler(const RdmaTopology& topo,
                      std::vector<std::pair<uint32_t, uint32_t>> qps,
@@ -26,7 +56,7 @@ CcSampler::CcSampler(const RdmaTopology& topo,
 void
 CcSampler::WriteHeader(std::ostream& out)
 {
-    out << "time_ns,node,qp,rate_bps,window_bytes,acked_bytes\n";
+    out << CcCsv().Header() << '\n';
 }
 
 void

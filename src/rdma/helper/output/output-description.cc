@@ -3,6 +3,7 @@
  */
 #include "ns3/output-description.h"
 
+#include "ns3/output-file.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/scenario-access.h"
 
@@ -64,34 +65,24 @@ PcapBytes(const json& s, const SizeGuard::Estimate& e, double stopUs)
 void
 OutputDescription::Estimate(const json& s, SizeGuard::Estimate& e) const
 {
-    const double stopUs = Num(s, "stop_time_ms") * 1000;
-    const double ports = e.Ports();
-    const double switchPorts = ports - e.hosts;
-    // queue.csv has a row per non-empty queue: at most one class per port is assumed busy.
-    const double queueSamples = stopUs / Num(s, "output.queue_sample_us");
-    e.outputs.push_back(
-        {"queue.csv",
-         queueSamples * std::min(switchPorts, 2 * e.qps + e.hosts) * Cost::kQueueRow,
-         "output.queue_sample_us"});
-    if (Num(s, "output.port_sample_us") > 0)
+    // Every declared file that estimates its rows (OutputFile), then the captures.
+    for (const OutputFile* file : OutputFiles::All())
     {
-        e.outputs.push_back({"ports.csv",
-                             stopUs / Num(s, "output.port_sample_us") * ports * Cost::kPortRow,
-                             "output.port_sample_us"});
-    }
-    if (Num(s, "output.cc_sample_us") > 0)
-    {
-        const double sampled = std::min(double(Int(s, "output.cc_sample_qps")), e.flows);
-        e.outputs.push_back({"cc.csv",
-                             stopUs / Num(s, "output.cc_sample_us") * sampled * Cost::kCcRow,
-                             "output.cc_sample_us"});
+        if (!file->rows)
+        {
+            continue;
+        }
+        const OutputFile::Rows rows = file->rows(s, e);
+        if (rows.count >= 0)
+        {
+            e.outputs.push_back({file->name, rows.count * file->rowBytes, rows.key});
+        }
     }
     if (Bool(s, "output.pcap.enabled"))
     {
+        const double stopUs = Num(s, "stop_time_ms") * 1000;
         e.outputs.push_back({"pcap/", PcapBytes(s, e, stopUs), "output.pcap.max_packets"});
     }
-    e.outputs.push_back({"fct.csv", (e.flows + e.probes) * Cost::kFctRow, "stop_time_ms"});
-    e.outputs.push_back({"links.csv", e.links * Cost::kLinkRow, e.fabricKey});
 }
 
 } // namespace ns3

@@ -12,15 +12,15 @@ namespace ns3
 /**
  * \ingroup rdma
  * The outputs' side of a scenario, before the run: the keys output.* (sampling periods,
- * progress, packet captures) and the estimate of every file the run writes (queue.csv,
- * ports.csv, cc.csv, pcap/, fct.csv, links.csv), at most what their sampling until
- * stop_time_ms gives. OutputStage and PcapStage do the writing.
+ * progress, packet captures) and the estimate of the files the run writes: every declared
+ * CSV file that estimates its rows (OutputFile::rows), and pcap/, at most what their
+ * sampling until stop_time_ms gives. OutputStage and PcapStage do the writing.
  */
 class OutputDescription : public ScenarioStage
 {
   public:
     std::vector<ScenarioKey> Keys() const override;
-    /// The output files, from the fabric, QPs and flows the other stages estimated.
+    /// The output files (OutputFiles), from the fabric, QPs and flows the other stages estimated.
     void Estimate(const nlohmann::json& scenario, SizeGuard::Estimate& estimate) const override;
 };
 

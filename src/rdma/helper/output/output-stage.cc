@@ -5,6 +5,7 @@
 
 #include "ns3/cc-registry.h"
 #include "ns3/cc-sampler.h"
+#include "ns3/output-file.h"
 #include "ns3/port-sampler.h"
 #include "ns3/rdma-ranks.h"
 #include "ns3/rdma-sim.h"
@@ -49,6 +50,21 @@ Mean(const std::vector<int64_t>& v)
     }
     return v.empty() ? 0.0 : sum / double(v.size());
 }
+
+/// links.csv: both ends of every link (RdmaTopology::WriteLinks), the whole fabric on
+/// every rank: rank 0's is the file.
+const OutputFileRegistration g_linksCsv(
+    {"links.csv",
+     {"node", "port", "node_kind", "peer_node", "peer_port", "peer_kind", "rate_bps", "delay_ns"},
+     {},
+     "",
+     OutputFile::Merge::RANK_ZERO,
+     SizeGuard::Cost::kLinkRow,
+     [](const json&, const SizeGuard::Estimate& e) {
+         return OutputFile::Rows{e.links, e.fabricKey};
+     },
+     nullptr,
+     60});
 
 /// Time between uplink-meter windows when output.port_sample_us is 0.
 const Time kDefaultUplinkWindow = MicroSeconds(10);
@@ -253,6 +269,16 @@ OutputStage::OutputStage(const json& s, RdmaTopology& topo, TrafficDriver& drive
                                                          out.Stream("cc.csv"),
                                                          Us(Num(s, "output.cc_sample_us"))));
     }
+    for (const OutputFile* file : OutputFiles::All())
+    {
+        if (file->make)
+        {
+            if (std::unique_ptr<OutputWriter> writer = file->make(s, topo, out))
+            {
+                m_writers.push_back(std::move(writer));
+            }
+        }
+    }
 }
 
 void
@@ -264,6 +290,10 @@ OutputStage::Start()
     }
     m_uplinks.Start();
     m_pfcSafety.Start();
+    for (auto& writer : m_writers)
+    {
+        writer->Start();
+    }
 }
 
 void
@@ -385,9 +415,13 @@ OutputStage::RankState() const
 }
 
 std::string
-OutputStage::WriteUnfinished(RunOutput& out, Time end) const
+OutputStage::WriteEndFiles(RunOutput& out, Time end)
 {
     m_stall.WriteUnfinished(out.Stream("unfinished.csv"));
+    for (auto& writer : m_writers)
+    {
+        writer->Finish(end);
+    }
     return m_stall.StallMessage(end);
 }
 

@@ -5,6 +5,7 @@
 #define RDMA_OUTPUT_STAGE_H
 
 #include "ns3/byte-ledger.h"
+#include "ns3/output-file.h"
 #include "ns3/pcap-stage.h"
 #include "ns3/periodic-sampler.h"
 #include "ns3/pfc-safety-report.h"
@@ -27,13 +28,14 @@ namespace ns3
  * \ingroup rdma
  * The output stage of a run: what it records while it runs (fct.csv and pfc.csv through
  * RunRecorder, links.csv, and the samplers of queue.csv, ports.csv and cc.csv, per the
- * output.* keys; the uplink meter) and the figures of summary.json it computes at the
+ * output.* keys; the uplink meter; the writer of every declared file that has one,
+ * OutputFile::make) and the figures of summary.json it computes at the
  * end from the NICs', switches' and driver's counters, the packet captures (PcapStage), with the
  * byte conservation check (ByteLedger) and what was left unfinished (StallReport, unfinished.csv).
  *
  * Call order: construct once every traffic source has added its flows (the cc.csv
  * sampler picks QPs among them), Start before the traffic starts, Stop when the run
- * ends, then Summarize.
+ * ends, then Summarize and WriteEndFiles.
  */
 class OutputStage
 {
@@ -86,10 +88,11 @@ class OutputStage
                                    const std::vector<int64_t>& small);
 
     /**
-     * Write unfinished.csv (the flows that did not complete) into \p out.
+     * Write the files of the run's end into \p out: unfinished.csv (the flows that did not
+     * complete) and those of the declared writers (OutputWriter::Finish at \p end).
      * \return the "no progress since T" line when the run stalled, else empty
      */
-    std::string WriteUnfinished(RunOutput& out, Time end) const;
+    std::string WriteEndFiles(RunOutput& out, Time end);
     /// The "PFC deadlock at T ..." line when a deadlock was found, else empty.
     std::string DeadlockMessage() const;
 
@@ -99,7 +102,8 @@ class OutputStage
     const TrafficDriver& m_driver;
     RunRecorder m_recorder;
     std::vector<std::unique_ptr<PeriodicSampler>> m_samplers;
-    std::vector<std::pair<uint32_t, uint32_t>> m_ccQps; ///< cc.csv's QPs (node, QP), in order
+    std::vector<std::unique_ptr<OutputWriter>> m_writers; ///< of the declared files
+    std::vector<std::pair<uint32_t, uint32_t>> m_ccQps;   ///< cc.csv's QPs (node, QP), in order
     QueueSampler* m_queues;
     UplinkMeter m_uplinks;
     ByteLedger m_ledger;

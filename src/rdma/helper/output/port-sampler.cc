@@ -3,8 +3,36 @@
  */
 #include "ns3/port-sampler.h"
 
+#include "ns3/output-file.h"
+#include "ns3/scenario-access.h"
+
 namespace ns3
 {
+
+namespace
+{
+/// ports.csv: a row per port and sample, when output.port_sample_us is not 0.
+OutputFile
+PortsCsv()
+{
+    return {"ports.csv",
+            {"time_ns", "node", "port", "tx_bytes"},
+            {"time_ns", "node", "port"},
+            "time_ns",
+            OutputFile::Merge::ROWS,
+            SizeGuard::Cost::kPortRow,
+            [](const nlohmann::json& s, const SizeGuard::Estimate& e) {
+                const double period = scenario::Num(s, "output.port_sample_us");
+                return OutputFile::Rows{
+                    period > 0 ? scenario::Num(s, "stop_time_ms") * 1000 / period * e.Ports() : -1,
+                    "output.port_sample_us"};
+            },
+            nullptr,
+            20};
+}
+
+const OutputFileRegistration g_portsCsv(PortsCsv());
+} // namespace
 
 PortSampler::PortSampler(const RdmaTopology& topo, std::ostream& out, Time interval)
     : PeriodicSampler(out, interval),
@@ -15,7 +43,7 @@ PortSampler::PortSampler(const RdmaTopology& topo, std::ostream& out, Time inter
 void
 PortSampler::WriteHeader(std::ostream& out)
 {
-    out << "time_ns,node,port,tx_bytes\n";
+    out << PortsCsv().Header() << '\n';
     m_ports.clear();
     for (uint32_t h : m_topo.GetLocalHosts())
     {

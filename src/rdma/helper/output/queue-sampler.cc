@@ -3,10 +3,40 @@
  */
 #include "ns3/queue-sampler.h"
 
+#include "ns3/output-file.h"
+#include "ns3/scenario-access.h"
+
 #include <algorithm>
 
 namespace ns3
 {
+
+namespace
+{
+/// queue.csv: a row per non-empty queue and sample (at most one class per port is
+/// assumed busy in the size estimate).
+OutputFile
+QueueCsv()
+{
+    return {"queue.csv",
+            {"time_ns", "node", "port", "prio", "bytes"},
+            {"time_ns", "node", "port", "prio"}, // by time, then as a serial run walks them
+            "time_ns",
+            OutputFile::Merge::ROWS,
+            SizeGuard::Cost::kQueueRow,
+            [](const nlohmann::json& s, const SizeGuard::Estimate& e) {
+                const double samples = scenario::Num(s, "stop_time_ms") * 1000 /
+                                       scenario::Num(s, "output.queue_sample_us");
+                return OutputFile::Rows{samples *
+                                            std::min(e.Ports() - e.hosts, 2 * e.qps + e.hosts),
+                                        "output.queue_sample_us"};
+            },
+            nullptr,
+            10};
+}
+
+const OutputFileRegistration g_queueCsv(QueueCsv());
+} // namespace
 
 QueueSampler::QueueSampler(const RdmaTopology& topo, std::ostream& out, Time interval)
     : PeriodicSampler(out, interval),
@@ -17,7 +47,7 @@ QueueSampler::QueueSampler(const RdmaTopology& topo, std::ostream& out, Time int
 void
 QueueSampler::WriteHeader(std::ostream& out)
 {
-    out << "time_ns,node,port,prio,bytes\n";
+    out << QueueCsv().Header() << '\n';
     std::size_t ports = 0;
     m_switches.clear();
     for (uint32_t s : m_topo.GetLocalSwitches())

@@ -1,21 +1,19 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * RankMerge, the summaries' side and the collective merge of a run's outputs; the CSV
+ * files' merge is in rank-merge-csv.cc.
  */
 #include "ns3/rank-merge.h"
 
 #include "ns3/abort.h"
+#include "ns3/output-file.h"
 #include "ns3/output-stage.h"
 #include "ns3/rdma-ranks.h"
 #include "ns3/stall-report.h"
 #include "ns3/uplink-meter.h"
 
 #include <algorithm>
-#include <array>
-#include <cstdlib>
-#include <map>
-#include <sstream>
-#include <stdexcept>
-#include <string_view>
 
 namespace ns3
 {
@@ -105,23 +103,6 @@ Larger(const json& a, const json& b)
         return a.is_null() ? b : a;
     }
     return b.get<double>() > a.get<double>() ? b : a;
-}
-
-/// Column \p col of CSV line \p line as an integer (0 if absent or not a number).
-int64_t
-Column(std::string_view line, int col)
-{
-    std::size_t at = 0;
-    for (int c = 0; c < col; ++c)
-    {
-        at = line.find(',', at);
-        if (at == std::string_view::npos)
-        {
-            return 0;
-        }
-        ++at;
-    }
-    return std::strtoll(std::string(line.substr(at, line.find(',', at) - at)).c_str(), nullptr, 10);
 }
 
 /// The merged ledger: the ranks' sums, each rank's ends of the links between ranks made
@@ -276,213 +257,6 @@ Recompute(json& sum, const std::vector<json>& ranks, Time end)
 }
 } // namespace
 
-const std::vector<RankMerge::CsvRule>&
-RankMerge::CsvRules()
-{
-    static const std::vector<CsvRule> rules = {
-        // Events by time; at one time, each rank's in its own order (one rank: the
-        // serial run's), ranks in turn.
-        {"fct.csv", {8}, -1}, // end_ns
-        {"pfc.csv", {0}, 0},  // time_ns
-        // Samples by time, then in the order a serial run walks the nodes.
-        {"queue.csv", {0, 1, 2, 3}, 0},      // time_ns, node, port, prio
-        {"ports.csv", {0, 1, 2}, 0},         // time_ns, node, port
-        {"cc.csv", {0, kSampledQpOrder}, 0}, // time_ns, (node, qp)
-        {"unfinished.csv", {0}, -1},         // flow_id
-    };
-    return rules;
-}
-
-namespace
-{
-/// A row's keys by a rule (at most four; unused ones 0).
-using RowKey = std::array<int64_t, 4>;
-
-/// One rank's rows of a CSV text, read one at a time.
-class RowReader
-{
-  public:
-    /// \p ordered: the rows end with an event_order column (RunRecorder), the last key.
-    RowReader(std::string_view text, std::size_t headerSize, bool ordered)
-        : m_rest(text.substr(headerSize)),
-          m_ordered(ordered)
-    {
-    }
-
-    /// The next row within the end, and its key; false when there is none.
-    bool Next(const RankMerge::CsvRule& rule,
-              int64_t endNs,
-              const std::map<std::pair<int64_t, int64_t>, int64_t>& position)
-    {
-        while (!m_rest.empty())
-        {
-            const std::size_t eol = m_rest.find('\n');
-            line = m_rest.substr(0, eol == std::string_view::npos ? m_rest.size() : eol + 1);
-            m_rest.remove_prefix(line.size());
-            if (rule.timeColumn >= 0 && Column(line, rule.timeColumn) > endNs)
-            {
-                continue;
-            }
-            key = {};
-            for (std::size_t i = 0; i < rule.keys.size(); ++i)
-            {
-                const int k = rule.keys[i];
-                if (k != RankMerge::kSampledQpOrder)
-                {
-                    key[i] = Column(line, k);
-                    continue;
-                }
-                const auto at = position.find({Column(line, 1), Column(line, 2)});
-                if (at == position.end())
-                {
-                    throw std::runtime_error(rule.file + ": a QP no rank samples");
-                }
-                key[i] = at->second;
-            }
-            if (m_ordered)
-            {
-                const std::size_t comma = line.rfind(',');
-                key[rule.keys.size()] =
-                    std::strtoll(std::string(line.substr(comma + 1)).c_str(), nullptr, 10);
-            }
-            return true;
-        }
-        return false;
-    }
-
-    /// Write the row to \p out as the merged file has it (without event_order).
-    void Write(std::ostream& out) const
-    {
-        if (m_ordered)
-        {
-            out << line.substr(0, line.rfind(',')) << '\n';
-            return;
-        }
-        out << line;
-    }
-
-    std::string_view line;
-    RowKey key{};
-
-  private:
-    std::string_view m_rest;
-    bool m_ordered;
-};
-
-/// The column a rank adds to order the rows of one instant by (RunRecorder).
-constexpr std::string_view kEventOrder = ",event_order\n";
-} // namespace
-
-void
-RankMerge::MergeCsvTo(std::ostream& out,
-                      const std::vector<std::string>& texts,
-                      const CsvRule& rule,
-                      int64_t endNs,
-                      const QpOrder& qpOrder)
-{
-    NS_ABORT_MSG_IF(rule.keys.size() > std::tuple_size<RowKey>::value,
-                    "RankMerge: more keys than a row key holds");
-    std::map<std::pair<int64_t, int64_t>, int64_t> position;
-    for (std::size_t i = 0; i < qpOrder.size(); ++i)
-    {
-        position.emplace(qpOrder[i], i);
-    }
-    std::string_view header;
-    bool ordered = false;
-    std::vector<RowReader> readers;
-    bool sorted = true; // every rank's rows already in key order (as each rank writes them)
-    for (const std::string& text : texts)
-    {
-        const std::string_view all(text);
-        const std::size_t eol = all.find('\n');
-        const std::string_view head =
-            all.substr(0, eol == std::string_view::npos ? all.size() : eol + 1);
-        if (&text == &texts.front())
-        {
-            header = head;
-            ordered = head.size() >= kEventOrder.size() &&
-                      head.substr(head.size() - kEventOrder.size()) == kEventOrder;
-            NS_ABORT_MSG_IF(ordered && rule.keys.size() >= std::tuple_size<RowKey>::value,
-                            "RankMerge: no key left for the event order");
-        }
-        else if (head != header)
-        {
-            throw std::runtime_error(rule.file + ": the ranks wrote different headers");
-        }
-        RowReader check(all, head.size(), ordered);
-        RowKey last{};
-        for (bool first = true; sorted && check.Next(rule, endNs, position); first = false)
-        {
-            sorted = first || !(check.key < last);
-            last = check.key;
-        }
-        readers.emplace_back(all, head.size(), ordered);
-    }
-    if (ordered)
-    {
-        out << header.substr(0, header.size() - kEventOrder.size()) << '\n';
-    }
-    else
-    {
-        out << header;
-    }
-    if (!sorted)
-    {
-        // Not expected: every row at once, in a stable order by key (ties: rank order).
-        std::vector<std::pair<RowKey, RowReader>> rows;
-        for (RowReader& r : readers)
-        {
-            while (r.Next(rule, endNs, position))
-            {
-                rows.emplace_back(r.key, r);
-            }
-        }
-        std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-            return a.first < b.first;
-        });
-        for (const auto& row : rows)
-        {
-            row.second.Write(out);
-        }
-        return;
-    }
-    // Each rank's rows in order: take the least next row (ties: the lowest rank), which
-    // is the stable order by key, holding no row beyond the ranks' texts.
-    std::vector<bool> more;
-    for (RowReader& r : readers)
-    {
-        more.push_back(r.Next(rule, endNs, position));
-    }
-    while (true)
-    {
-        std::size_t least = readers.size();
-        for (std::size_t k = 0; k < readers.size(); ++k)
-        {
-            if (more[k] && (least == readers.size() || readers[k].key < readers[least].key))
-            {
-                least = k;
-            }
-        }
-        if (least == readers.size())
-        {
-            return;
-        }
-        readers[least].Write(out);
-        more[least] = readers[least].Next(rule, endNs, position);
-    }
-}
-
-std::string
-RankMerge::MergeCsv(const std::vector<std::string>& texts,
-                    const CsvRule& rule,
-                    int64_t endNs,
-                    const QpOrder& qpOrder)
-{
-    std::ostringstream out;
-    MergeCsvTo(out, texts, rule, endNs, qpOrder);
-    return out.str();
-}
-
 json
 RankMerge::MergeSummaries(const std::vector<json>& ranks, Time end)
 {
@@ -527,21 +301,28 @@ json
 RankMerge::Merge(RunOutput& out, const json& summary, const json& state, const json& rank, Time end)
 {
     const bool root = RdmaRanks::Rank() == 0;
-    for (const CsvRule& rule : CsvRules())
+    for (const OutputFile* file : OutputFiles::All())
     {
+        if (file->merge != OutputFile::Merge::ROWS)
+        {
+            continue; // rank 0's copy is the file (the others' stay in their scratch)
+        }
         std::string text;
-        const bool written = out.Take(rule.file, &text);
-        const std::vector<std::string> texts = RdmaRanks::Gather(text);
-        if (root && written)
+        const bool written = out.Take(file->name, &text);
+        std::vector<std::string> texts = RdmaRanks::Gather(written ? text : std::string());
+        // The ranks that wrote the file (each text a header at least).
+        texts.erase(std::remove(texts.begin(), texts.end(), std::string()), texts.end());
+        if (root && !texts.empty())
         {
             // Streamed to the file: the merge holds nothing beyond the ranks' texts.
-            MergeCsvTo(out.Stream(rule.file),
+            MergeCsvTo(out.Stream(file->name),
                        texts,
-                       rule,
+                       *file,
                        end.GetNanoSeconds(),
                        state.value("cc_qps", QpOrder()));
         }
     }
+    CheckDeclared(out);
     const json mine = {{"summary", summary}, {"state", state}, {"rank", rank}};
     const std::vector<std::string> texts = RdmaRanks::Gather(mine.dump());
     if (!root)

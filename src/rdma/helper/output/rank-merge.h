@@ -5,6 +5,7 @@
 #define RDMA_RANK_MERGE_H
 
 #include "ns3/nstime.h"
+#include "ns3/output-file.h"
 #include "ns3/run-output.h"
 
 #include <nlohmann/json.hpp>
@@ -18,55 +19,42 @@ namespace ns3
 /**
  * \ingroup rdma
  * The outputs of a run over MPI ranks, made one: every rank writes what its own nodes
- * and flows did (fct.csv, pfc.csv, queue.csv, ports.csv, unfinished.csv, its summary),
- * and rank 0 merges them into the files a serial run writes, in the same formats.
+ * and flows did (its rows of the declared CSV files, its summary), and rank 0 merges them into the
+ * files a serial run writes, in the same formats.
  *
- * Merged CSV rows are ordered by key columns (fct.csv by completion time and pfc.csv by
- * time, at one time in each rank's order, or by a last column event_order if the ranks
- * wrote one (RunRecorder), which is then dropped; the samples by time, then node and
- * port), and rows after the run's end are left out: ranks stop a little after the last
- * completion (RankEndCheck), a serial run at it. Summary counters are summed over ranks,
- * extremes are the largest, and the figures that need all ranks' data at once (means and
+ * The CSV files merge as their declarations say (OutputFile, OutputFiles): a file of
+ * Merge::ROWS gets every rank's rows, ordered by its sort key (at one time in each rank's
+ * order, or by a last column event_order if the ranks wrote one (RunRecorder), which is
+ * then dropped), without rows after the run's end: ranks stop a little after the last
+ * completion (RankEndCheck), a serial run at it. A CSV file that no declaration names is
+ * an error, never dropped. Summary counters are summed over ranks, extremes are the
+ * largest, and the figures that need all ranks' data at once (means and
  * percentiles, the conservation ledger, uplink imbalance, the stall verdict) are computed
  * again from merged data.
  */
 class RankMerge
 {
   public:
-    /// A key of CsvRule::keys that is no column: the position of the row's QP (columns 1
-    /// and 2, node and QP number) in the order a serial run samples them.
-    static constexpr int kSampledQpOrder = -1;
-
-    /// How one CSV file merges.
-    struct CsvRule
-    {
-        std::string file;      ///< file name in the output folder
-        std::vector<int> keys; ///< columns (numbers) to order rows by, in turn
-        int timeColumn;        ///< column of the time in ns (-1: none); rows past the end dropped
-    };
-
     /// QPs, (node, QP number), in the order a serial run samples them.
     using QpOrder = std::vector<std::pair<int64_t, int64_t>>;
 
-    /// The CSV files a run over ranks merges, with their rules.
-    static const std::vector<CsvRule>& CsvRules();
-
     /**
-     * Merge the texts \p texts (one per rank, each a header line and rows) of one CSV
-     * file by \p rule into \p out: the header once, then every rank's rows, ordered by
-     * the rule's key columns (stable: ties keep rank order), without rows whose time is
-     * past \p endNs. \p qpOrder serves the key kSampledQpOrder. Each rank writes its rows
-     * in key order, so the merge streams them (nothing is held beyond \p texts); rows out
-     * of order are sorted first. Throws std::runtime_error if the headers differ.
+     * Merge the texts \p texts (one per rank, each a header line and rows) of the CSV
+     * file \p file into \p out: the header once, then every rank's rows, ordered by the
+     * file's sort key (stable: ties keep rank order), without rows whose time column is
+     * past \p endNs. \p qpOrder serves the key OutputFile::kSampledQpOrder. Each rank
+     * writes its rows in key order, so the merge streams them (nothing is held beyond
+     * \p texts); rows out of order are sorted first. Throws std::runtime_error if the
+     * headers differ, or are not the declaration's columns.
      */
     static void MergeCsvTo(std::ostream& out,
                            const std::vector<std::string>& texts,
-                           const CsvRule& rule,
+                           const OutputFile& file,
                            int64_t endNs,
                            const QpOrder& qpOrder = {});
     /// MergeCsvTo into a string.
     static std::string MergeCsv(const std::vector<std::string>& texts,
-                                const CsvRule& rule,
+                                const OutputFile& file,
                                 int64_t endNs,
                                 const QpOrder& qpOrder = {});
 
@@ -77,9 +65,16 @@ class RankMerge
     static nlohmann::json MergeSummaries(const std::vector<nlohmann::json>& ranks, Time end);
 
     /**
-     * Collective, at the end of a run over ranks: take this rank's files of CsvRules()
-     * out of \p out, and its \p summary with \p state (OutputStage::RankState(), whose
-     * cc_qps is the QP order of cc.csv) and \p rank (this rank's own figures); on rank 0 write the
+     * Collective: throw std::runtime_error, on every rank, if any rank's \p out holds a
+     * CSV file that no OutputFile declares (its rows could not be merged).
+     */
+    static void CheckDeclared(const RunOutput& out);
+
+    /**
+     * Collective, at the end of a run over ranks: take this rank's files of the declared
+     * files of Merge::ROWS out of \p out (CheckDeclared: no other CSV may be left), and
+     * its \p summary with \p state (OutputStage::RankState(), whose cc_qps is the QP order
+     * of cc.csv) and \p rank (this rank's own figures); on rank 0 write the
      * merged files into \p out and return the merged summary. Elsewhere \p out is left empty and
      * the return value is \p summary.
      */

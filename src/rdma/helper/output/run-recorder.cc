@@ -3,6 +3,7 @@
  */
 #include "ns3/run-recorder.h"
 
+#include "ns3/output-file.h"
 #include "ns3/rdma-sim.h"
 #include "ns3/simulator.h"
 
@@ -11,16 +12,64 @@
 namespace ns3
 {
 
+namespace
+{
+/// fct.csv: a row per completed flow or probe, in completion order.
+OutputFile
+FctCsv()
+{
+    return {"fct.csv",
+            {"flow_id",
+             "kind",
+             "src",
+             "dst",
+             "qp",
+             "prio",
+             "size_bytes",
+             "start_ns",
+             "end_ns",
+             "fct_ns",
+             "ideal_fct_ns",
+             "slowdown"},
+            {"end_ns"}, // at one time: each rank's order (one rank: the serial run's)
+            "",
+            OutputFile::Merge::ROWS,
+            SizeGuard::Cost::kFctRow,
+            [](const nlohmann::json&, const SizeGuard::Estimate& e) {
+                return OutputFile::Rows{e.flows + e.probes, "stop_time_ms"};
+            },
+            nullptr,
+            50};
+}
+
+/// pfc.csv: a row per PFC event of a switch (pause, refresh, resume, storm), in time
+/// order; not estimated (the pauses are not known before the run).
+OutputFile
+PfcCsv()
+{
+    return {"pfc.csv",
+            {"time_ns", "node", "port", "prio", "event"},
+            {"time_ns"},
+            "time_ns",
+            OutputFile::Merge::ROWS,
+            0,
+            nullptr,
+            nullptr,
+            55};
+}
+
+const OutputFileRegistration g_fctCsv(FctCsv());
+const OutputFileRegistration g_pfcCsv(PfcCsv());
+} // namespace
+
 RunRecorder::RunRecorder(std::ostream& fct, std::ostream& pfc, bool eventOrder)
     : m_fct(fct),
       m_pfc(pfc),
       m_eventOrder(eventOrder)
 {
     const char* order = eventOrder ? ",event_order\n" : "\n";
-    m_fct << "flow_id,kind,src,dst,qp,prio,size_bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,"
-             "slowdown"
-          << order;
-    m_pfc << "time_ns,node,port,prio,event" << order;
+    m_fct << FctCsv().Header() << order;
+    m_pfc << PfcCsv().Header() << order;
 }
 
 void

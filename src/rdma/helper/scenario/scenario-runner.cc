@@ -508,7 +508,7 @@ ScenarioRunner::Run(const std::string& outDir, bool quiet)
         progress.Stop();
 
         sum = output.Summarize(end, timing);
-        const std::string stall = output.WriteUnfinished(*out, end);
+        const std::string stall = output.WriteEndFiles(*out, end);
         warnings = {output.DeadlockMessage(), stall};
         for (const auto& stage : m_traffic)
         {

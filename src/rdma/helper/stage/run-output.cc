@@ -6,6 +6,7 @@
 #include "ns3/run-cleanup.h"
 #include "ns3/scenario-error.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -144,6 +145,22 @@ RunOutput::Close(const std::string& name, std::ofstream& s) const
         throw ScenarioError("--out: writing '" + m_staging + "/" + name +
                             "' failed: " + WriteError(m_staging, errno));
     }
+}
+
+std::vector<std::string>
+RunOutput::Files() const
+{
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(m_staging, ec))
+    {
+        if (entry.is_regular_file(ec))
+        {
+            names.push_back(entry.path().filename().string());
+        }
+    }
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 bool

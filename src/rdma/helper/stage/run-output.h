@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -40,6 +41,8 @@ class RunOutput
      * files, then writes the merged one). \return false if no such file was written
      */
     bool Take(const std::string& name, std::string* content);
+    /// The names of the files written so far in the folder itself (not in subfolders), sorted.
+    std::vector<std::string> Files() const;
     /// Close every stream and move the staging folder to DIR.
     void Commit();
     const std::string& GetDir() const;

@@ -5,6 +5,7 @@
 #include "ns3/collective-replay.h"
 #include "ns3/collective-trace.h"
 #include "ns3/moe-generator.h"
+#include "ns3/output-file.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-ranks.h"
 #include "ns3/run-output.h"
@@ -340,6 +341,44 @@ CollectiveStage::Summarize(json& sum, Time /* end */) const
         sum["moe_rank_hosts"] = m_rankHosts;
     }
 }
+
+namespace
+{
+/// collectives.csv: a row per phase and layer of the replay; every rank combines the
+/// groups' times (CollectiveReplay::CombineRanks) and writes the whole file: rank 0's is
+/// it. Not estimated (a row per group: small beside the flows').
+const OutputFileRegistration g_collectivesCsv(
+    {"collectives.csv",
+     {"phase", "layer", "start_ns", "end_ns", "duration_ns", "flows", "bytes"},
+     {},
+     "",
+     OutputFile::Merge::RANK_ZERO,
+     0,
+     nullptr,
+     nullptr,
+     80});
+
+/// moe-trace.csv: the MoE generator's traffic as a replayable trace (CollectiveTrace's
+/// columns), written by rank 0 only. Not estimated (a row per flow, as fct.csv).
+const OutputFileRegistration g_moeTraceCsv({"moe-trace.csv",
+                                            {"flow_id",
+                                             "release_ns",
+                                             "src",
+                                             "dst",
+                                             "bytes",
+                                             "phase",
+                                             "layer",
+                                             "wait_groups",
+                                             "gap_ns",
+                                             "prio"},
+                                            {},
+                                            "",
+                                            OutputFile::Merge::RANK_ZERO,
+                                            0,
+                                            nullptr,
+                                            nullptr,
+                                            90});
+} // namespace
 
 void
 CollectiveStage::WriteInputs(RunOutput& out)

@@ -9,7 +9,9 @@
 #include "ns3/rdma-module.h"
 
 #include <gtest/gtest.h>
+#include <map>
 #include <stdexcept>
+#include <unistd.h>
 
 using namespace ns3;
 using json = nlohmann::json;
@@ -70,17 +72,16 @@ Rank(uint64_t completed,
     return json{{"summary", summary}, {"state", state}, {"rank", {{"flows", completed}}}};
 }
 
-const RankMerge::CsvRule&
+/// The declaration of the output file \p file (OutputFiles).
+const OutputFile&
 Rule(const std::string& file)
 {
-    for (const RankMerge::CsvRule& rule : RankMerge::CsvRules())
+    const OutputFile* declared = OutputFiles::Find(file);
+    if (!declared)
     {
-        if (rule.file == file)
-        {
-            return rule;
-        }
+        throw std::runtime_error("no declaration of " + file);
     }
-    throw std::runtime_error("no rule for " + file);
+    return *declared;
 }
 
 } // namespace
@@ -139,7 +140,7 @@ TEST(RankMerge, RowsOutOfOrderWithinARankAreSortedStably)
               header + "0,8,2,3,2\n0,9,1,3,1\n100,8,2,3,6\n100,9,1,3,5\n");
     const std::string fct0 = "a,end_ns\n1,300\n2,100\n";
     const std::string fct1 = "a,end_ns\n3,100\n";
-    RankMerge::CsvRule byEnd{"x.csv", {1}, -1};
+    const OutputFile byEnd{"x.csv", {"a", "end_ns"}, {"end_ns"}, ""};
     EXPECT_EQ(RankMerge::MergeCsv({fct0, fct1}, byEnd, 0), "a,end_ns\n2,100\n3,100\n1,300\n");
 }
 
@@ -199,4 +200,122 @@ TEST(RankMerge, LedgerBalancesOnceLinksBetweenRanksAreWiresAgain)
     const json lost = Rank(4, 0, 30, 31, 10, 10, {}, {});
     EXPECT_FALSE(RankMerge::MergeSummaries({a, lost}, NanoSeconds(100))["conservation"]["balanced"]
                      .get<bool>());
+}
+
+namespace
+{
+/// A file only this test declares: rows by t, none past the end.
+const OutputFileRegistration g_testRows({"rank-merge-test-rows.csv",
+                                         {"t", "v"},
+                                         {"t"},
+                                         "t",
+                                         OutputFile::Merge::ROWS,
+                                         8,
+                                         [](const json&, const SizeGuard::Estimate& e) {
+                                             return OutputFile::Rows{e.hosts, "stop_time_ms"};
+                                         },
+                                         nullptr,
+                                         1000});
+
+/// A fresh output folder under /tmp: never created, as nothing is committed (RunOutput
+/// removes its staging folder).
+std::string
+FreshDir()
+{
+    static int n = 0;
+    return "/tmp/rdma-rank-merge-test-" + std::to_string(::getpid()) + "-" + std::to_string(++n);
+}
+} // namespace
+
+TEST(RankMerge, HeadersThatAreNotTheDeclarationsAreRefused)
+{
+    // A writer whose header drifted from its declaration cannot be merged by name.
+    const std::string rank0 = "time_ns,node,port,prio,bytes,extra\n0,9,1,3,1000,1\n";
+    EXPECT_THROW(RankMerge::MergeCsv({rank0, rank0}, Rule("queue.csv"), 150), std::runtime_error);
+    const std::string swapped = "time_ns,port,node,prio,bytes\n0,1,9,3,1000\n";
+    EXPECT_THROW(RankMerge::MergeCsv({swapped}, Rule("queue.csv"), 150), std::runtime_error);
+}
+
+TEST(RankMerge, ADeclaredFileIsMergedByItsDeclarationAndAnUndeclaredCsvIsAnError)
+{
+    const json a = Rank(6, 0, 50, 40, 20, 10, {}, {});
+    {
+        // Declared by this test alone: the merge reads its declaration (rows by t, none
+        // past the end), with no rule of its own.
+        RunOutput out(FreshDir());
+        out.Stream("rank-merge-test-rows.csv") << "t,v\n300,c\n100,a\n200,b\n";
+        RankMerge::Merge(out, a["summary"], a["state"], a["rank"], NanoSeconds(250));
+        std::string text;
+        ASSERT_TRUE(out.Take("rank-merge-test-rows.csv", &text));
+        EXPECT_EQ(text, "t,v\n100,a\n200,b\n");
+    }
+    {
+        // A CSV that no declaration names: its rows would be lost on every rank but
+        // rank 0, so the run stops, naming it.
+        RunOutput out(FreshDir());
+        out.Stream("undeclared.csv") << "x\n1\n";
+        try
+        {
+            RankMerge::Merge(out, a["summary"], a["state"], a["rank"], NanoSeconds(250));
+            ADD_FAILURE() << "an undeclared CSV was accepted";
+        }
+        catch (const std::runtime_error& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("undeclared.csv"), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(RankMerge, EveryShippedCsvIsDeclaredAndSortedByItsOwnColumns)
+{
+    // The files a run writes, each declared once; a file merged by rows has a sort key,
+    // and its time column, if any, is the first key (rows stream in time order).
+    for (const char* name : {"fct.csv",
+                             "pfc.csv",
+                             "queue.csv",
+                             "ports.csv",
+                             "cc.csv",
+                             "unfinished.csv",
+                             "links.csv",
+                             "pfc_time.csv",
+                             "collectives.csv",
+                             "moe-trace.csv"})
+    {
+        const OutputFile* f = OutputFiles::Find(name);
+        ASSERT_NE(f, nullptr) << name;
+        EXPECT_EQ(f->name, name);
+        EXPECT_FALSE(f->columns.empty()) << name;
+        if (f->merge == OutputFile::Merge::ROWS)
+        {
+            ASSERT_FALSE(f->sortKey.empty()) << name;
+            EXPECT_TRUE(f->timeColumn.empty() || f->sortKey.front() == f->timeColumn) << name;
+        }
+    }
+    EXPECT_EQ(OutputFiles::Find("no-such.csv"), nullptr);
+}
+
+TEST(RankMerge, TheSizeEstimateReadsTheDeclarations)
+{
+    const json s = {{"stop_time_ms", 1.0},
+                    {"switch", {{"pfc", {{"enabled", true}}}}},
+                    {"output",
+                     {{"queue_sample_us", 10.0},
+                      {"port_sample_us", 0.0},
+                      {"cc_sample_us", 0.0},
+                      {"cc_sample_qps", 4},
+                      {"pcap", {{"enabled", false}}}}}};
+    SizeGuard::Estimate e;
+    e.AddFabric(4, 1, 4, "topology.hosts");
+    OutputDescription().Estimate(s, e);
+    std::map<std::string, double> bytes;
+    for (const SizeGuard::Part& p : e.outputs)
+    {
+        bytes[p.what] = p.bytes;
+    }
+    EXPECT_DOUBLE_EQ(bytes.at("rank-merge-test-rows.csv"), 4 * 8); // this test's file
+    EXPECT_EQ(bytes.count("ports.csv"), 0u) << "not sampled: not written";
+    EXPECT_EQ(bytes.count("cc.csv"), 0u);
+    // Every class of both ends of the 4 links, 40 bytes a row.
+    EXPECT_DOUBLE_EQ(bytes.at("pfc_time.csv"), 8 * 8 * 40);
+    EXPECT_GT(bytes.at("links.csv"), 0);
 }
