@@ -91,7 +91,7 @@ def files_identical(a, b):
                for f in a.glob("*.csv"))
 
 
-def bench_one(runner, scenario, ranks, repeat, tie_order="auto"):
+def bench_one(runner, scenario, ranks, repeat, tie_order="fifo"):
     mpirun = ["mpirun", "--oversubscribe", "-np", str(ranks)]
     if os.geteuid() == 0:
         mpirun.append("--allow-run-as-root")
@@ -158,10 +158,9 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--ranks", type=int, required=True, metavar="N")
     p.add_argument("--repeat", type=int, default=3, metavar="K")
-    p.add_argument("--tie-order", choices=["auto", "fifo", "by_node"], default="auto",
-                   help="simulator.tie_order of both runs (auto, the default: by_node on "
-                        "the rdma core and engine; by_node: the files of the run over "
-                        "ranks are the serial run's)")
+    p.add_argument("--tie-order", choices=["fifo", "by_node"], default="fifo",
+                   help="simulator.tie_order of both runs (by_node: the files of the run "
+                        "over ranks are the serial run's)")
     p.add_argument("names", nargs="*", metavar="NAME")
     args = p.parse_args(argv)
     if args.ranks < 1 or args.repeat < 1:

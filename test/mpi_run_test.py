@@ -8,10 +8,9 @@ every summary figure within 2%; MoE: each flow within 5%, every group's start an
 within 0.5%), and the latency probe runs until the whole foreground is done, as
 serially. Every run balances its byte ledger (bytes sent = delivered + dropped + in
 flight); with PFC it drops nothing, lossy it retransmits, and what a failing link loses
-is sent again (these runs order an instant's events as scheduled: simulator.tie_order
-fifo). With the defaults (simulator.tie_order auto: by_node, events of an instant by the
-node they are for, on the rdma core and engine), a run over 2 or 4 ranks writes the
-serial run's files byte for byte. Skipped (exit code 77) without the MPI build."""
+is sent again. With simulator.tie_order by_node (events of an instant by the node they
+are for), on the rdma engine, a run over 2 or 4 ranks writes the serial run's
+files byte for byte. Skipped (exit code 77) without the MPI build."""
 import csv
 import json
 import os
@@ -89,15 +88,10 @@ def late_probes(summary):
             sum(r["late_probe_bytes"] for r in per_rank))
 
 
-# The order ns-3's engines keep (auto gives it them): the rdma engine is set to it too
-# where its runs are compared with theirs.
-FIFO = ["--set", "simulator.tie_order=fifo"]
-
-
 @pytest.fixture(scope="module", params=sorted(EXTRA))
 def serial(request, tmp_path_factory):
     out = tmp_path_factory.mktemp("serial") / request.param
-    extra = [*EXTRA[request.param], *FIFO]
+    extra = EXTRA[request.param]
     return request.param, extra, out, run(out, *extra)
 
 
@@ -212,8 +206,7 @@ def test_ranks_split_the_serial_run(serial, engine, ranks, tmp_path):
     assert not off_by_more(want, have, 2e-2)
 
 
-# Nothing set: simulator.tie_order auto, by_node on the rdma core and engine.
-BY_NODE = []
+BY_NODE = ["--set", "simulator.tie_order=by_node"]
 # What the probe's messages posted after the foreground's end add over ranks (a serial
 # run stops before): their bytes, frames and packets, and the figures made of them.
 LATE_PROBE_KEYS = {"bytes_sent", "bytes_delivered", "data_packets", "packets_forwarded",

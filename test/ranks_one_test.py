@@ -122,10 +122,3 @@ def test_tie_order_by_node_needs_the_rdma_core(tmp_path):
     line = refused(tmp_path, "--ranks", "1", "--set", "simulator.tie_order=by_node",
                    "--set", "simulator.engine=null_message")
     assert "simulator.tie_order" in line and "null_message" in line
-
-
-def test_tie_order_fifo_and_the_default_take_any_scheduler():
-    # The default (auto) is by_node only on the module's core; fifo is ns-3's own order.
-    for extra in ([], ["--set", "simulator.tie_order=fifo"]):
-        p = run(SCENARIO, "--check", "--set", "simulator.scheduler=heap", *extra)
-        assert p.returncode == 0, p.stderr

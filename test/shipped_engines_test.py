@@ -2,8 +2,7 @@
 DefaultSimulatorImpl (simulator.scheduler heap) as under the module's own event core
 (rdma): the model reaches the core only through RdmaSim, and the core's speed machinery
 (reserved event orders, deferred ends of transmission, prefetching) must not change what
-is simulated. Both run with simulator.tie_order fifo, the one order ns-3's schedulers
-know (the core's default, by_node, orders the events of an instant otherwise)."""
+is simulated."""
 import filecmp
 import os
 import subprocess
@@ -18,8 +17,7 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("*.json"))
 
 def run(scenario, engine, out):
     p = subprocess.run([RUNNER, str(scenario), "--quiet", "--out", str(out),
-                        "--set", f"simulator.scheduler={engine}",
-                        "--set", "simulator.tie_order=fifo"],
+                        "--set", f"simulator.scheduler={engine}"],
                        capture_output=True, text=True, timeout=1200)
     assert p.returncode == 0, p.stderr
     return out

@@ -301,12 +301,10 @@ ScenarioRunner::HostCount(const json& s)
 void
 ScenarioRunner::Check(const json& s, const std::string& file)
 {
-    // fifo is what ns-3's schedulers do anyway; only by_node needs the module's core.
     for (const char* key :
          {"simulator.port_prefetch", "simulator.warm_next", "simulator.tie_order"})
     {
-        const bool takenByAny = std::string(key) == "simulator.tie_order" && Str(s, key) == "fifo";
-        if (At(s, key) != ScenarioSchema::Find(key)->defaultValue && !takenByAny &&
+        if (At(s, key) != ScenarioSchema::Find(key)->defaultValue &&
             Str(s, "simulator.scheduler") != "rdma")
         {
             throw ScenarioError(file + ": key '" + key + "' has value '" + Str(s, key) +
@@ -382,7 +380,7 @@ ScenarioRunner::BuildFabric(RdmaTopology& topo, FabricStage& fabric, int64_t& st
         Simulator::GetImplementation()->SetAttribute("WarmNext", aid("simulator.warm_next"));
         Simulator::GetImplementation()->SetAttribute(
             "TieOrder",
-            StringValue(Str(s, "simulator.tie_order") == "fifo" ? "Fifo" : "ByNode"));
+            StringValue(Str(s, "simulator.tie_order") == "by_node" ? "ByNode" : "Fifo"));
     }
     fabric.Configure(s, topo);
     TopologyStage::For(s).Build(s, topo);

@@ -55,14 +55,11 @@ ExpectSameWith(const json& scenario, const char* key, std::initializer_list<cons
     return reference;
 }
 
-/// Run \p scenario on three schedulers, ties in scheduling order (the one order ns-3's
-/// schedulers know); returns the summary of the first (map).
+/// Run \p scenario on three schedulers; returns the summary of the first (map).
 json
 ExpectSameOnEveryScheduler(const json& scenario)
 {
-    json s = scenario;
-    s["simulator"]["tie_order"] = "fifo";
-    return ExpectSameWith(s, "scheduler", {"map", "rdma", "heap"});
+    return ExpectSameWith(scenario, "scheduler", {"map", "rdma", "heap"});
 }
 
 /// A 7-to-1 incast under PFC in which a fabric link goes down and comes back up.
@@ -146,13 +143,6 @@ TEST(EventCore, SameResultsOnEverySchedulerPacedSendersThatAlsoAcknowledge)
 // Rule: loading ports' hot fields ahead of their events (simulator.port_prefetch) changes
 // only the speed: always and never write the same flows, queues, ports and PFC events,
 // under pauses and a link that goes down and up.
-// The default (auto) orders an instant's events by node on the module's core: the order a
-// run over ranks reproduces.
-TEST(EventCore, DefaultTieOrderOnTheRdmaCoreIsByNode)
-{
-    ExpectSameWith(PfcIncastWithLinkFlap(), "tie_order", {"auto", "by_node"});
-}
-
 TEST(EventCore, PortPrefetchChangesNothingSimulated)
 {
     const json sum =
