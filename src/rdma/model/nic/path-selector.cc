@@ -36,7 +36,8 @@ PathSelector::GetTypeId()
                           MakeUintegerChecker<uint32_t>(1, kPortCount))
             .AddTraceSource("Choice",
                             "The entropy chosen for a data packet (QP's own port, PSN, "
-                            "entropy).",
+                            "entropy); not fired by a policy that keeps every packet on "
+                            "its QP's port (KeepsQpPort).",
                             MakeTraceSourceAccessor(&PathSelector::m_choiceTrace),
                             "ns3::PathSelector::ChoiceTracedCallback");
     return tid;
@@ -91,6 +92,12 @@ PathSelector::IsPerQp() const
 
 bool
 PathSelector::UsesFeedback() const
+{
+    return false;
+}
+
+bool
+PathSelector::KeepsQpPort() const
 {
     return false;
 }

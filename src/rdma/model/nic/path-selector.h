@@ -91,6 +91,9 @@ class PathSelector : public Object
     /// True if the policy reads feedback (the NIC then remembers each packet's entropy
     /// until it is acknowledged, and reports ACKs, NACKs and timeouts).
     virtual bool UsesFeedback() const;
+    /// True if every packet takes its QP's own port (the answer of NextEntropy is always
+    /// basePort): the NIC then asks nothing per packet, and Choice does not fire.
+    virtual bool KeepsQpPort() const;
     /// Short name used in scenarios (nic.load_balancer): "per_qp", "oblivious", ...
     virtual std::string GetName() const = 0;
 

@@ -47,6 +47,12 @@ PerQpEntropy::IsPerQp() const
     return false;
 }
 
+bool
+PerQpEntropy::KeepsQpPort() const
+{
+    return m_changePackets == 0;
+}
+
 std::string
 PerQpEntropy::GetName() const
 {

@@ -25,6 +25,8 @@ class PerQpEntropy : public PathSelector
     PerQpEntropy();
 
     bool IsPerQp() const override;
+    /// True without EntropyChangePackets.
+    bool KeepsQpPort() const override;
     std::string GetName() const override;
 
   private:

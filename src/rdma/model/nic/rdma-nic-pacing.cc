@@ -234,8 +234,10 @@ RdmaNic::FillDataHeader(RdmaHeader& h,
     h.ecn = m_ecnCapable ? RdmaHeader::ECT0 : RdmaHeader::NOT_ECT;
     h.src = m_nodeId;
     h.dst = qp.peerNode;
-    h.sport = m_sharedPaths ? m_sharedPaths->NextEntropy(qp.sport, psn, now)
-                            : NextQpEntropy(qp, psn, now);
+    // (The default policy keeps the QP's port: no call per packet.)
+    h.sport = m_keepsQpPort   ? qp.sport
+              : m_sharedPaths ? m_sharedPaths->NextEntropy(qp.sport, psn, now)
+                              : NextQpEntropy(qp, psn, now);
     h.dstQpn = qp.peerQpn;
     h.psn = psn;
     h.payload = payload;

@@ -38,6 +38,7 @@ RdmaNic::AddQpPaths(const SendQueuePair& qp)
         Ptr<PathSelector> first = m_pathFactory.Create<PathSelector>();
         m_perQpPaths = first->IsPerQp();
         m_pathFeedback = m_perQpPaths && first->UsesFeedback();
+        m_keepsQpPort = !m_perQpPaths && first->KeepsQpPort();
         if (!m_perQpPaths)
         {
             first->Init(0, 0);

@@ -297,6 +297,7 @@ class RdmaNic : public Object, public RdmaPortOwner
     std::vector<QpPaths> m_qpPaths;
     bool m_perQpPaths = false;   ///< the policy keeps state per QP
     bool m_pathFeedback = false; ///< the policy reads ACKs, NACKs and timeouts
+    bool m_keepsQpPort = false;  ///< every packet takes its QP's port: nothing to ask
 
     Ptr<RdmaNetDevice> m_device;
     uint32_t m_nodeId;

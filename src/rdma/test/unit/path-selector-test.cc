@@ -82,12 +82,14 @@ TEST(PathSelector, PerQpKeepsThePortOrChangesItEveryNPackets)
     Ptr<PerQpEntropy> fixed = CreateObject<PerQpEntropy>();
     EXPECT_FALSE(fixed->IsPerQp()) << "stateless: one instance serves every QP";
     EXPECT_FALSE(fixed->UsesFeedback());
+    EXPECT_TRUE(fixed->KeepsQpPort()) << "the NIC may skip it: every answer is the QP's port";
     for (uint32_t psn = 0; psn < 100; ++psn)
     {
         EXPECT_EQ(fixed->NextEntropy(kPort, psn, Time(0)), kPort);
     }
     Ptr<PerQpEntropy> spray = CreateObject<PerQpEntropy>();
     spray->SetAttribute("ChangePackets", UintegerValue(4));
+    EXPECT_FALSE(spray->KeepsQpPort());
     std::set<uint16_t> ports;
     for (uint32_t psn = 0; psn < 64; ++psn)
     {
