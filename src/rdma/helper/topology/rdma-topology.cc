@@ -11,6 +11,7 @@
 #include "ns3/hash-constants.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/output-file.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/uinteger.h"
@@ -419,7 +420,8 @@ RdmaTopology::GetSwitchUplinkBitRate(uint32_t sw) const
 void
 RdmaTopology::WriteLinks(std::ostream& out) const
 {
-    out << "node,port,node_kind,peer_node,peer_port,peer_kind,rate_bps,delay_ns\n";
+    // The columns as links.csv declares them (OutputStage).
+    out << OutputFiles::Find("links.csv")->Header() << '\n';
     for (const Link& l : m_links)
     {
         for (uint32_t end = 0; end < 2; ++end)

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/output-file.h"
 #include "ns3/rdma-ranks.h"
 #include "ns3/simulator.h"
 
@@ -315,7 +316,8 @@ CollectiveReplay::CombineRanks()
 void
 CollectiveReplay::WriteCsv(std::ostream& out) const
 {
-    out << "phase,layer,start_ns,end_ns,duration_ns,flows,bytes\n";
+    // The columns as collectives.csv declares them (CollectiveStage).
+    out << OutputFiles::Find("collectives.csv")->Header() << '\n';
     for (uint32_t g = 0; g < m_groups.size(); ++g)
     {
         const GroupStats& s = m_groups[g];

@@ -148,11 +148,7 @@ PathSelector::Draw(uint32_t n)
 {
     // splitmix64: a full-period sequence from any seed, so the QP needs no ns-3 stream.
     m_rng += rdmahash::kGolden64;
-    uint64_t z = m_rng;
-    z = (z ^ (z >> 30)) * rdmahash::kSplitMixMul1;
-    z = (z ^ (z >> 27)) * rdmahash::kSplitMixMul2;
-    z ^= z >> 31;
-    return static_cast<uint32_t>((z >> 32) * n >> 32);
+    return static_cast<uint32_t>((rdmahash::SplitMix64(m_rng) >> 32) * n >> 32);
 }
 
 void

@@ -23,9 +23,7 @@ QpSeed(uint32_t node, uint32_t qpn)
 {
     uint64_t x = (uint64_t(RngSeedManager::GetSeed()) << 32) ^ RngSeedManager::GetRun();
     x ^= (uint64_t(node) << 32 | qpn) * rdmahash::kGolden64;
-    x = (x ^ (x >> 30)) * rdmahash::kSplitMixMul1;
-    x = (x ^ (x >> 27)) * rdmahash::kSplitMixMul2;
-    return x ^ (x >> 31);
+    return rdmahash::SplitMix64(x);
 }
 } // namespace
 

@@ -27,6 +27,15 @@ constexpr uint64_t kSplitMixMul1 = 0xBF58476D1CE4E5B9ULL;
 constexpr uint64_t kSplitMixMul2 = 0x94D049BB133111EBULL;
 constexpr uint64_t kSaltMul64 = 0xD1B54A32D192ED03ULL;
 
+/// splitmix64's finalizer: \p z with its bits mixed (a bijection on 64 bits).
+constexpr uint64_t
+SplitMix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * kSplitMixMul1;
+    z = (z ^ (z >> 27)) * kSplitMixMul2;
+    return z ^ (z >> 31);
+}
+
 } // namespace rdmahash
 
 #endif /* RDMA_HASH_CONSTANTS_H */
