@@ -2,7 +2,7 @@
 validate_uec_sender.txt, validate_load_balancing_snd.txt, validate_load_balancing_failed_snd.txt
 and validate_uec_connreuse.txt that the module can express, run as htsim's main_uec runs it
 (its default fabric or its topology file, its queue sizes, ECN thresholds, trimming, NSCC
-constants, SACK threshold, load balancer and path count), each against the suite's
+constants, load balancer and path count; an ACK per packet), each against the suite's
 ``!tailFCT`` target and the tail FCT htsim's own run published (validate_outputs/*.out,
 stored in htsim_uec.json with the commit they come from). Cases that need what the module
 lacks are listed with the reason, never dropped."""
