@@ -22,7 +22,7 @@ CcCsv()
             {"time_ns", OutputFile::kSampledQpOrder},
             "time_ns",
             OutputFile::Merge::ROWS,
-            SizeGuard::Cost::kCcRow,
+            56, // bytes a row: time, QP, rate, window, acked bytes, rounded up
             [](const nlohmann::json& s, const SizeGuard::Estimate& e) {
                 const double period = scenario::Num(s, "output.cc_sample_us");
                 const double sampled =

@@ -59,7 +59,7 @@ const OutputFileRegistration g_linksCsv(
      {},
      "",
      OutputFile::Merge::RANK_ZERO,
-     SizeGuard::Cost::kLinkRow,
+     64, // bytes a row: both ends, rate and delay, rounded up
      [](const json&, const SizeGuard::Estimate& e) {
          return OutputFile::Rows{e.links, e.fabricKey};
      },

@@ -20,7 +20,7 @@ PortsCsv()
             {"time_ns", "node", "port"},
             "time_ns",
             OutputFile::Merge::ROWS,
-            SizeGuard::Cost::kPortRow,
+            32, // bytes a row: "time_ns,node,port,tx_bytes", rounded up
             [](const nlohmann::json& s, const SizeGuard::Estimate& e) {
                 const double period = scenario::Num(s, "output.port_sample_us");
                 return OutputFile::Rows{

@@ -23,7 +23,7 @@ QueueCsv()
             {"time_ns", "node", "port", "prio"}, // by time, then as a serial run walks them
             "time_ns",
             OutputFile::Merge::ROWS,
-            SizeGuard::Cost::kQueueRow,
+            40, // bytes a row: "time_ns,node,port,prio,bytes", rounded up
             [](const nlohmann::json& s, const SizeGuard::Estimate& e) {
                 const double samples = scenario::Num(s, "stop_time_ms") * 1000 /
                                        scenario::Num(s, "output.queue_sample_us");

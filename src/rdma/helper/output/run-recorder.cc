@@ -34,7 +34,7 @@ FctCsv()
             {"end_ns"}, // at one time: each rank's order (one rank: the serial run's)
             "",
             OutputFile::Merge::ROWS,
-            SizeGuard::Cost::kFctRow,
+            96, // bytes a row: twelve columns of ids, sizes and times, rounded up
             [](const nlohmann::json&, const SizeGuard::Estimate& e) {
                 return OutputFile::Rows{e.flows + e.probes, "stop_time_ms"};
             },

@@ -3,6 +3,7 @@
  */
 #include "ns3/run-output.h"
 
+#include "ns3/output-file.h"
 #include "ns3/run-cleanup.h"
 #include "ns3/scenario-error.h"
 
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <sstream>
+#include <stdexcept>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -190,6 +192,16 @@ RunOutput::Take(const std::string& name, std::string* content)
 void
 RunOutput::Commit()
 {
+    for (const std::string& name : Files())
+    {
+        if (name.size() > 4 && name.compare(name.size() - 4, 4, ".csv") == 0 &&
+            !OutputFiles::Find(name))
+        {
+            throw std::logic_error("the run wrote " + name +
+                                   ", which no OutputFile declares: declare it beside its "
+                                   "writer (OutputFileRegistration, output-file.h)");
+        }
+    }
     for (auto& [name, s] : m_streams)
     {
         Close(name, *s);

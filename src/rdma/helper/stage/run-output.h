@@ -43,7 +43,11 @@ class RunOutput
     bool Take(const std::string& name, std::string* content);
     /// The names of the files written so far in the folder itself (not in subfolders), sorted.
     std::vector<std::string> Files() const;
-    /// Close every stream and move the staging folder to DIR.
+    /**
+     * Close every stream and move the staging folder to DIR. Throws std::logic_error,
+     * leaving DIR as it was, if the folder holds a CSV file that no OutputFile declares
+     * (a serial run checks what a run over ranks must: every CSV's rows can be merged).
+     */
     void Commit();
     const std::string& GetDir() const;
 

@@ -23,7 +23,8 @@ namespace ns3
  * (rdma-run --max-memory-gb, --max-output-gb), with one line giving the estimate and the key that
  * drives it, and its value.
  *
- * The costs per item (SizeGuard::Cost) were measured on this module's runs and rounded
+ * The costs per item (SizeGuard::Cost; an output file's bytes per row are in its
+ * declaration, OutputFile::rowBytes) were measured on this module's runs and rounded
  * up (see docs/design.md, "Size guards"): the estimate errs on the large side.
  */
 class SizeGuard
@@ -40,11 +41,6 @@ class SizeGuard
         static constexpr double kPerQp = 4e3;       ///< a QP: both sides, controller, limiter
         static constexpr double kPerFlow = 256;     ///< a flow: specification, driver state
         static constexpr double kPerTraceRow = 512; ///< a collective-trace row
-        static constexpr double kQueueRow = 40;     ///< queue.csv row
-        static constexpr double kPortRow = 32;      ///< ports.csv row
-        static constexpr double kCcRow = 56;        ///< cc.csv row
-        static constexpr double kFctRow = 96;       ///< fct.csv row
-        static constexpr double kLinkRow = 64;      ///< links.csv row
         static constexpr double kPcapRecord = 16;   ///< pcap record header
     };
 

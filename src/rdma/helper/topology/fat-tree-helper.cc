@@ -29,7 +29,7 @@ bool
 FatTreeHelper::IsValid() const
 {
     return pods > 0 && torsPerPod > 0 && aggsPerPod > 0 && hostsPerTor > 0 && cores > 0 &&
-           cores % aggsPerPod == 0;
+           cores % aggsPerPod == 0 && torAggLinks > 0 && aggCoreLinks > 0;
 }
 
 void
@@ -67,20 +67,26 @@ FatTreeHelper::Build(RdmaTopology& topo) const
         {
             for (uint32_t a = 0; a < aggsPerPod; ++a)
             {
-                topo.AddLink(tors[p * torsPerPod + t],
-                             aggs[p * aggsPerPod + a],
-                             torAggRate,
-                             fabricDelay);
+                for (uint32_t l = 0; l < torAggLinks; ++l)
+                {
+                    topo.AddLink(tors[p * torsPerPod + t],
+                                 aggs[p * aggsPerPod + a],
+                                 torAggRate,
+                                 fabricDelay);
+                }
             }
         }
         for (uint32_t a = 0; a < aggsPerPod; ++a)
         {
             for (uint32_t c = 0; c < coresPerAgg; ++c)
             {
-                topo.AddLink(aggs[p * aggsPerPod + a],
-                             coreIds[a * coresPerAgg + c],
-                             aggCoreRate,
-                             fabricDelay);
+                for (uint32_t l = 0; l < aggCoreLinks; ++l)
+                {
+                    topo.AddLink(aggs[p * aggsPerPod + a],
+                                 coreIds[a * coresPerAgg + c],
+                                 aggCoreRate,
+                                 fabricDelay);
+                }
             }
         }
     }
@@ -90,7 +96,7 @@ double
 FatTreeHelper::TorOversubscription() const
 {
     return double(hostsPerTor) * hostRate.GetBitRate() /
-           (double(aggsPerPod) * torAggRate.GetBitRate());
+           (double(aggsPerPod) * torAggLinks * torAggRate.GetBitRate());
 }
 
 } // namespace ns3

@@ -24,6 +24,8 @@ namespace ns3
  *
  * Hosts are created first (host i under ToR i / hostsPerTor, ToR t in pod
  * t / torsPerPod), then ToRs (kind "tor"), aggregation ("agg") and core ("core").
+ * torAggLinks and aggCoreLinks (default 1) bundle parallel links between two switches
+ * (htsim's Bundle of tiers 1 and 2).
  */
 class FatTreeHelper
 {
@@ -33,6 +35,8 @@ class FatTreeHelper
     uint32_t aggsPerPod = 2;
     uint32_t hostsPerTor = 2;
     uint32_t cores = 4;
+    uint32_t torAggLinks = 1;  ///< parallel links between a ToR and each aggregation switch
+    uint32_t aggCoreLinks = 1; ///< parallel links between an aggregation switch and each core
     DataRate hostRate = DataRate("100Gb/s");
     Time hostDelay = MicroSeconds(1);
     DataRate torAggRate = DataRate("100Gb/s");

@@ -35,8 +35,9 @@ Nscc::GetTypeId()
             .AddAttribute("TargetDelay",
                           "Target queuing delay (time); 0 (default) derives the network RTT "
                           "(NetworkRtt), as htsim's initNsccParams does without packet "
-                          "trimming (with trimming htsim takes 0.75 x; this module does not "
-                          "trim). htsim's -target_q_delay sets it.",
+                          "trimming. With switch.trim.enabled htsim takes 0.75 x NetworkRtt, "
+                          "so that the target sits below the queue that trims: set it so "
+                          "(scenarios/uec-incast-16.json). htsim's -target_q_delay sets it.",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&Nscc::m_targetDelayAttr),
                           MakeTimeChecker(Time(0)))
