@@ -25,6 +25,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "analysis"))
+from rdma_analysis import queues  # noqa: E402
 WORKLOADS = {
     "incast": "scenarios/uec-incast-16.json",
     "permutation": "scenarios/uec-permutation-1024.json",
@@ -59,12 +61,11 @@ def run(scenario, out, overrides):
 
 
 def bottleneck_queue(run_dir):
-    """(time in us, bytes) of the port whose queue peaks highest."""
+    """(time in us, KB) of the port whose queue peaks highest."""
     q = pd.read_csv(run_dir / "queue.csv")
-    q = q.groupby(["node", "port", "time_ns"]).bytes.sum().reset_index()
-    node, port = q.loc[q.bytes.idxmax(), ["node", "port"]]
-    p = q[(q.node == node) & (q.port == port)]
-    return p.time_ns / 1e3, p.bytes / 1e3
+    (node, port), = queues.top_ports(q, 1)
+    t, b = queues.port_queue(q, node, port)
+    return t / 1e3, b / 1e3
 
 
 def main():

@@ -275,13 +275,9 @@ void
 RankMerge::CheckDeclared(const RunOutput& out)
 {
     std::string undeclared;
-    for (const std::string& name : out.Files())
+    for (const std::string& name : OutputFiles::Undeclared(out.Files()))
     {
-        if (name.size() > 4 && name.compare(name.size() - 4, 4, ".csv") == 0 &&
-            !OutputFiles::Find(name))
-        {
-            undeclared += (undeclared.empty() ? "" : ", ") + name;
-        }
+        undeclared += (undeclared.empty() ? "" : ", ") + name;
     }
     // Every rank learns whether any rank wrote one (no rank may stop alone: the others
     // would wait for it in the next collective).

@@ -92,4 +92,18 @@ OutputFiles::Find(const std::string& name)
     return nullptr;
 }
 
+std::vector<std::string>
+OutputFiles::Undeclared(const std::vector<std::string>& names)
+{
+    std::vector<std::string> undeclared;
+    for (const std::string& name : names)
+    {
+        if (name.size() > 4 && name.compare(name.size() - 4, 4, ".csv") == 0 && !Find(name))
+        {
+            undeclared.push_back(name);
+        }
+    }
+    return undeclared;
+}
+
 } // namespace ns3

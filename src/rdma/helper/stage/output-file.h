@@ -110,6 +110,8 @@ class OutputFiles
     static std::vector<const OutputFile*> All();
     /// The file named \p name, or nullptr if none is declared.
     static const OutputFile* Find(const std::string& name);
+    /// Of \p names (files of a run's folder), the CSV files that no OutputFile declares.
+    static std::vector<std::string> Undeclared(const std::vector<std::string>& names);
 };
 
 /**

@@ -192,15 +192,12 @@ RunOutput::Take(const std::string& name, std::string* content)
 void
 RunOutput::Commit()
 {
-    for (const std::string& name : Files())
+    const std::vector<std::string> undeclared = OutputFiles::Undeclared(Files());
+    if (!undeclared.empty())
     {
-        if (name.size() > 4 && name.compare(name.size() - 4, 4, ".csv") == 0 &&
-            !OutputFiles::Find(name))
-        {
-            throw std::logic_error("the run wrote " + name +
-                                   ", which no OutputFile declares: declare it beside its "
-                                   "writer (OutputFileRegistration, output-file.h)");
-        }
+        throw std::logic_error("the run wrote " + undeclared.front() +
+                               ", which no OutputFile declares: declare it beside its "
+                               "writer (OutputFileRegistration, output-file.h)");
     }
     for (auto& [name, s] : m_streams)
     {

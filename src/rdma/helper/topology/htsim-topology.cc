@@ -3,6 +3,7 @@
  */
 #include "ns3/htsim-topology.h"
 
+#include "ns3/input-fields.h"
 #include "ns3/log.h"
 #include "ns3/scenario-error.h"
 
@@ -10,7 +11,6 @@
 #include <cctype>
 #include <fstream>
 #include <set>
-#include <sstream>
 #include <vector>
 
 namespace ns3
@@ -28,20 +28,8 @@ Lower(std::string s)
     return s;
 }
 
-/// A whole non-negative integer, or throws naming \p where, the attribute and the value.
-uint64_t
-Whole(const std::string& value, const std::string& where, const std::string& attribute)
-{
-    const bool digits =
-        !value.empty() && value.size() < 19 &&
-        std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); });
-    if (!digits)
-    {
-        throw ScenarioError(where + ": " + attribute + " has value '" + value +
-                            "', expected a whole number");
-    }
-    return std::stoull(value);
-}
+/// Largest value of an attribute (18 digits: htsim's fields are counts, Gb/s and ns).
+constexpr uint64_t kMaxValue = 999'999'999'999'999'999ULL;
 
 const std::set<std::string> kKnown{"nodes",
                                    "tiers",
@@ -64,11 +52,7 @@ const char* const kAllowed = "tier, downlink_speed_gbps, radix_up, radix_down, "
 HtsimTopology
 HtsimTopology::Read(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw ScenarioError(path + ": cannot open the htsim topology file");
-    }
+    std::ifstream in = inputfields::OpenInputFile(path, "htsim topology file");
     HtsimTopology t;
     std::string text;
     int line = 0;
@@ -76,13 +60,8 @@ HtsimTopology::Read(const std::string& path)
     while (std::getline(in, text))
     {
         ++line;
-        std::istringstream fields(text);
-        std::vector<std::string> f;
-        for (std::string w; fields >> w;)
-        {
-            f.push_back(w);
-        }
-        if (f.empty() || f[0][0] == '#')
+        const std::vector<std::string> f = inputfields::Split(text, " \t\r", true);
+        if (f[0].empty() || f[0][0] == '#')
         {
             continue;
         }
@@ -97,7 +76,7 @@ HtsimTopology::Read(const std::string& path)
         {
             throw ScenarioError(where + ": expected '<attribute> <value>', got '" + text + "'");
         }
-        const uint64_t v = Whole(f[1], where, f[0]);
+        const uint64_t v = inputfields::Unsigned(f[1], where, f[0], kMaxValue);
         const bool header = key == "nodes" || key == "tiers" || key == "podsize";
         if (header && current >= 0)
         {
@@ -363,29 +342,24 @@ HtsimTopology::Default(uint32_t nodes,
 uint32_t
 HtsimTopology::MatrixNodes(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw ScenarioError(path + ": cannot open the htsim connection matrix");
-    }
+    // Only the header's `Nodes` line (HtsimCmReader reads the whole matrix, with the same
+    // input helpers, once the fabric exists).
+    std::ifstream in = inputfields::OpenInputFile(path, "htsim connection matrix");
     std::string text;
     int line = 0;
     while (std::getline(in, text))
     {
         ++line;
-        std::istringstream fields(text);
-        std::string key;
-        std::string value;
-        if (fields >> key >> value && key == "Nodes")
+        const std::vector<std::string> f = inputfields::Split(text, " \t\r", true);
+        if (f.size() == 2 && f[0] == "Nodes")
         {
-            const bool digits =
-                value.size() < 10 && value.find_first_not_of("0123456789") == std::string::npos;
-            if (!digits || std::stoul(value) == 0)
+            const std::string where = path + ":" + std::to_string(line);
+            const uint64_t nodes = inputfields::Unsigned(f[1], where, "Nodes", 100000000);
+            if (nodes == 0)
             {
-                throw ScenarioError(path + ":" + std::to_string(line) +
-                                    ": 'Nodes' has invalid value '" + value + "'");
+                throw ScenarioError(where + ": 'Nodes' has invalid value '0'");
             }
-            return std::stoul(value);
+            return nodes;
         }
     }
     throw ScenarioError(path + ": no 'Nodes' line");
